@@ -1,0 +1,38 @@
+import { NodeServices } from "@effect/platform-node"
+import { Layer } from "effect"
+import { ClientApi } from "../src/ClientApi.ts"
+import { AppConfig, type ServiceName } from "../src/Config.ts"
+import { ExchangeApi } from "../src/ExchangeApi.ts"
+import { apiRoutes, Listening, serveService } from "../src/Http.ts"
+import { IndexerApi } from "../src/IndexerApi.ts"
+import { SearchApi } from "../src/SearchApi.ts"
+import { Health } from "../src/system/Health.ts"
+import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
+import { DatabaseLive } from "./Sql.ts"
+
+/** The routes of each service. Later features add their handler layers here. */
+const serviceRoutes = {
+  client: apiRoutes(ClientApi, ClientSystemHttp),
+  exchange: apiRoutes(ExchangeApi, ExchangeSystemHttp),
+  search: apiRoutes(SearchApi, SearchSystemHttp),
+  indexer: apiRoutes(IndexerApi, IndexerSystemHttp)
+}
+
+/** The HTTP servers of the selected services, over the shared services (database, config, health). */
+export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
+  services
+    .map((name) => serveService(name, serviceRoutes[name]))
+    .reduce((all, server) => Layer.merge(all, server), Layer.empty)
+    .pipe(Layer.provide(Health.layer))
+
+/**
+ * Infrastructure shared by every service of the process. It is built (database started, migrations applied)
+ * before any HTTP layer, so no port opens before the database is ready.
+ */
+export const InfrastructureLive = DatabaseLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(AppConfig.layer, Listening.layer)),
+  Layer.provideMerge(NodeServices.layer)
+)
+
+export const appLayer = (services: ReadonlyArray<ServiceName>) =>
+  servicesLayer(services).pipe(Layer.provideMerge(InfrastructureLive))

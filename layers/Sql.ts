@@ -1,0 +1,67 @@
+import { PgClient } from "@effect/sql-pg"
+import { Config, Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+import * as NodePath from "node:path"
+import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
+import { sqlDir } from "./ProjectPaths.ts"
+
+/** Column names are snake_case in SQL and camelCase in TypeScript. */
+const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+export const pgClientLayer = (url: Redacted.Redacted, maxConnections = 20) =>
+  PgClient.layer({
+    url,
+    maxConnections,
+    applicationName: "fire-api",
+    transformResultNames: camel,
+    transformQueryNames: snake
+  })
+
+/**
+ * Plain numbered `.sql` files (`NNNN_verb_noun.sql`) applied in order by the Effect Migrator, which records them in
+ * `effect_sql_migrations` and takes a table lock so that several processes starting at once apply each file once.
+ * A file may hold several statements; they run in the migration's transaction.
+ */
+export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const files = (yield* fs.readDirectory(dir)).flatMap((file) => {
+      const match = file.match(/^(\d{4})_([a-z0-9_]+)\.sql$/)
+      return match ? [{ id: Number(match[1]), name: match[2]!, file }] : []
+    }).sort((a, b) => a.id - b.id)
+    return yield* Effect.forEach(files, ({ id, name, file }) =>
+      Effect.map(fs.readFileString(NodePath.join(dir, file)), (text): Migrator.ResolvedMigration => [
+        id,
+        name,
+        Effect.succeed(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).unprepared))
+      ]))
+  }).pipe(Effect.mapError((cause) => new Migrator.MigrationError({ kind: "Failed", cause, message: `reading ${dir}` })))
+
+export const runMigrations = Migrator.make({})({ loader: sqlFileLoader(sqlDir) })
+
+export const MigrationsLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const applied = yield* runMigrations
+    if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+  })
+)
+
+/**
+ * The database for the process: `DATABASE_URL` when set (production, CI), otherwise an embedded PostgreSQL with
+ * its data under `$DATA_DIR/pg` (port `EMBEDDED_PG_PORT`, default 54329; 0 = any free port).
+ * Migrations are applied while the layer builds, so nothing that depends on it (HTTP ports) opens before.
+ */
+export const DatabaseLive: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown, FileSystem.FileSystem | Path.Path> =
+  Layer.unwrap(
+    Effect.gen(function*() {
+      const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
+      const maxConnections = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(20))
+      if (Option.isSome(url)) return pgClientLayer(url.value, maxConnections)
+      const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("./data"))
+      const port = yield* Config.Int("EMBEDDED_PG_PORT").pipe(Config.withDefault(54329))
+      return Layer.unwrap(Effect.map(EmbeddedPostgres, (pg) => pgClientLayer(pg.url, maxConnections))).pipe(
+        Layer.provide(EmbeddedPostgres.layer({ dir: NodePath.join(dataDir, "pg"), port }))
+      )
+    })
+  ).pipe((db) => Layer.provideMerge(MigrationsLive, db))

@@ -1,0 +1,19 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { Validation } from "./http/Validation.ts"
+import { healthGroup, IpGroup } from "./system/SystemApi.ts"
+
+/**
+ * The client API (`/v1`): sessions, users, tokens, launches, comments, engagement, fuel, gifts, notifications,
+ * feeds. Declared once here; the server, OpenAPI document, typed client and `app_*` MCP tools derive from it.
+ */
+export class ClientApi extends HttpApi.make("client")
+  .add(healthGroup("/healthz"))
+  .add(IpGroup)
+  // Must stay last: it covers only the groups added before it.
+  .middleware(Validation)
+  .annotateMerge(OpenApi.annotations({
+    title: "fire-api client API",
+    version: "1",
+    description: "Social side of the launchpad. Errors: `{ code, message, details? }` with a stable SCREAMING_CASE code."
+  }))
+{}

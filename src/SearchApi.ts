@@ -1,0 +1,14 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { Validation } from "./http/Validation.ts"
+import { healthGroup } from "./system/SystemApi.ts"
+
+/** The search service (`/api/v1/search*`, `/api/v1/autocomplete`). Its health route is `/api/health`, as the exchange's. */
+export class SearchApi extends HttpApi.make("search")
+  .add(healthGroup("/api/health"))
+  .middleware(Validation)
+  .annotateMerge(OpenApi.annotations({
+    title: "fire-api search service",
+    version: "1",
+    description: "Token and pool search and autocomplete. Errors: `{ code, message, details? }`."
+  }))
+{}

@@ -1,0 +1,70 @@
+import { ByteSize, Cause, Effect } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { AppConfig } from "../Config.ts"
+import type { ErrorBody } from "../domain/ApiError.ts"
+
+export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
+
+/** A client-supplied request id is kept when it is short and plain; otherwise we mint one. */
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const given = request.headers["x-request-id"]
+  return given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
+}
+
+const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
+  cause.reasons.some((reason) => {
+    const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      error.reason.reason === "BodyTooLarge"
+  })
+
+/**
+ * Global middleware of every service:
+ * - an `x-request-id` on every response, also attached to every log line of the request;
+ * - the body limit: a declared `Content-Length` over it is refused before reading, a streamed body is cut at the
+ *   limit; both answer 413 with the error body;
+ * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
+ *   the request id, which the caller can quote.
+ */
+export const RequestContextLive = HttpRouter.middleware(
+  Effect.gen(function*() {
+    const { maxBodyBytes } = yield* AppConfig
+    const limit = ByteSize.bytes(maxBodyBytes)
+    const tooLarge = () =>
+      errorResponse(413, {
+        code: "PAYLOAD_TOO_LARGE",
+        message: `Request body exceeds the limit of ${maxBodyBytes} bytes`,
+        details: { maxBytes: maxBodyBytes }
+      })
+    return (app) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const requestId = requestIdOf(request)
+        const declared = Number(request.headers["content-length"] ?? 0)
+        const response = declared > maxBodyBytes ? tooLarge() : yield* app.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
+          Effect.catchCause((cause) => {
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge())
+            return Effect.as(
+              Effect.logError(`${request.method} ${request.url} failed`, cause),
+              errorResponse(500, {
+                code: "INTERNAL",
+                message: `Internal error; quote request id ${requestId} when reporting it`
+              })
+            )
+          }),
+          Effect.annotateLogs({ requestId })
+        )
+        return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      })
+  }),
+  { global: true }
+)
+
+/** Unknown routes answer with the error body instead of an empty 404. Registered on every service. */
+export const NotFoundFallbackLive = HttpRouter.add("*", "*", (request) =>
+  Effect.succeed(errorResponse(404, {
+    code: "NOT_FOUND",
+    message: `No route for ${request.method} ${request.url.split("?")[0]}`
+  })))

@@ -1,0 +1,44 @@
+import { Effect } from "effect"
+import { SchemaIssue } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { BadRequest } from "../domain/ApiError.ts"
+
+/**
+ * Turns the framework's decode failures of path, query, headers and body into our 400 body. Every API adds it
+ * last (`.middleware(Validation)` covers only the groups added before it).
+ */
+export class Validation extends HttpApiMiddleware.Service<Validation>()("app/http/Validation", { error: BadRequest }) {}
+
+const codes = {
+  Params: "INVALID_PATH",
+  Query: "INVALID_QUERY",
+  Headers: "INVALID_HEADERS",
+  Body: "INVALID_BODY",
+  Payload: "INVALID_BODY",
+  ResponseHeaders: "INVALID_RESPONSE"
+} as const
+
+const where = {
+  Params: "path parameter",
+  Query: "query parameter",
+  Headers: "header",
+  Body: "body field",
+  Payload: "body field",
+  ResponseHeaders: "response header"
+} as const
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) => {
+  const issues = formatIssues(error.cause.issue).issues.map((issue) => ({
+    field: (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("."),
+    message: issue.message
+  }))
+  const first = issues[0]
+  const message = first === undefined
+    ? `Invalid ${where[error.kind]}`
+    : first.field === ""
+    ? `Invalid ${error.kind === "Payload" || error.kind === "Body" ? "body" : where[error.kind]}: ${first.message}`
+    : `Invalid ${where[error.kind]} "${first.field}": ${first.message}`
+  return Effect.fail(new BadRequest({ code: codes[error.kind], message, details: { issues } }))
+})

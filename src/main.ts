@@ -1,0 +1,43 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { appLayer } from "../layers/App.ts"
+import { TelemetryLive } from "../layers/Telemetry.ts"
+import { type ServiceName, ServiceNames } from "./Config.ts"
+import { Listening } from "./Http.ts"
+
+/** `--services client,exchange` (or `--services=...`); all four by default. */
+const parseServices = (argv: ReadonlyArray<string>): ReadonlyArray<ServiceName> => {
+  const index = argv.findIndex((a) => a === "--services" || a.startsWith("--services="))
+  if (index === -1) return ServiceNames
+  const value = argv[index]!.includes("=") ? argv[index]!.split("=")[1]! : (argv[index + 1] ?? "")
+  const names = value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const unknown = names.filter((n) => !(ServiceNames as ReadonlyArray<string>).includes(n))
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`--services takes a comma-separated subset of ${ServiceNames.join(",")}; got "${value}"`)
+    process.exit(2)
+  }
+  return ServiceNames.filter((n) => names.includes(n))
+}
+
+const services = parseServices(process.argv.slice(2))
+
+const program = Effect.gen(function*() {
+  const listening = yield* Listening
+  for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
+  console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
+  return yield* Effect.never
+})
+
+// Past 10 s the drain has failed: leave anyway, so an orchestrator never waits on us.
+const forceExitAfterSignal = () => {
+  const arm = () => setTimeout(() => process.exit(1), 10_000).unref()
+  process.once("SIGINT", arm)
+  process.once("SIGTERM", arm)
+}
+forceExitAfterSignal()
+
+program.pipe(
+  Effect.provide(appLayer(services)),
+  Effect.provide(TelemetryLive),
+  NodeRuntime.runMain
+)
