@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
 import { TelemetryLive } from "../layers/Telemetry.ts"
 import { type ServiceName, ServiceNames } from "./Config.ts"
@@ -39,5 +39,9 @@ forceExitAfterSignal()
 program.pipe(
   Effect.provide(appLayer(services)),
   Effect.provide(TelemetryLive),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({
+    // A signal interrupts the program; once every finalizer has run, that is a clean, requested stop: exit 0.
+    teardown: (exit, onExit) =>
+      Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+  })
 )

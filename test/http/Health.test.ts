@@ -1,0 +1,72 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { ServiceNames } from "../../src/Config.ts"
+import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
+import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+
+const healthPath = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
+
+layer(TestServices(), { timeout: "60 seconds" })("health routes", (it) => {
+  it.effect("every service answers 200 with the database up", () =>
+    Effect.gen(function*() {
+      for (const service of ServiceNames) {
+        const res = yield* fetchJson(`${yield* baseUrl(service)}${healthPath[service]}`)
+        assert.strictEqual(res.status, 200, service)
+        assert.strictEqual(res.body.status, "ok")
+        assert.strictEqual(res.body.service, service)
+        assert.strictEqual(res.body.database.status, "up")
+        assert.isString(res.headers.get("x-request-id"))
+      }
+    }))
+
+  it.effect("a health route answers 503 DATABASE_DOWN while the database refuses connections, 200 once it is back", () =>
+    Effect.gen(function*() {
+      const { name } = yield* TestDatabaseInfo
+      const url = `${yield* baseUrl("exchange")}/api/health`
+      yield* withAdmin((sql) =>
+        Effect.gen(function*() {
+          yield* sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`)
+          yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`
+        })
+      )
+      const down = yield* fetchJson(url)
+      yield* withAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
+      assert.strictEqual(down.status, 503)
+      assert.strictEqual(down.body.code, "DATABASE_DOWN")
+      assert.strictEqual(down.body.details.database.status, "down")
+      const up = yield* fetchJson(url)
+      assert.strictEqual(up.status, 200)
+    }))
+
+  it.effect("docs: Scalar page and an OpenAPI 3.1 document on client and exchange", () =>
+    Effect.gen(function*() {
+      for (const service of ["client", "exchange", "search"] as const) {
+        const base = yield* baseUrl(service)
+        const page = yield* Effect.promise(() => fetch(`${base}/docs`))
+        assert.strictEqual(page.status, 200)
+        assert.match(page.headers.get("content-type") ?? "", /text\/html/)
+        assert.include(yield* Effect.promise(() => page.text()), "<html")
+        const doc = yield* fetchJson(`${base}/docs/openapi.json`)
+        assert.strictEqual(doc.status, 200)
+        assert.strictEqual(doc.body.openapi, "3.1.0")
+        assert.property(doc.body.paths, service === "client" ? "/healthz" : "/api/health")
+      }
+    }))
+
+  it.effect("GET /v1/ip returns the peer address and ignores X-Forwarded-For without TRUST_PROXY", () =>
+    Effect.gen(function*() {
+      const res = yield* fetchJson(`${yield* baseUrl("client")}/v1/ip`, { headers: { "x-forwarded-for": "203.0.113.7" } })
+      assert.strictEqual(res.status, 200)
+      assert.strictEqual(res.body.ip, "127.0.0.1")
+    }))
+})
+
+layer(TestServices(["client"], { trustProxy: true }), { timeout: "60 seconds" })("behind a trusted proxy", (it) => {
+  it.effect("GET /v1/ip returns the left-most X-Forwarded-For entry", () =>
+    Effect.gen(function*() {
+      const res = yield* fetchJson(`${yield* baseUrl("client")}/v1/ip`, {
+        headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" }
+      })
+      assert.strictEqual(res.body.ip, "203.0.113.7")
+    }))
+})

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+
+/**
+ * The whole program as `npm start` runs it, in a child process: embedded PostgreSQL (no DATABASE_URL, which also
+ * proves the embedded path), every service on an ephemeral port, then a signal. Nothing it started may survive it.
+ */
+const root = NodePath.resolve(import.meta.dirname, "../..")
+const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-lifecycle-"))
+afterAll(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))
+
+interface Started {
+  readonly child: ChildProcess
+  readonly urls: Map<string, string>
+  readonly output: () => string
+}
+
+const start = (): Promise<Started> =>
+  new Promise((resolve, reject) => {
+    const { DATABASE_URL: _ignored, ...env } = process.env
+    const child = spawn(process.execPath, [NodePath.join(root, "src/main.ts")], {
+      cwd: root,
+      env: {
+        ...env,
+        DATA_DIR: dataDir,
+        CLIENT_PORT: "0",
+        EXCHANGE_PORT: "0",
+        SEARCH_PORT: "0",
+        INDEXER_PORT: "0",
+        EMBEDDED_PG_PORT: "0",
+        DEVNET_PORT: "0",
+        LOG_FORMAT: "json"
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    const urls = new Map<string, string>()
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString()
+      for (const match of out.matchAll(/^(client|exchange|search|indexer)\s+(http:\/\/\S+)$/gm)) urls.set(match[1]!, match[2]!)
+      if (/^ready: /m.test(out)) resolve({ child, urls, output: () => out })
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", onData)
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before ready:\n${out}`)))
+  })
+
+const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
+  new Promise<{ code: number | null; ms: number }>((resolve) => {
+    const t0 = Date.now()
+    child.once("exit", (code) => resolve({ code, ms: Date.now() - t0 }))
+    child.kill(signal)
+  })
+
+/** Processes (other than this test) whose command line mentions the data dir: postgres, later anvil. */
+const leftovers = () => {
+  try {
+    return execFileSync("pgrep", ["-af", dataDir], { encoding: "utf8" }).trim()
+  } catch {
+    return "" // pgrep exits 1 when nothing matches
+  }
+}
+
+const health = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
+
+describe("process lifecycle (npm start)", () => {
+  it("cold start serves all four services, SIGTERM stops everything with exit code 0 within 10 s", async () => {
+    const app = await start()
+    expect([...app.urls.keys()].sort()).toEqual(["client", "exchange", "indexer", "search"])
+    for (const [service, path] of Object.entries(health)) {
+      const res = await fetch(`${app.urls.get(service)}${path}`)
+      expect(res.status, service).toBe(200)
+    }
+    expect(leftovers()).toContain("postgres")
+    const { code, ms } = await stop(app.child, "SIGTERM")
+    expect(code).toBe(0)
+    expect(ms).toBeLessThan(10_000)
+    expect(leftovers()).toBe("")
+  }, 180_000)
+
+  it("a second start on the same DATA_DIR reuses the data; SIGINT exits 0", async () => {
+    const app = await start()
+    expect(app.output()).not.toContain("initialising PostgreSQL data directory")
+    const res = await fetch(`${app.urls.get("client")}/healthz`)
+    expect(res.status).toBe(200)
+    const { code } = await stop(app.child, "SIGINT")
+    expect(code).toBe(0)
+    expect(leftovers()).toBe("")
+  }, 180_000)
+})
