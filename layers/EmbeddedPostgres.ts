@@ -48,6 +48,9 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
   if (fresh) {
     yield* Effect.logInfo(`initialising PostgreSQL data directory ${dir}`)
     NodeFs.mkdirSync(NodePath.dirname(dir), { recursive: true })
+    // As root, initdb runs as the `postgres` system user, which must be able to enter the parent directory
+    // (a mkdtemp directory is 0700).
+    if (process.getuid?.() === 0) NodeFs.chmodSync(NodePath.dirname(dir), 0o755)
     yield* Effect.tryPromise(() => server.initialise()).pipe(Effect.orDie)
   } else {
     yield* stopOrphanedServer(dir)
