@@ -20,6 +20,11 @@ export interface AppSettings {
   readonly maxBodyBytes: number
   /** Per-request access log (costs ~40 % throughput on this machine; off by default). */
   readonly accessLog: boolean
+  /**
+   * How long a health route reuses its last database probe. Probes are single-flight, so a load balancer (or a
+   * flood) polling health costs at most one `SELECT 1` per interval. 0 probes on every request.
+   */
+  readonly healthProbeTtlMs: number
 }
 
 // Config.Port rejects 0; 0 (an ephemeral port) is useful for tests and side-by-side runs.
@@ -36,7 +41,8 @@ export const appSettingsConfig: Config.Config<AppSettings> = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
   trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
-  accessLog: Config.Boolean("ACCESS_LOG").pipe(Config.withDefault(false))
+  accessLog: Config.Boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
+  healthProbeTtlMs: Config.Int("HEALTH_PROBE_TTL_MS").pipe(Config.withDefault(1000))
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("app/Config") {

@@ -1,5 +1,6 @@
 import { Cause, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { AppConfig } from "../Config.ts"
 import { ServiceUnavailable } from "../domain/ApiError.ts"
 import { HealthReport } from "./SystemApi.ts"
 
@@ -14,6 +15,7 @@ export class Health extends Context.Service<Health, {
     Health,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const { healthProbeTtlMs } = yield* AppConfig
       const probeDatabase = Effect.gen(function*() {
         const t0 = performance.now()
         yield* sql`SELECT 1`
@@ -28,9 +30,10 @@ export class Health extends Context.Service<Health, {
           })
         })
       )
+      const probe = healthProbeTtlMs > 0 ? yield* Effect.cachedWithTTL(probeDatabase, healthProbeTtlMs) : probeDatabase
       return Health.of({
         report: Effect.fn("Health.report")(function*(service: string) {
-          const database = yield* probeDatabase
+          const database = yield* probe
           if (database.status === "down") {
             return yield* new ServiceUnavailable({
               code: "DATABASE_DOWN",

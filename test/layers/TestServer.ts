@@ -12,6 +12,7 @@ export const testSettings = (overrides: Partial<AppSettings> = {}): AppSettings 
   trustProxy: false,
   maxBodyBytes: 1_048_576,
   accessLog: false,
+  healthProbeTtlMs: 0,
   ...overrides
 })
 

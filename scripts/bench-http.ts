@@ -1,0 +1,71 @@
+import autocannon from "autocannon"
+import { spawn } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { root, spawnApp, stopApp } from "./bench/spawn.ts"
+
+/**
+ * `npm run bench:http`: GET /healthz of the client service vs a bare node:http server answering the same body,
+ * both in their own process, loaded by autocannon from this one (same machine, same settings). Then the time from
+ * start to the ready line, cold (empty DATA_DIR) and warm.
+ * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ */
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+
+const load = async (url: string) => {
+  await autocannon({ url, connections, duration: 2 }) // warm-up: JIT, pool connections
+  const r = await autocannon({ url, connections, duration: seconds })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }
+}
+
+const startBare = (body: string) =>
+  new Promise<{ url: string; stop: () => void }>((resolve) => {
+    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const port = chunk.toString().match(/listening (\d+)/)?.[1]
+      if (port) resolve({ url: `http://127.0.0.1:${port}/healthz`, stop: () => child.kill("SIGTERM") })
+    })
+  })
+
+const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-http-"))
+const env = { DATA_DIR: dataDir, CLIENT_PORT: "0", EXCHANGE_PORT: "0", SEARCH_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0" }
+
+try {
+  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}`)
+  console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}`)
+
+  // Start-up: cold first (initialises the data dir), then warm three times.
+  const cold = await spawnApp(env)
+  await stopApp(cold.child)
+  const warm: Array<number> = []
+  for (let i = 0; i < 3; i++) {
+    const app = await spawnApp(env)
+    warm.push(app.readyMs)
+    await stopApp(app.child)
+  }
+  warm.sort((a, b) => a - b)
+
+  const app = await spawnApp(env, ["--services", "client"])
+  const healthUrl = `${app.urls.get("client")}/healthz`
+  const body = await (await fetch(healthUrl)).text()
+  const fire = await load(healthUrl)
+  await stopApp(app.child)
+
+  const bare = await startBare(body)
+  const base = await load(bare.url)
+  bare.stop()
+
+  const row = (name: string, r: typeof fire) =>
+    `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx + r.errors).padStart(8)}`
+  console.log(`\n${"GET /healthz".padEnd(28)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
+  console.log(row("fire-api client (Effect)", fire))
+  console.log(row("bare node:http (baseline)", base))
+  console.log(`ratio fire/bare req/s: ${(fire.rps / base.rps).toFixed(2)} (target >= 0.5)`)
+  console.log(`\nstart to ready: cold ${cold.readyMs.toFixed(0)} ms (empty DATA_DIR), warm median ${warm[1]!.toFixed(0)} ms (${warm.map((w) => w.toFixed(0)).join(", ")})`)
+} finally {
+  NodeFs.rmSync(dataDir, { recursive: true, force: true })
+}
