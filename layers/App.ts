@@ -3,6 +3,8 @@ import { Layer } from "effect"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
+import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
+import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { SearchApi } from "../src/SearchApi.ts"
@@ -11,11 +13,23 @@ import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHt
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const serviceRoutes = {
-  client: apiRoutes(ClientApi, ClientSystemHttp),
-  exchange: apiRoutes(ExchangeApi, ExchangeSystemHttp),
-  search: apiRoutes(SearchApi, SearchSystemHttp),
-  indexer: apiRoutes(IndexerApi, IndexerSystemHttp)
+const clientRoutes = apiRoutes(ClientApi, ClientSystemHttp)
+const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
+const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
+const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
+  Layer.provide(GraphqlSchema.layer)
+)
+type RoutesOf<L extends Layer.Any> = Layer.Layer<never, Layer.Error<L>, Layer.Services<L>>
+type AnyRoutes =
+  | RoutesOf<typeof clientRoutes>
+  | RoutesOf<typeof exchangeRoutes>
+  | RoutesOf<typeof searchRoutes>
+  | RoutesOf<typeof indexerRoutes>
+const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoutes>, Layer.Services<AnyRoutes>>> = {
+  client: clientRoutes,
+  exchange: exchangeRoutes,
+  search: searchRoutes,
+  indexer: indexerRoutes
 }
 
 /** The HTTP servers of the selected services, over the shared services (database, config, health). */
