@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
 import { ServiceNames } from "../../src/Config.ts"
 import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
@@ -38,7 +39,7 @@ layer(TestServices(), { timeout: "60 seconds" })("health routes", (it) => {
       assert.strictEqual(up.status, 200)
     }))
 
-  it.effect("docs: Scalar page and an OpenAPI 3.1 document on client and exchange", () =>
+  it.effect("docs: Scalar page and a valid OpenAPI 3.1 document on client, exchange and search", () =>
     Effect.gen(function*() {
       for (const service of ["client", "exchange", "search"] as const) {
         const base = yield* baseUrl(service)
@@ -49,6 +50,8 @@ layer(TestServices(), { timeout: "60 seconds" })("health routes", (it) => {
         const doc = yield* fetchJson(`${base}/docs/openapi.json`)
         assert.strictEqual(doc.status, 200)
         assert.strictEqual(doc.body.openapi, "3.1.0")
+        const validation = yield* Effect.promise(() => new Validator().validate(doc.body))
+        assert.isTrue(validation.valid, `${service}: ${JSON.stringify(validation.errors)}`)
         assert.property(doc.body.paths, service === "client" ? "/healthz" : "/api/health")
       }
     }))
