@@ -1,0 +1,483 @@
+/**
+ * The launchpad contracts against a real anvil with the Uniswap v3 contracts deployed from their npm artifacts.
+ * The tests run in order and share one chain: launches, then buys, fuel, graduation and fee streaming.
+ */
+import { createRequire } from "node:module"
+import { type Address, type TransactionReceipt, getContractAddress, maxUint256, parseEther, parseEventLogs } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  FireGraduatorAbi,
+  FireLaunchAbi,
+  FireRegistryAbi,
+  FireStreamAbi,
+  FuelVaultAbi
+} from "../../contracts/generated/index.ts"
+import {
+  type Anvil,
+  type Chain,
+  type Launchpad,
+  type Uniswap,
+  abis,
+  connect,
+  deployLaunchpad,
+  deployUniswap,
+  poolInitCodeHash,
+  revertNameOf,
+  startAnvil,
+  write
+} from "./chain.ts"
+
+const require = createRequire(import.meta.url)
+interface SdkToken {
+  readonly address: string
+}
+const sdkCore = require("@uniswap/sdk-core") as {
+  Token: new (chainId: number, address: string, decimals: number) => SdkToken
+}
+const v3Sdk = require("@uniswap/v3-sdk") as {
+  computePoolAddress: (args: {
+    factoryAddress: string
+    tokenA: SdkToken
+    tokenB: SdkToken
+    fee: number
+    initCodeHashManualOverride?: string
+  }) => string
+  TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } }
+}
+const sqrtAtTick = (tick: number): bigint => BigInt(v3Sdk.TickMath.getSqrtRatioAtTick(tick).toString())
+
+const CHAIN_ID = 31337
+
+let anvil: Anvil
+let chain: Chain
+let uni: Uniswap
+let pad: Launchpad
+let gov: Address, creatorA: Address, creatorB: Address, buyer: Address, giver: Address, other: Address
+let r1: Address, r2: Address, r3: Address
+
+interface Launched {
+  readonly token: Address
+  readonly creator: Address
+  readonly pool: Address
+  readonly fee: number
+  readonly tickLower: number
+  readonly tickUpper: number
+  readonly sqrtPriceX96: bigint
+  readonly canonical: boolean
+  readonly positionId: bigint
+  readonly receipt: TransactionReceipt
+}
+/** Canonical launches whose token sorts below WETH (token0) and above it (token1). */
+let low: Launched
+let high: Launched
+
+const ignitedOf = (receipt: TransactionReceipt): Launched => {
+  const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
+  if (event === undefined) throw new Error("no Ignited event")
+  return { ...event.args, receipt }
+}
+
+const nextTokenAddress = async (): Promise<Address> =>
+  getContractAddress({ from: pad.launch, nonce: BigInt(await chain.public.getTransactionCount({ address: pad.launch })) })
+
+const balanceOf = (token: Address, account: Address) =>
+  chain.public.readContract({ address: token, abi: abis.erc20, functionName: "balanceOf", args: [account] })
+
+const below = (a: Address, b: Address) => BigInt(a) < BigInt(b)
+
+const read = {
+    launch: (
+    functionName: "creatorOf" | "poolOf" | "positionIdOf" | "isCanonical" | "graduationConditionAt",
+    token: Address
+  ): Promise<unknown> =>
+    chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName, args: [token] } as const),
+  canGraduate: (token: Address) =>
+      chain.public.readContract({ address: pad.graduator, abi: FireGraduatorAbi, functionName: "canGraduate", args: [token] }),
+    isGraduated: (token: Address) =>
+      chain.public.readContract({ address: pad.graduator, abi: FireGraduatorAbi, functionName: "isGraduated", args: [token] })
+}
+
+const quoteAndBuy = async (launched: Launched, tokenIn: Address, tokenOut: Address, amountIn: bigint) => {
+  const { result } = await chain.public.simulateContract({
+    address: uni.quoterV2,
+    abi: abis.quoterV2,
+    functionName: "quoteExactInputSingle",
+    args: [{ tokenIn, tokenOut, amountIn, fee: launched.fee, sqrtPriceLimitX96: 0n }]
+  })
+  const [quotedOut] = result
+  const inBefore = await balanceOf(tokenIn, buyer)
+  const outBefore = await balanceOf(tokenOut, buyer)
+  await write(chain, buyer, uni.swapRouter02, abis.swapRouter02, "exactInputSingle", [
+    {
+      tokenIn,
+      tokenOut,
+      fee: launched.fee,
+      recipient: buyer,
+      amountIn,
+      amountOutMinimum: quotedOut,
+      sqrtPriceLimitX96: 0n
+    }
+  ])
+  return {
+    quotedOut,
+    spent: inBefore - (await balanceOf(tokenIn, buyer)),
+    received: (await balanceOf(tokenOut, buyer)) - outBefore
+  }
+}
+
+const buy = (launched: Launched, wethIn: bigint) => quoteAndBuy(launched, uni.weth, launched.token, wethIn)
+const sell = (launched: Launched, tokensIn: bigint) => quoteAndBuy(launched, launched.token, uni.weth, tokensIn)
+
+const advance = async (seconds: number) => {
+  await chain.test.increaseTime({ seconds })
+  await chain.test.mine({ blocks: 1 })
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil(CHAIN_ID)
+  chain = await connect(anvil.rpcUrl, CHAIN_ID)
+  const [a0, a1, a2, a3, a4, a5, a6, a7, a8] = chain.accounts
+  if (a8 === undefined) throw new Error("anvil has too few accounts")
+  ;[gov, creatorA, creatorB, buyer, giver, r1, r2, r3, other] = [a0!, a1!, a2!, a3!, a4!, a5!, a6!, a7!, a8]
+  uni = await deployUniswap(chain, gov)
+  pad = await deployLaunchpad(chain, gov, uni)
+  // The buyer trades with WETH through SwapRouter02.
+  await write(chain, buyer, uni.weth, abis.weth, "deposit", [], parseEther("100"))
+  await write(chain, buyer, uni.weth, abis.weth, "approve", [uni.swapRouter02, maxUint256])
+})
+
+afterAll(async () => {
+  await anvil?.stop()
+})
+
+describe("FireRegistry", () => {
+  it("has the documented defaults", async () => {
+    const r = (functionName: "gracePeriodDuration" | "forceGraduationDelay" | "streamingRecipientsTotalBps" | "graduationThreshold") =>
+      chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName })
+    expect(await r("gracePeriodDuration")).toBe(3600n)
+    expect(await r("forceGraduationDelay")).toBe(86400n)
+    expect(await r("streamingRecipientsTotalBps")).toBe(10_000n)
+    expect(await r("graduationThreshold")).toBe(parseEther("1"))
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" }))
+      .toEqual({ fee: 10_000, startTick: -207_200, tickLower: -207_200, tickUpper: 887_200, totalSupply: parseEther("1000000000") })
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" }))
+      .toEqual([{ account: gov, bps: 10_000 }])
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "stream" })).toBe(pad.stream)
+  })
+
+  it("is changeable only by governance, with events", async () => {
+    expect(await revertNameOf(write(chain, other, pad.registry, FireRegistryAbi, "setGraduationThreshold", [1n]))).toBe(
+      "NotGovernance"
+    )
+    expect(
+      await revertNameOf(write(chain, gov, pad.registry, FireRegistryAbi, "setGracePeriodDuration", [86_401n]))
+    ).toBe("InvalidDelays")
+    const tooMuch = [{ account: r1, bps: 6000 }, { account: r2, bps: 5000 }]
+    expect(await revertNameOf(write(chain, gov, pad.registry, FireRegistryAbi, "setFeeRecipients", [tooMuch]))).toBe(
+      "InvalidBps"
+    )
+
+    const receipt = await write(chain, gov, pad.registry, FireRegistryAbi, "setFeeRecipients", [
+      [{ account: r1, bps: 5000 }, { account: r2, bps: 3000 }, { account: r3, bps: 1500 }]
+    ])
+    const [event] = parseEventLogs({ abi: FireRegistryAbi, logs: receipt.logs, eventName: "FeeRecipientsUpdated" })
+    expect(event?.args).toEqual({ accounts: [r1, r2, r3], bps: [5000, 3000, 1500] })
+
+    const moved = await write(chain, gov, pad.registry, FireRegistryAbi, "setGovernance", [other])
+    expect(parseEventLogs({ abi: FireRegistryAbi, logs: moved.logs, eventName: "GovernanceUpdated" })[0]?.args).toEqual({
+      previous: gov,
+      current: other
+    })
+    await write(chain, other, pad.registry, FireRegistryAbi, "setGovernance", [gov])
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "governance" })).toBe(gov)
+  })
+})
+
+describe("FireLaunch", () => {
+  it("ignites canonical launches for both token orders; pool address equals computePoolAddress and getPool", async () => {
+    const found: { low?: Launched; high?: Launched } = {}
+    for (let i = 0; i < 12 && (found.low === undefined || found.high === undefined); i++) {
+      const predicted = await nextTokenAddress()
+      const isLow = below(predicted, uni.weth)
+      const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
+      const receipt = await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`])
+      const launched = ignitedOf(receipt)
+      expect(launched.token).toBe(predicted)
+      expect(launched.creator).toBe(creator)
+      if (creator === creatorA) found.low = launched
+      if (creator === creatorB) found.high = launched
+    }
+    if (found.low === undefined || found.high === undefined) throw new Error("both token orders should occur")
+    low = found.low
+    high = found.high
+
+    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    for (const launched of [low, high]) {
+      const isToken0 = launched === low
+      const [token0, token1] = isToken0 ? [launched.token, uni.weth] : [uni.weth, launched.token]
+      const expectedPool = v3Sdk.computePoolAddress({
+        factoryAddress: uni.factory,
+        tokenA: new sdkCore.Token(CHAIN_ID, token0, 18),
+        tokenB: new sdkCore.Token(CHAIN_ID, token1, 18),
+        fee: config.fee,
+        initCodeHashManualOverride: poolInitCodeHash()
+      })
+      expect(launched.pool).toBe(expectedPool)
+      expect(
+        await chain.public.readContract({ address: uni.factory, abi: abis.factory, functionName: "getPool", args: [launched.token, uni.weth, config.fee] })
+      ).toBe(expectedPool)
+
+      expect(launched.canonical).toBe(true)
+      expect(launched.fee).toBe(config.fee)
+      expect(await read.launch("creatorOf", launched.token)).toBe(launched.creator)
+      expect(await read.launch("poolOf", launched.token)).toBe(launched.pool)
+      expect(await read.launch("positionIdOf", launched.token)).toBe(launched.positionId)
+      expect(await read.launch("isCanonical", launched.token)).toBe(true)
+
+      // Ticks and start price: the canonical ones, mirrored when the token is token1.
+      const startTick = isToken0 ? config.startTick : -config.startTick
+      const [tickLower, tickUpper] = isToken0 ? [config.tickLower, config.tickUpper] : [-config.tickUpper, -config.tickLower]
+      expect([launched.tickLower, launched.tickUpper]).toEqual([tickLower, tickUpper])
+      expect(launched.sqrtPriceX96).toBe(sqrtAtTick(startTick))
+      expect(
+        await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "canonicalPoolConfig", args: [isToken0] })
+      ).toEqual([config.fee, launched.sqrtPriceX96, tickLower, tickUpper])
+      const [sqrtPriceX96, tick] = await chain.public.readContract({ address: launched.pool, abi: abis.pool, functionName: "slot0" })
+      expect(sqrtPriceX96).toBe(launched.sqrtPriceX96)
+      expect(tick).toBe(startTick)
+
+      // One single-sided position holding (all but rounding dust of) the supply, owned by FireLaunch.
+      expect(
+        await chain.public.readContract({ address: uni.positionManager, abi: abis.positionManager, functionName: "ownerOf", args: [launched.positionId] })
+      ).toBe(pad.launch)
+      const position = await chain.public.readContract({ address: uni.positionManager, abi: abis.positionManager, functionName: "positions", args: [launched.positionId] })
+      expect([position[5], position[6]]).toEqual([tickLower, tickUpper])
+      expect(position[7]).toBeGreaterThan(0n)
+      const supply = await chain.public.readContract({ address: launched.token, abi: abis.erc20, functionName: "totalSupply" })
+      expect(supply).toBe(config.totalSupply)
+      const inPool = await balanceOf(launched.token, launched.pool)
+      expect(supply - inPool).toBe(await balanceOf(launched.token, pad.launch))
+      expect(supply - inPool).toBeLessThan(1_000_000n) // dust only
+      expect(await balanceOf(uni.weth, launched.pool)).toBe(0n)
+      expect(await chain.public.readContract({ address: launched.token, abi: abis.erc20, functionName: "decimals" })).toBe(18)
+    }
+    expect(await chain.public.readContract({ address: low.token, abi: abis.erc20, functionName: "symbol" })).toMatch(/^FIRE\d+$/)
+    expect(low.receipt.gasUsed).toBeLessThan(7_000_000n)
+  })
+
+  it("igniteWithConfig launches non-canonically (canonical=false) in both token orders", async () => {
+    const fee = 3000 // tick spacing 60
+    const [tickLower, tickUpper] = [-120_000, 887_220]
+    const sqrtPriceX96 = sqrtAtTick(-120_060) // one spacing below the range
+    const seen = new Set<boolean>()
+    for (let i = 0; i < 12 && seen.size < 2; i++) {
+      const receipt = await write(chain, creatorA, pad.launch, FireLaunchAbi, "igniteWithConfig", [
+        `Odd ${i}`, `ODD${i}`, fee, sqrtPriceX96, tickLower, tickUpper
+      ])
+      const launched = ignitedOf(receipt)
+      const isToken0 = below(launched.token, uni.weth)
+      seen.add(isToken0)
+      expect(launched.canonical).toBe(false)
+      expect(await read.launch("isCanonical", launched.token)).toBe(false)
+      expect(launched.fee).toBe(fee)
+      expect([launched.tickLower, launched.tickUpper]).toEqual(isToken0 ? [tickLower, tickUpper] : [-tickUpper, -tickLower])
+      const [poolPrice, tick] = await chain.public.readContract({ address: launched.pool, abi: abis.pool, functionName: "slot0" })
+      expect(poolPrice).toBe(launched.sqrtPriceX96)
+      if (isToken0) expect(poolPrice).toBe(sqrtPriceX96)
+      else expect(tick).toBeGreaterThanOrEqual(120_000) // at or above the mirrored range: single-sided
+      expect(await balanceOf(uni.weth, launched.pool)).toBe(0n)
+      // And it is tradeable.
+      const { quotedOut, received } = await buy(launched, parseEther("0.01"))
+      expect(received).toBe(quotedOut)
+    }
+    expect(seen.size).toBe(2)
+  })
+
+  it("igniteWithConfig with the canonical parameters is a canonical launch; a price inside the range is rejected", async () => {
+    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    const receipt = await write(chain, other, pad.launch, FireLaunchAbi, "igniteWithConfig", [
+      "Same", "SAME", config.fee, sqrtAtTick(config.startTick), config.tickLower, config.tickUpper
+    ])
+    expect(ignitedOf(receipt).canonical).toBe(true)
+    expect(
+      await revertNameOf(
+        write(chain, other, pad.launch, FireLaunchAbi, "igniteWithConfig", [
+          "Bad", "BAD", config.fee, sqrtAtTick(config.tickLower + 200), config.tickLower, config.tickUpper
+        ])
+      )
+    ).toBe("NotSingleSided")
+  })
+
+  it("a buy through SwapRouter02 exactInputSingle pays exactly what QuoterV2 quoted (both token orders)", async () => {
+    for (const launched of [low, high]) {
+      const amountIn = parseEther("0.3")
+      const { quotedOut, spent, received } = await buy(launched, amountIn)
+      expect(quotedOut).toBeGreaterThan(0n)
+      expect(spent).toBe(amountIn)
+      expect(received).toBe(quotedOut)
+      expect(await balanceOf(uni.weth, launched.pool)).toBe(amountIn)
+    }
+  })
+})
+
+describe("FuelVault", () => {
+  it("rejects a self-gift with SelfGiftNotAllowed, zero amounts and unknown tokens", async () => {
+    expect(await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "give", [low.token], parseEther("1")))).toBe(
+      "SelfGiftNotAllowed"
+    )
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 0n))).toBe("ZeroAmount")
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [uni.weth], 1n))).toBe("UnknownToken")
+  })
+
+  it("accrues fuel per token and withdraw pays the creator exactly", async () => {
+    const given = await write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], parseEther("0.25"))
+    await write(chain, other, pad.fuelVault, FuelVaultAbi, "give", [low.token], parseEther("0.05"))
+    await write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [high.token], parseEther("0.5"))
+    expect(parseEventLogs({ abi: FuelVaultAbi, logs: given.logs, eventName: "FuelGiven" })[0]?.args).toEqual({
+      token: low.token,
+      from: giver,
+      creator: creatorA,
+      amount: parseEther("0.25")
+    })
+    const fuel = await chain.public.readContract({ address: pad.fuelVault, abi: FuelVaultAbi, functionName: "fuelOf", args: [low.token] })
+    expect(fuel).toBe(parseEther("0.3"))
+
+    const before = await chain.public.getBalance({ address: creatorA })
+    const receipt = await write(chain, giver, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]) // anyone may trigger
+    expect((await chain.public.getBalance({ address: creatorA })) - before).toBe(parseEther("0.3"))
+    expect(parseEventLogs({ abi: FuelVaultAbi, logs: receipt.logs, eventName: "FuelWithdrawn" })[0]?.args).toEqual({
+      token: low.token,
+      creator: creatorA,
+      amount: parseEther("0.3")
+    })
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe("NothingToWithdraw")
+
+    // The creator withdrawing itself: the balance grows by the fuel minus the gas paid.
+    const beforeB = await chain.public.getBalance({ address: creatorB })
+    const own = await write(chain, creatorB, pad.fuelVault, FuelVaultAbi, "withdraw", [high.token])
+    expect((await chain.public.getBalance({ address: creatorB })) - beforeB).toBe(parseEther("0.5") - own.gasUsed * own.effectiveGasPrice)
+  })
+})
+
+describe("FireGraduator", () => {
+  it("graduates after the recorded condition and the grace period", async () => {
+    expect(await read.canGraduate(low.token)).toBe(false) // 0.3 WETH < 1 WETH
+    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))).toBe(
+      "GraduationConditionNotMet"
+    )
+    await buy(low, parseEther("0.8"))
+    expect(await read.canGraduate(low.token)).toBe(true)
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe(
+      "GraduationConditionNotRecorded"
+    )
+
+    const recorded = await write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token])
+    const block = await chain.public.getBlock({ blockNumber: recorded.blockNumber })
+    expect(parseEventLogs({ abi: FireLaunchAbi, logs: recorded.logs, eventName: "GraduationConditionRecorded" })[0]?.args).toEqual({
+      token: low.token,
+      timestamp: block.timestamp
+    })
+    expect(await read.launch("graduationConditionAt", low.token)).toBe(block.timestamp)
+    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))).toBe(
+      "GraduationConditionAlreadyRecorded"
+    )
+
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("GracePeriodNotOver")
+    await advance(1800)
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("GracePeriodNotOver")
+    await advance(1800)
+    const graduated = await write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token])
+    const gradBlock = await chain.public.getBlock({ blockNumber: graduated.blockNumber })
+    expect(gradBlock.timestamp).toBeGreaterThanOrEqual(block.timestamp + 3600n)
+    expect(parseEventLogs({ abi: FireGraduatorAbi, logs: graduated.logs, eventName: "Graduated" })[0]?.args).toEqual({
+      token: low.token,
+      timestamp: gradBlock.timestamp
+    })
+    expect(await read.isGraduated(low.token)).toBe(true)
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("AlreadyGraduated")
+
+    // Fuel ends at graduation.
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 1n))).toBe("AlreadyGraduated")
+    expect(await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe("AlreadyGraduated")
+  })
+
+  it("can be forced after forceGraduationDelay when the condition no longer holds", async () => {
+    const { received } = await buy(high, parseEther("0.8"))
+    expect(await read.canGraduate(high.token)).toBe(true)
+    await write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [high.token])
+    await write(chain, buyer, high.token, abis.erc20, "approve", [uni.swapRouter02, maxUint256])
+    await sell(high, received)
+    expect(await read.canGraduate(high.token)).toBe(false)
+
+    await advance(3600)
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [high.token]))).toBe(
+      "GraduationConditionNoLongerMet"
+    )
+    await advance(86_400 - 3600)
+    await write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [high.token])
+    expect(await read.isGraduated(high.token)).toBe(true)
+  })
+})
+
+describe("FireStream", () => {
+  it("claimFees reverts before graduation", async () => {
+    const receipt = await write(chain, creatorA, pad.launch, FireLaunchAbi, "ignite", ["Young", "YNG"])
+    expect(await revertNameOf(write(chain, other, pad.stream, FireStreamAbi, "claimFees", [ignitedOf(receipt).token]))).toBe(
+      "NotGraduated"
+    )
+    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "collectFees", [low.token]))).toBe("NotStream")
+  })
+
+  it("after swaps, claimFees pays each recipient exactly its bps share of both tokens (both token orders)", async () => {
+    await write(chain, buyer, low.token, abis.erc20, "approve", [uni.swapRouter02, maxUint256])
+    const recipients = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" })
+    const totalBps = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "streamingRecipientsTotalBps" })
+
+    for (const launched of [low, high]) {
+      // Fees in both tokens: buys pay WETH fees, sells pay token fees.
+      const { received } = await buy(launched, parseEther("0.4"))
+      await sell(launched, received / 2n)
+      await buy(launched, parseEther("0.1"))
+
+      const [token0, token1] = below(launched.token, uni.weth) ? [launched.token, uni.weth] : [uni.weth, launched.token]
+      const { result: expected } = await chain.public.simulateContract({
+        address: uni.positionManager,
+        abi: abis.positionManager,
+        functionName: "collect",
+        args: [{ tokenId: launched.positionId, recipient: pad.stream, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
+        account: pad.launch
+      })
+      expect(expected[0]).toBeGreaterThan(0n)
+      expect(expected[1]).toBeGreaterThan(0n)
+
+      const payees = [...recipients.map((r) => r.account), launched.creator]
+      const balances = async () =>
+        Promise.all(payees.map(async (a) => [await balanceOf(token0, a), await balanceOf(token1, a)] as const))
+      const before = await balances()
+      const receipt = await write(chain, other, pad.stream, FireStreamAbi, "claimFees", [launched.token])
+      const after = await balances()
+      const events = parseEventLogs({ abi: FireStreamAbi, logs: receipt.logs, eventName: "FeesClaimed" }).map((e) => e.args)
+
+      const shares = recipients.map((r) => ({
+        token: launched.token,
+        recipient: r.account,
+        amount0: (expected[0] * BigInt(r.bps)) / totalBps,
+        amount1: (expected[1] * BigInt(r.bps)) / totalBps
+      }))
+      const rest = {
+        token: launched.token,
+        recipient: launched.creator,
+        amount0: expected[0] - shares.reduce((s, x) => s + x.amount0, 0n),
+        amount1: expected[1] - shares.reduce((s, x) => s + x.amount1, 0n)
+      }
+      expect(events).toEqual([...shares, rest])
+      payees.forEach((_, i) => {
+        const e = [...shares, rest][i]!
+        expect(after[i]![0] - before[i]![0]).toBe(e.amount0)
+        expect(after[i]![1] - before[i]![1]).toBe(e.amount1)
+      })
+      // The 500 bps not assigned to recipients went to the creator.
+      expect(rest.amount0).toBeGreaterThanOrEqual((expected[0] * 500n) / totalBps)
+    }
+  })
+})
