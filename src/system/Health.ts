@@ -32,7 +32,7 @@ export class Health extends Context.Service<Health, {
       )
       const probe = healthProbeTtlMs > 0 ? yield* Effect.cachedWithTTL(probeDatabase, healthProbeTtlMs) : probeDatabase
       return Health.of({
-        report: Effect.fn("Health.report")(function*(service: string) {
+        report: (service: string) => Effect.gen(function*() {
           const database = yield* probe
           if (database.status === "down") {
             return yield* new ServiceUnavailable({
