@@ -9,10 +9,12 @@ import { root, spawnApp, stopApp } from "./bench/spawn.ts"
  * `npm run bench:http`: GET /healthz of the client service vs a bare node:http server answering the same body,
  * both in their own process, loaded by autocannon from this one (same machine, same settings). Then the time from
  * start to the ready line, cold (empty DATA_DIR) and warm.
- * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ * The figures are the median round of BENCH_ROUNDS (default 3) alternating rounds.
+ * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 3).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 const load = async (url: string) => {
   await autocannon({ url, connections, duration: 2 }) // warm-up: JIT, pool connections
@@ -35,7 +37,7 @@ const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-ht
 const env = { DATA_DIR: dataDir, CLIENT_PORT: "0", EXCHANGE_PORT: "0", SEARCH_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0" }
 
 try {
-  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}`)
+  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`)
   console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}`)
 
   // Start-up: cold first (initialises the data dir), then warm three times.
@@ -49,15 +51,23 @@ try {
   }
   warm.sort((a, b) => a - b)
 
+  // Both servers stay up; rounds alternate between them so that drift in the machine's load hits both alike.
   const app = await spawnApp(env, ["--services", "client"])
   const healthUrl = `${app.urls.get("client")}/healthz`
   const body = await (await fetch(healthUrl)).text()
-  const fire = await load(healthUrl)
-  await stopApp(app.child)
-
   const bare = await startBare(body)
-  const base = await load(bare.url)
+  const fireRuns: Array<Awaited<ReturnType<typeof load>>> = []
+  const bareRuns: Array<Awaited<ReturnType<typeof load>>> = []
+  for (let round = 0; round < rounds; round++) {
+    fireRuns.push(await load(healthUrl))
+    bareRuns.push(await load(bare.url))
+  }
+  await stopApp(app.child)
   bare.stop()
+  const median = (runs: typeof fireRuns) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
+  const fire = median(fireRuns)
+  const base = median(bareRuns)
+  console.log(`rounds (req/s): fire ${fireRuns.map((r) => r.rps.toFixed(0)).join(", ")} | bare ${bareRuns.map((r) => r.rps.toFixed(0)).join(", ")}`)
 
   const row = (name: string, r: typeof fire) =>
     `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx + r.errors).padStart(8)}`
