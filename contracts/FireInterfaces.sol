@@ -6,12 +6,18 @@ pragma solidity ^0.8.24;
 /// ticks [-tickUpper, -tickLower] and start tick -startTick.
 /// @dev `startTick <= tickLower < tickUpper`: the start price is at or below the range, so the position holds only
 /// the token (single-sided). With `startTick == tickLower` the liquidity is active from the first swap.
+/// The start prices are data, not computed on-chain: `sqrtPriceX96` must be the exact Uniswap v3 sqrt price of
+/// `startTick` (`TickMath.getSqrtRatioAtTick(startTick)`, used when the token is token0) and `sqrtPriceX96Inverted`
+/// the exact sqrt price of `-startTick` (used when the token is token1). `FireLaunch` additionally checks in the pool
+/// that every launch is single-sided.
 struct LaunchConfig {
     uint24 fee;
     int24 startTick;
     int24 tickLower;
     int24 tickUpper;
     uint256 totalSupply;
+    uint160 sqrtPriceX96;
+    uint160 sqrtPriceX96Inverted;
 }
 
 /// @notice One receiver of streamed fees after graduation; gets `bps / streamingRecipientsTotalBps` of each claim.

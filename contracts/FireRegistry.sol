@@ -9,7 +9,11 @@ import {LaunchConfig, FeeRecipient} from "./FireInterfaces.sol";
 /// addresses of the launchpad contracts. Every change emits an event. Only `governance` may change anything.
 contract FireRegistry {
     uint256 public constant MAX_FEE_RECIPIENTS = 16;
+    // Uniswap v3 protocol limits: the tick range and the sqrt price range [sqrt price of MIN_TICK, of MAX_TICK).
     int24 internal constant MAX_TICK = 887272;
+    uint160 internal constant MIN_SQRT_PRICE = 4295128739;
+    uint160 internal constant MAX_SQRT_PRICE = 1461446703485210103287273052203988822378723970342;
+    uint160 internal constant ONE_SQRT_PRICE = 2 ** 96; // sqrt price of tick 0
 
     address public governance;
     /// @notice Seconds between `FireLaunch.recordGraduationCondition` and the earliest `FireGraduator.graduate`.
@@ -36,7 +40,15 @@ contract FireRegistry {
     event StreamingRecipientsTotalBpsUpdated(uint256 previous, uint256 current);
     event GraduationThresholdUpdated(uint256 previous, uint256 current);
     event FeeRecipientsUpdated(address[] accounts, uint16[] bps);
-    event LaunchConfigUpdated(uint24 fee, int24 startTick, int24 tickLower, int24 tickUpper, uint256 totalSupply);
+    event LaunchConfigUpdated(
+        uint24 fee,
+        int24 startTick,
+        int24 tickLower,
+        int24 tickUpper,
+        uint256 totalSupply,
+        uint160 sqrtPriceX96,
+        uint160 sqrtPriceX96Inverted
+    );
     event ContractsUpdated(address launch, address graduator, address fuelVault, address stream);
 
     error NotGovernance(address caller);
@@ -54,6 +66,8 @@ contract FireRegistry {
     /// @notice Defaults: grace period 1 hour, force delay 1 day, threshold 1 WETH, all streamed fees to
     /// `governance_` (10,000 of 10,000 bps), fee tier 1 % with ticks [-207200, 887200] starting at -207200
     /// (about 1e-9 WETH per token, i.e. 1 WETH for the whole supply), supply 1e9 tokens of 18 decimals.
+    /// The two start prices are the exact Uniswap v3 sqrt prices of ticks -207200 and 207200, computed off-chain
+    /// with the v3 SDK's `TickMath.getSqrtRatioAtTick` (test/contracts/launchpad.test.ts recomputes and compares them).
     constructor(address governance_) {
         if (governance_ == address(0)) revert ZeroAddress();
         _setGovernance(governance_);
@@ -63,7 +77,17 @@ contract FireRegistry {
         recipients[0] = FeeRecipient(governance_, 10_000);
         _setFeeRecipients(recipients);
         _setGraduationThreshold(1 ether);
-        _setLaunchConfig(LaunchConfig(10_000, -207_200, -207_200, 887_200, 1_000_000_000 ether));
+        _setLaunchConfig(
+            LaunchConfig({
+                fee: 10_000,
+                startTick: -207_200,
+                tickLower: -207_200,
+                tickUpper: 887_200,
+                totalSupply: 1_000_000_000 ether,
+                sqrtPriceX96: 2510809139091789284100322, // getSqrtRatioAtTick(-207200)
+                sqrtPriceX96Inverted: 2500031419217008302293562112940196 // getSqrtRatioAtTick(207200)
+            })
+        );
     }
 
     // ---------------------------------------------------------------- views
@@ -112,6 +136,13 @@ contract FireRegistry {
         _setGraduationThreshold(value);
     }
 
+    /// @notice Sets the canonical launch configuration (see `LaunchConfig`).
+    /// @dev Governance must pass the exact tick prices: `config.sqrtPriceX96 = TickMath.getSqrtRatioAtTick(startTick)`
+    /// and `config.sqrtPriceX96Inverted = TickMath.getSqrtRatioAtTick(-startTick)` as computed by Uniswap v3 (e.g.
+    /// with the v3 SDK). The contract has no tick math; it only checks that both prices are valid pool prices, lie on
+    /// the side of 1 that `startTick` implies and are each other's inverse to within 2^-30 (relative). A price that
+    /// is close but not exact can make launches revert with `FireLaunch.NotSingleSided` (when `startTick == tickLower`)
+    /// or start them away from `startTick`.
     function setLaunchConfig(LaunchConfig calldata config) external onlyGovernance {
         _setLaunchConfig(config);
     }
@@ -183,9 +214,26 @@ contract FireRegistry {
         if (
             c.fee == 0 || c.totalSupply == 0 || c.totalSupply > type(uint128).max || c.startTick > c.tickLower
                 || c.tickLower >= c.tickUpper || c.startTick < -MAX_TICK || c.tickUpper > MAX_TICK
+                || !_plausibleStartPrices(c.startTick, c.sqrtPriceX96, c.sqrtPriceX96Inverted)
         ) revert InvalidLaunchConfig();
         _launchConfig = c;
-        emit LaunchConfigUpdated(c.fee, c.startTick, c.tickLower, c.tickUpper, c.totalSupply);
+        emit LaunchConfigUpdated(
+            c.fee, c.startTick, c.tickLower, c.tickUpper, c.totalSupply, c.sqrtPriceX96, c.sqrtPriceX96Inverted
+        );
+    }
+
+    /// @dev Sanity checks only (exactness cannot be checked without tick math, see `setLaunchConfig`): both prices are
+    /// valid pool prices, `price` is below / at / above 1 as `startTick` is below / at / above 0, and `inverted` is
+    /// within 2^-30 (relative) of 2^192 / `price` (exact tick prices differ from that by less than 2^-31).
+    function _plausibleStartPrices(int24 startTick, uint160 price, uint160 inverted) internal pure returns (bool) {
+        if (price < MIN_SQRT_PRICE || price >= MAX_SQRT_PRICE) return false;
+        if (inverted < MIN_SQRT_PRICE || inverted >= MAX_SQRT_PRICE) return false;
+        bool side = startTick < 0
+            ? price < ONE_SQRT_PRICE
+            : startTick > 0 ? price > ONE_SQRT_PRICE : price == ONE_SQRT_PRICE;
+        uint256 approx = (uint256(1) << 192) / price;
+        uint256 diff = approx > inverted ? approx - inverted : inverted - approx;
+        return side && diff <= inverted >> 30;
     }
 
     function _sumBps(FeeRecipient[] memory recipients) internal pure returns (uint256 sum) {

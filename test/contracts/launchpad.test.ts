@@ -45,6 +45,8 @@ const v3Sdk = require("@uniswap/v3-sdk") as {
   TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } }
 }
 const sqrtAtTick = (tick: number): bigint => BigInt(v3Sdk.TickMath.getSqrtRatioAtTick(tick).toString())
+/** What FireLaunch does with a non-canonical token-as-token0 price when the token is token1: ceil(2^192 / price). */
+const inverse = (sqrtPriceX96: bigint): bigint => ((1n << 192n) + sqrtPriceX96 - 1n) / sqrtPriceX96
 
 const CHAIN_ID = 31337
 
@@ -84,6 +86,28 @@ const balanceOf = (token: Address, account: Address) =>
   chain.public.readContract({ address: token, abi: abis.erc20, functionName: "balanceOf", args: [account] })
 
 const below = (a: Address, b: Address) => BigInt(a) < BigInt(b)
+
+/** The arguments of igniteWithConfig besides name and symbol (token-as-token0 view). */
+interface LaunchParams {
+  readonly fee: number
+  readonly sqrtPriceX96: bigint
+  readonly tickLower: number
+  readonly tickUpper: number
+}
+/** A valid non-canonical launch config: fee 0.3 % (tick spacing 60), price one spacing below the range. */
+const ODD: LaunchParams = { fee: 3000, tickLower: -120_000, tickUpper: 887_220, sqrtPriceX96: sqrtAtTick(-120_060) }
+
+const igniteWithConfig = (from: Address, name: string, c: LaunchParams) =>
+  write(chain, from, pad.launch, FireLaunchAbi, "igniteWithConfig", [name, name.toUpperCase(), c.fee, c.sqrtPriceX96, c.tickLower, c.tickUpper])
+
+/** Launches non-canonical filler tokens until the next launched token will be token0 (or token1) of its pool. */
+const untilNextIsToken0 = async (token0: boolean): Promise<void> => {
+  for (let i = 0; i < 16; i++) {
+    if (below(await nextTokenAddress(), uni.weth) === token0) return
+    await igniteWithConfig(other, `Filler ${i}`, ODD)
+  }
+  throw new Error(`no token${token0 ? 0 : 1} launch reached`)
+}
 
 const read = {
     launch: (
@@ -159,10 +183,46 @@ describe("FireRegistry", () => {
     expect(await r("streamingRecipientsTotalBps")).toBe(10_000n)
     expect(await r("graduationThreshold")).toBe(parseEther("1"))
     expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" }))
-      .toEqual({ fee: 10_000, startTick: -207_200, tickLower: -207_200, tickUpper: 887_200, totalSupply: parseEther("1000000000") })
+      .toEqual({
+        fee: 10_000,
+        startTick: -207_200,
+        tickLower: -207_200,
+        tickUpper: 887_200,
+        totalSupply: parseEther("1000000000"),
+        sqrtPriceX96: 2510809139091789284100322n,
+        sqrtPriceX96Inverted: 2500031419217008302293562112940196n
+      })
     expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" }))
       .toEqual([{ account: gov, bps: 10_000 }])
     expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "stream" })).toBe(pad.stream)
+  })
+
+  it("stores the start prices as the exact tick prices: recomputed with @uniswap/v3-sdk TickMath", async () => {
+    const config = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    expect(config.sqrtPriceX96).toBe(sqrtAtTick(config.startTick))
+    expect(config.sqrtPriceX96Inverted).toBe(sqrtAtTick(-config.startTick))
+  })
+
+  it("setLaunchConfig takes the start prices, emits them and rejects implausible ones", async () => {
+    const config = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    const set = (from: Address, c: typeof config) => write(chain, from, pad.registry, FireRegistryAbi, "setLaunchConfig", [c])
+    expect(await revertNameOf(set(other, config))).toBe("NotGovernance")
+    const invalid = [
+      { ...config, sqrtPriceX96: 0n },
+      { ...config, sqrtPriceX96Inverted: 4295128738n }, // below the pool's minimum price
+      { ...config, sqrtPriceX96: config.sqrtPriceX96Inverted, sqrtPriceX96Inverted: config.sqrtPriceX96 }, // swapped
+      { ...config, sqrtPriceX96Inverted: config.sqrtPriceX96 }, // not each other's inverse
+      { ...config, sqrtPriceX96Inverted: sqrtAtTick(-config.startTick - 1_000) }, // inverse of another tick
+      { ...config, startTick: 0 } // startTick 0 needs price 2^96
+    ]
+    for (const c of invalid) expect(await revertNameOf(set(gov, c))).toBe("InvalidLaunchConfig")
+
+    const next = { ...config, startTick: -207_400, sqrtPriceX96: sqrtAtTick(-207_400), sqrtPriceX96Inverted: sqrtAtTick(207_400) }
+    const receipt = await set(gov, next)
+    expect(parseEventLogs({ abi: FireRegistryAbi, logs: receipt.logs, eventName: "LaunchConfigUpdated" })[0]?.args).toEqual(next)
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })).toEqual(next)
+    await set(gov, config)
+    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })).toEqual(config)
   })
 
   it("is changeable only by governance, with events", async () => {
@@ -266,15 +326,10 @@ describe("FireLaunch", () => {
   })
 
   it("igniteWithConfig launches non-canonically (canonical=false) in both token orders", async () => {
-    const fee = 3000 // tick spacing 60
-    const [tickLower, tickUpper] = [-120_000, 887_220]
-    const sqrtPriceX96 = sqrtAtTick(-120_060) // one spacing below the range
+    const { fee, tickLower, tickUpper, sqrtPriceX96 } = ODD
     const seen = new Set<boolean>()
     for (let i = 0; i < 12 && seen.size < 2; i++) {
-      const receipt = await write(chain, creatorA, pad.launch, FireLaunchAbi, "igniteWithConfig", [
-        `Odd ${i}`, `ODD${i}`, fee, sqrtPriceX96, tickLower, tickUpper
-      ])
-      const launched = ignitedOf(receipt)
+      const launched = ignitedOf(await igniteWithConfig(creatorA, `Odd ${i}`, ODD))
       const isToken0 = below(launched.token, uni.weth)
       seen.add(isToken0)
       expect(launched.canonical).toBe(false)
@@ -283,8 +338,9 @@ describe("FireLaunch", () => {
       expect([launched.tickLower, launched.tickUpper]).toEqual(isToken0 ? [tickLower, tickUpper] : [-tickUpper, -tickLower])
       const [poolPrice, tick] = await chain.public.readContract({ address: launched.pool, abi: abis.pool, functionName: "slot0" })
       expect(poolPrice).toBe(launched.sqrtPriceX96)
-      if (isToken0) expect(poolPrice).toBe(sqrtPriceX96)
-      else expect(tick).toBeGreaterThanOrEqual(120_000) // at or above the mirrored range: single-sided
+      expect(poolPrice).toBe(isToken0 ? sqrtPriceX96 : inverse(sqrtPriceX96))
+      if (isToken0) expect(tick).toBeLessThan(tickLower) // below the range: all token0
+      else expect(tick).toBeGreaterThanOrEqual(-tickLower) // at or above the mirrored range: all token1
       expect(await balanceOf(uni.weth, launched.pool)).toBe(0n)
       // And it is tradeable.
       const { quotedOut, received } = await buy(launched, parseEther("0.01"))
@@ -293,19 +349,57 @@ describe("FireLaunch", () => {
     expect(seen.size).toBe(2)
   })
 
-  it("igniteWithConfig with the canonical parameters is a canonical launch; a price inside the range is rejected", async () => {
+  it("igniteWithConfig with the canonical parameters is a canonical launch in both token orders", async () => {
     const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
-    const receipt = await write(chain, other, pad.launch, FireLaunchAbi, "igniteWithConfig", [
-      "Same", "SAME", config.fee, sqrtAtTick(config.startTick), config.tickLower, config.tickUpper
-    ])
-    expect(ignitedOf(receipt).canonical).toBe(true)
-    expect(
-      await revertNameOf(
-        write(chain, other, pad.launch, FireLaunchAbi, "igniteWithConfig", [
-          "Bad", "BAD", config.fee, sqrtAtTick(config.tickLower + 200), config.tickLower, config.tickUpper
-        ])
-      )
-    ).toBe("NotSingleSided")
+    for (const token0 of [true, false]) {
+      await untilNextIsToken0(token0)
+      const launched = ignitedOf(await igniteWithConfig(other, `Same ${token0}`, config))
+      expect(below(launched.token, uni.weth)).toBe(token0)
+      expect(launched.canonical).toBe(true)
+      expect(await read.launch("isCanonical", launched.token)).toBe(true)
+      const canonical = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "canonicalPoolConfig", args: [token0] })
+      expect([launched.fee, launched.sqrtPriceX96, launched.tickLower, launched.tickUpper]).toEqual(canonical)
+      // The token1 pool starts at the registry's exact price of -startTick, not at the (rounded) inverse.
+      expect(launched.sqrtPriceX96).toBe(sqrtAtTick(token0 ? config.startTick : -config.startTick))
+      if (!token0) expect(inverse(config.sqrtPriceX96)).not.toBe(launched.sqrtPriceX96)
+    }
+  })
+
+  it("rejects launches that would not be single-sided, checked in the pool (both token orders and the exact edge)", async () => {
+    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    const rejected = (name: string, c: LaunchParams) => revertNameOf(igniteWithConfig(other, name, c))
+    for (const token0 of [true, false]) {
+      await untilNextIsToken0(token0)
+      // A price inside the range (for token1: its inverse lands inside the mirrored range).
+      expect(await rejected("Bad", { ...ODD, sqrtPriceX96: sqrtAtTick(ODD.tickLower + 60) })).toBe("NotSingleSided")
+      expect(
+        await rejected("Bad", { ...config, sqrtPriceX96: sqrtAtTick(config.tickLower + 200) })
+      ).toBe("NotSingleSided")
+      // Prices the pool cannot start at, and invalid ranges.
+      expect(await rejected("Bad", { ...ODD, sqrtPriceX96: 4295128738n })).toBe("NotSingleSided")
+      expect(await rejected("Bad", { ...ODD, tickLower: ODD.tickUpper })).toBe("InvalidTickRange")
+      expect(await rejected("Bad", { ...ODD, tickUpper: 887_280 })).toBe("InvalidTickRange")
+      expect(await rejected("Bad", { ...ODD, tickLower: -120_030 })).toBe("InvalidTickRange") // not on the spacing
+    }
+
+    // Token0 at the exact lower edge: pool tick == tickLower. Single-sided only at exactly the edge's price.
+    await untilNextIsToken0(true)
+    expect(await rejected("Edge", { ...ODD, sqrtPriceX96: sqrtAtTick(ODD.tickLower) + 1n })).toBe("NotSingleSided")
+    const edge = ignitedOf(await igniteWithConfig(other, "Edge", { ...ODD, sqrtPriceX96: sqrtAtTick(ODD.tickLower) }))
+    const [, edgeTick] = await chain.public.readContract({ address: edge.pool, abi: abis.pool, functionName: "slot0" })
+    expect(edgeTick).toBe(ODD.tickLower)
+    expect(await balanceOf(uni.weth, edge.pool)).toBe(0n)
+    expect(await balanceOf(edge.token, edge.pool)).toBeGreaterThan(parseEther("999999999"))
+
+    // Governance passing start prices that are close but not exact: canonical launches revert instead of
+    // starting inside the range (token0: just above the edge price; token1: inverse just below the mirrored edge).
+    const off = { ...config, sqrtPriceX96: config.sqrtPriceX96 + 1n, sqrtPriceX96Inverted: config.sqrtPriceX96Inverted - 1n }
+    await write(chain, gov, pad.registry, FireRegistryAbi, "setLaunchConfig", [off])
+    for (const token0 of [true, false]) {
+      await untilNextIsToken0(token0)
+      expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "ignite", ["Off", "OFF"]))).toBe("NotSingleSided")
+    }
+    await write(chain, gov, pad.registry, FireRegistryAbi, "setLaunchConfig", [config])
   })
 
   it("a buy through SwapRouter02 exactInputSingle pays exactly what QuoterV2 quoted (both token orders)", async () => {
