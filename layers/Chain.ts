@@ -1,0 +1,129 @@
+import { Config, Context, Data, Effect, Layer, Option } from "effect"
+import * as NodePath from "node:path"
+import type { PublicClient } from "viem"
+import { startDevnet } from "../scripts/devnet/devnet.ts"
+import { makePublicClient } from "../scripts/devnet/tx.ts"
+import { type Deployments, readDeploymentsSync } from "./Deployments.ts"
+
+/**
+ * The chain the backend reads: a viem public client plus the contract addresses. Without `RPC_URL` it is a local
+ * anvil devnet owned by this layer (warm start from `$DATA_DIR/devnet/state.json`, else deploy + seed + save);
+ * with `RPC_URL` it is that chain, with addresses from `DEPLOYMENTS_FILE`.
+ */
+export interface ChainShape {
+  readonly chainId: number
+  readonly rpcUrl: string
+  /** HTTP transport, or WebSocket when the URL is ws(s)://. */
+  readonly publicClient: PublicClient
+  readonly deployments: Deployments
+  readonly mode: "devnet" | "external"
+}
+
+export class ChainError extends Data.TaggedError("ChainError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+export interface ChainSettings {
+  readonly rpcUrl: Option.Option<string>
+  readonly deploymentsFile: Option.Option<string>
+  /** Devnet only. 0 picks a free port. */
+  readonly devnetPort: number
+  readonly dataDir: string
+  /** Devnet only: ignore a saved state and deploy again. */
+  readonly fresh?: boolean
+}
+
+export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
+  rpcUrl: Config.option(Config.String("RPC_URL")),
+  deploymentsFile: Config.option(Config.String("DEPLOYMENTS_FILE")),
+  devnetPort: Config.Int("DEVNET_PORT").pipe(Config.withDefault(8545)),
+  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d)))
+})
+
+export class Chain extends Context.Service<Chain, ChainShape>()("app/layers/Chain") {
+  /** Reads RPC_URL, DEPLOYMENTS_FILE, DEVNET_PORT and DATA_DIR. */
+  static readonly layer: Layer.Layer<Chain, ChainError | Config.ConfigError> = Layer.effect(
+    Chain,
+    Effect.gen(function*() {
+      return yield* makeChain(yield* chainSettingsConfig)
+    })
+  )
+  static readonly layerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
+    Layer.effect(Chain, makeChain(settings))
+}
+
+export const makeChain = Effect.fn("Chain.make")(function*(settings: ChainSettings) {
+  return Option.isSome(settings.rpcUrl)
+    ? yield* connectExternal(settings.rpcUrl.value, settings.deploymentsFile)
+    : yield* runDevnet(settings)
+})
+
+/** Progress lines of the devnet go to the Effect logger of the fiber that builds the layer. */
+const effectLogger = Effect.map(Effect.context<never>(), (context) => (line: string) =>
+  Effect.runForkWith(context)(Effect.logInfo(line)))
+
+const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
+  const log = yield* effectLogger
+  const devnet = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => startDevnet({
+        dataDir: settings.dataDir,
+        port: settings.devnetPort,
+        log,
+        ...(settings.fresh === undefined ? {} : { fresh: settings.fresh })
+      }),
+      catch: (cause) => new ChainError({ message: `devnet did not start: ${errorMessage(cause)}`, cause })
+    }),
+    (devnet) =>
+      Effect.promise(() => devnet.anvil.stop()).pipe(Effect.andThen(Effect.logInfo("devnet: anvil stopped")))
+  )
+  const { rpcUrl, chainId } = devnet.anvil
+  return Chain.of({
+    chainId,
+    rpcUrl,
+    publicClient: makePublicClient(chainId, rpcUrl),
+    deployments: devnet.deployments,
+    mode: "devnet"
+  })
+})
+
+const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsFile: Option.Option<string>) {
+  if (Option.isNone(deploymentsFile)) {
+    return yield* new ChainError({ message: "RPC_URL is set but DEPLOYMENTS_FILE is not: the contract addresses are needed" })
+  }
+  const deployments = yield* Effect.try({
+    try: () => readDeploymentsSync(deploymentsFile.value),
+    catch: (cause) => new ChainError({ message: errorMessage(cause), cause })
+  })
+  const publicClient = yield* Effect.acquireRelease(
+    Effect.sync(() => makePublicClient(deployments.chainId, rpcUrl)),
+    closeWebSocket
+  )
+  const chainId = yield* Effect.tryPromise({
+    try: () => publicClient.getChainId(),
+    catch: (cause) => new ChainError({ message: `cannot reach RPC_URL ${redactUrl(rpcUrl)}: ${errorMessage(cause)}`, cause })
+  })
+  if (chainId !== deployments.chainId) {
+    return yield* new ChainError({
+      message: `RPC_URL serves chain id ${chainId}, but ${deploymentsFile.value} is for chain id ${deployments.chainId}`
+    })
+  }
+  yield* Effect.logInfo(`chain: connected to chain ${chainId} at ${redactUrl(rpcUrl)}`)
+  return Chain.of({ chainId, rpcUrl, publicClient, deployments, mode: "external" })
+})
+
+const closeWebSocket = (client: PublicClient) =>
+  Effect.promise(async () => {
+    const transport = client.transport as { type?: string; getRpcClient?: () => Promise<{ close: () => void }> }
+    if (transport.type === "webSocket" && transport.getRpcClient) (await transport.getRpcClient()).close()
+  }).pipe(Effect.ignore)
+
+/** Provider URLs often carry an API key in the path or query: log only scheme, host and port. */
+const redactUrl = (url: string) => {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}${u.pathname.length > 1 || u.search ? "/…" : ""}`
+  } catch {
+    return "(invalid URL)"
+  }
+}
+
+const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))

@@ -1,0 +1,54 @@
+/**
+ * `npm run devnet`: the local chain alone — anvil with Uniswap v3, the launchpad and demo activity (warm start from
+ * `$DATA_DIR/devnet/state.json` when it exists). Prints the RPC URL, addresses and accounts; runs until Ctrl-C.
+ * `--fresh` deploys again even if a saved state exists.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
+import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
+import { Chain, chainSettingsConfig } from "../../layers/Chain.ts"
+import { devnetAccounts } from "./tx.ts"
+
+const fresh = process.argv.includes("--fresh")
+
+const program = Effect.gen(function*() {
+  const chain = yield* Chain
+  const { deployments } = chain
+  const lines = [
+    "",
+    `RPC URL   ${chain.rpcUrl}   (chain id ${chain.chainId}, start block ${deployments.startBlock})`,
+    "",
+    "contracts",
+    ...Object.entries(deployments.contracts).map(([name, address]) => `  ${name.padEnd(20)} ${address}`),
+    `  ${"poolInitCodeHash".padEnd(20)} ${deployments.poolInitCodeHash}`,
+    "",
+    "launches",
+    ...deployments.launches.map((l) =>
+      `  ${l.symbol.padEnd(6)} ${l.token}  pool ${l.pool}  creator ${l.creator}` +
+      `${l.canonical ? "" : "  non-canonical"}${l.graduated ? "  graduated" : ""}`
+    ),
+    "",
+    "accounts (anvil's PUBLIC TEST KEYS, 10,000 ETH each on this devnet; never use them on a real chain)",
+    ...devnetAccounts().map((a, i) => `  (${i}) ${a.address}  ${DEVNET_PRIVATE_KEYS[i]}`),
+    "",
+    "devnet ready (Ctrl-C to stop)"
+  ]
+  console.log(lines.join("\n"))
+  return yield* Effect.never
+})
+
+// Always the local devnet here, whatever RPC_URL says.
+const ChainLive = Layer.unwrap(
+  Effect.gen(function*() {
+    const settings = yield* chainSettingsConfig
+    return Chain.layerWith({ ...settings, rpcUrl: Option.none(), fresh })
+  })
+)
+
+program.pipe(
+  Effect.provide(ChainLive),
+  NodeRuntime.runMain({
+    teardown: (exit, onExit) =>
+      Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+  })
+)
