@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { fileURLToPath } from "node:url"
 import { getAddress } from "viem"
 import {
   FireGraduatorBytecode,
@@ -24,14 +25,23 @@ import { seedDevnet } from "./seed.ts"
 import { devnetAccounts, makeSender } from "./tx.ts"
 import { deployUniswap } from "./uniswap.ts"
 
-/** Bump when the seed changes in a way that should invalidate saved states. */
+/** Bump to invalidate saved states on purpose (the sources below are hashed too). */
 const SEED_VERSION = 1
+
+/** The deploy and seed code itself (this folder, .ts in development or .js when built). */
+const sourceFiles = (): ReadonlyArray<string> => {
+  const dir = NodePath.dirname(fileURLToPath(import.meta.url))
+  return NodeFs.readdirSync(dir)
+    .filter((f) => /\.(ts|js)$/.test(f) && f !== "main.ts" && f !== "main.js")
+    .sort()
+    .map((f) => NodePath.join(dir, f))
+}
 
 export interface DevnetFiles {
   readonly dir: string
   readonly stateFile: string
   readonly deploymentsFile: string
-  /** Hash of everything deployed (bytecodes, seed version): a saved state with another fingerprint is stale. */
+  /** Hash of what a cold start deploys (bytecodes, this folder's sources): another fingerprint means stale. */
   readonly fingerprintFile: string
 }
 
@@ -45,9 +55,10 @@ export const devnetFiles = (dataDir: string): DevnetFiles => {
   }
 }
 
-export const devnetFingerprint = (): string =>
-  createHash("sha256")
-    .update(String(SEED_VERSION))
+export const devnetFingerprint = (): string => {
+  const hash = createHash("sha256").update(String(SEED_VERSION))
+  for (const file of sourceFiles()) hash.update(NodeFs.readFileSync(file))
+  return hash
     .update(poolInitCodeHash())
     .update(artifacts.universalRouter().bytecode)
     .update(artifacts.permit2Bytecode())
@@ -62,6 +73,7 @@ export const devnetFingerprint = (): string =>
       ].join()
     )
     .digest("hex")
+}
 
 /** Deploys stages 1–2 and seeds (stage 3) on a fresh chain. `log` receives one line per step. */
 export const deployAndSeed = async (
