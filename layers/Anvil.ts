@@ -5,7 +5,7 @@ import * as NodeFs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodeNet from "node:net"
 import * as NodePath from "node:path"
-import { gunzipSync } from "node:zlib"
+import { gunzipSync, gzipSync } from "node:zlib"
 
 /**
  * anvil (the Foundry devnet node, shipped as a native binary through npm) as a child process.
@@ -238,8 +238,9 @@ export const dumpAnvilState = async (rpcUrl: string, file: string): Promise<void
 
 /** Loads a state file into a running node (`anvil_loadState`), then aligns the clock as `startAnvil` does. */
 export const loadAnvilState = async (rpcUrl: string, file: string): Promise<void> => {
-  const json = NodeFs.readFileSync(file)
-  await rpcRequest<boolean>(rpcUrl, "anvil_loadState", [`0x${json.toString("hex")}`])
+  // anvil_loadState takes the gzip form that anvil_dumpState returns (raw JSON of a few MB is an invalid request).
+  const gz = gzipSync(NodeFs.readFileSync(file), { level: 1 })
+  await rpcRequest<boolean>(rpcUrl, "anvil_loadState", [`0x${gz.toString("hex")}`])
   await alignClock(rpcUrl)
 }
 

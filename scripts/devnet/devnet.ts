@@ -19,6 +19,7 @@ import {
 } from "../../contracts/generated/index.ts"
 import { type AnvilInstance, DEVNET_CHAIN_ID, dumpAnvilState, rpcRequest, startAnvil } from "../../layers/Anvil.ts"
 import { type Deployments, readDeploymentsSync, writeDeploymentsSync } from "../../layers/Deployments.ts"
+import { projectRoot } from "../../layers/ProjectPaths.ts"
 import { artifacts, poolInitCodeHash } from "./artifacts.ts"
 import { deployLaunchpad } from "./launchpad.ts"
 import { seedDevnet } from "./seed.ts"
@@ -28,11 +29,15 @@ import { deployUniswap } from "./uniswap.ts"
 /** Bump to invalidate saved states on purpose (the sources below are hashed too). */
 const SEED_VERSION = 1
 
-/** The deploy and seed code itself (this folder, .ts in development or .js when built). */
+/**
+ * The deploy and seed code itself: the .ts sources at the project root (so `npm run dev` and the built `npm start`
+ * agree), or this module's own folder when only the build is there.
+ */
 const sourceFiles = (): ReadonlyArray<string> => {
-  const dir = NodePath.dirname(fileURLToPath(import.meta.url))
+  const sources = NodePath.join(projectRoot, "scripts", "devnet")
+  const dir = NodeFs.existsSync(NodePath.join(sources, "seed.ts")) ? sources : NodePath.dirname(fileURLToPath(import.meta.url))
   return NodeFs.readdirSync(dir)
-    .filter((f) => /\.(ts|js)$/.test(f) && f !== "main.ts" && f !== "main.js")
+    .filter((f) => /\.(ts|js)$/.test(f) && !/^main\.(ts|js)$/.test(f))
     .sort()
     .map((f) => NodePath.join(dir, f))
 }
