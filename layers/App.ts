@@ -1,5 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { Layer } from "effect"
+import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
@@ -13,7 +14,7 @@ import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHt
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = apiRoutes(ClientApi, ClientSystemHttp)
+const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(

@@ -34,7 +34,14 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
       Effect.map(fs.readFileString(NodePath.join(dir, file)), (text): Migrator.ResolvedMigration => [
         id,
         name,
-        Effect.succeed(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).unprepared))
+        // The driver speaks the extended protocol, one command per query: run the file statement by statement
+        // (a statement ends with `;` at the end of a line).
+        Effect.succeed(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.forEach(
+            text.split(/;\s*$/m).filter((statement) => statement.replace(/--.*$/gm, "").trim() !== ""),
+            (statement) => sql.unsafe(statement).unprepared,
+            { discard: true }
+          )))
       ]))
   }).pipe(Effect.mapError((cause) => new Migrator.MigrationError({ kind: "Failed", cause, message: `reading ${dir}` })))
 

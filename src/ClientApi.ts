@@ -1,6 +1,9 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { Validation } from "./http/Validation.ts"
+import { ImagesApi } from "./images/ImagesApi.ts"
+import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
+import { UsersApi } from "./users/UsersApi.ts"
 
 /**
  * The client API (`/v1`): sessions, users, tokens, launches, comments, engagement, fuel, gifts, notifications,
@@ -9,6 +12,9 @@ import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 export class ClientApi extends HttpApi.make("client")
   .add(healthGroup("/healthz"))
   .add(IpGroup)
+  .add(SessionsApi)
+  .add(UsersApi)
+  .add(ImagesApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({

@@ -1,0 +1,28 @@
+import { Layer } from "effect"
+import { ImagesHttp } from "../images/ImagesHttp.ts"
+import { ImageStore } from "../images/ImageStore.ts"
+import { ImageUploadLimitsLive } from "../images/ImageUploadLimits.ts"
+import { IdpSignIn } from "../sessions/IdpSignIn.ts"
+import { SessionConfig } from "../sessions/SessionConfig.ts"
+import { Sessions } from "../sessions/Sessions.ts"
+import { SessionsHttp } from "../sessions/SessionsHttp.ts"
+import { WalletSignIn } from "../sessions/WalletSignIn.ts"
+import { Users } from "../users/Users.ts"
+import { UsersHttp } from "../users/UsersHttp.ts"
+import { UsersRepo } from "../users/UsersRepo.ts"
+import { AuthLive } from "./AuthenticationLive.ts"
+
+/** The services behind accounts: sessions and sign-in, users, images, and the auth middlewares built on them. */
+export const AccountServicesLive = Layer.mergeAll(WalletSignIn.layer, IdpSignIn.layer, Users.layer, AuthLive, ImageUploadLimitsLive).pipe(
+  Layer.provideMerge(Layer.mergeAll(Sessions.layer, UsersRepo.layer, ImageStore.layer)),
+  Layer.provideMerge(SessionConfig.layer)
+)
+
+/**
+ * The client API's account routes (sessions, users, images) with everything they need except the process's
+ * infrastructure (database, AppConfig, file system) and the signature verifier, which defaults to EOA-only
+ * verification until the composition root provides a chain-backed one (see SignatureVerifier).
+ */
+export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp).pipe(
+  Layer.provideMerge(AccountServicesLive)
+)

@@ -1,0 +1,58 @@
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentUser, OptionalSession } from "../auth/Authentication.ts"
+import { ClientApi } from "../ClientApi.ts"
+import { toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
+import { Users } from "./Users.ts"
+import { UsernameAvailability } from "./UsersApi.ts"
+import { UserStats, WidgetPage } from "./UserWidgets.ts"
+
+/** The viewer of an optional-JWT route, as a user. */
+const viewer = Effect.map(OptionalSession, Option.map((session) => session.user))
+
+export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(function*(handlers) {
+  const users = yield* Users
+
+  // The middleware's user may be up to SESSION_CACHE_MS old; profile reads and writes start from the current row.
+  const me = Effect.flatMap(CurrentUser, (user) => users.get(user.id))
+
+  const page = ({ query }: { readonly query: { readonly address?: string | undefined } }) =>
+    Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(
+      Effect.map(({ walletAddress }) => new WidgetPage({ walletAddress, items: [], nextCursor: null }))
+    )
+
+  return handlers
+    .handle("getMe", () => Effect.map(me, toOwnProfile))
+    .handle("getProfileByAddress", ({ params }) =>
+      // A public route: no session is read, so a hidden profile is hidden from everyone here (owners use /me).
+      Effect.map(users.publicProfile(params.wallet, Option.none()), toPublicProfile))
+    .handle("checkUsername", ({ query }) =>
+      Effect.map(users.usernameAvailability(query.username), (a) => new UsernameAvailability(a)))
+    .handle("updateProfile", ({ payload }) =>
+      Effect.flatMap(me, (user) => users.updateProfile(user, payload)).pipe(Effect.map(toOwnProfile)))
+    .handle("uploadProfileImage", ({ payload }) =>
+      Effect.flatMap(me, (user) => users.setImage(user, payload.file.path)).pipe(Effect.map(toOwnProfile)))
+    .handle("getStats", ({ query }) =>
+      Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(
+        Effect.map(({ user, walletAddress }) =>
+          new UserStats({
+            walletAddress,
+            userId: Option.match(user, { onNone: () => null, onSome: (u) => u.id }),
+            joinedAt: Option.match(user, { onNone: () => null, onSome: (u) => u.createdAt.toISOString() }),
+            yaps: 0,
+            fuelsGiven: 0,
+            fuelsReceived: 0,
+            trades: 0,
+            launches: 0
+          })
+        )
+      ))
+    .handle("getActivity", page)
+    .handle("getYaps", page)
+    .handle("getFuels", page)
+    .handle("getTrades", page)
+    .handle("moderateUser", ({ params, payload }) =>
+      Effect.flatMap(CurrentUser, (admin) => users.moderate(admin, params.userId, payload)).pipe(
+        Effect.map(toModeratedUser)
+      ))
+}))
