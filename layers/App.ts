@@ -1,5 +1,5 @@
 import { NodeServices } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
@@ -11,6 +11,8 @@ import { IndexerApi } from "../src/IndexerApi.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
+import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
+import { Chain } from "./Chain.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -38,13 +40,19 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) => serveService(name, serviceRoutes[name]))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
-    .pipe(Layer.provide(Health.layer))
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain)))
+
+/** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
+const SignatureVerifierFromChain = Layer.unwrap(
+  Effect.map(Chain, (chain) => SignatureVerifier.layerFromClient(chain.publicClient))
+)
 
 /**
- * Infrastructure shared by every service of the process. It is built (database started, migrations applied)
- * before any HTTP layer, so no port opens before the database is ready.
+ * Infrastructure shared by every service of the process: the database (started, migrations applied) and the chain
+ * (devnet started or restored, or RPC_URL connected), built side by side and both before any HTTP layer, so no port
+ * opens before they are ready.
  */
-export const InfrastructureLive = DatabaseLive.pipe(
+export const InfrastructureLive = Layer.mergeAll(DatabaseLive, Chain.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(AppConfig.layer, Listening.layer)),
   Layer.provideMerge(NodeServices.layer)
 )

@@ -1,6 +1,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
+import { Chain } from "../layers/Chain.ts"
 import { TelemetryLive } from "../layers/Telemetry.ts"
 import { type ServiceName, ServiceNames } from "./Config.ts"
 import { Listening } from "./Http.ts"
@@ -23,6 +24,9 @@ const services = parseServices(process.argv.slice(2))
 
 const program = Effect.gen(function*() {
   const listening = yield* Listening
+  const chain = yield* Chain
+  console.log(`chain     ${chain.rpcUrl} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
+  for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(16)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
   return yield* Effect.never

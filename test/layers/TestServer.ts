@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { servicesLayer } from "../../layers/App.ts"
 import { AppConfig, type AppSettings, type ServiceName, ServiceNames } from "../../src/Config.ts"
 import { Listening } from "../../src/Http.ts"
+import { AnvilChain } from "./AnvilChain.ts"
 import { TestDatabase } from "./TestDatabase.ts"
 
 export const testSettings = (overrides: Partial<AppSettings> = {}): AppSettings => ({
@@ -17,8 +18,8 @@ export const testSettings = (overrides: Partial<AppSettings> = {}): AppSettings 
 })
 
 /**
- * The selected services on ephemeral ports over a fresh test database: the same layers `npm start` builds,
- * minus the embedded database and the process runtime.
+ * The selected services on ephemeral ports over a fresh test database and a fresh anvil restored from the seeded
+ * devnet state: the same layers `npm start` builds, minus the embedded database and the process runtime.
  */
 export const TestServices = (
   services: ReadonlyArray<ServiceName> = ServiceNames,
@@ -26,7 +27,7 @@ export const TestServices = (
 ) =>
   servicesLayer(services).pipe(
     Layer.provideMerge(Layer.mergeAll(AppConfig.layerWith(testSettings(overrides)), Listening.layer)),
-    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(Layer.mergeAll(TestDatabase, AnvilChain.chainLayer)),
     Layer.provideMerge(NodeServices.layer)
   )
 

@@ -55,12 +55,31 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
     child.kill(signal)
   })
 
-/** Processes (other than this test) whose command line mentions the data dir: postgres, later anvil. */
+/** Processes (other than this test) whose command line mentions the data dir (postgres). */
 const leftovers = () => {
   try {
     return execFileSync("pgrep", ["-af", dataDir], { encoding: "utf8" }).trim()
   } catch {
     return "" // pgrep exits 1 when nothing matches
+  }
+}
+
+/** The app's direct child processes, by command name (postgres, anvil). */
+const childrenOf = (pid: number) => {
+  let pids: Array<number> = []
+  try {
+    pids = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number)
+  } catch {
+    return []
+  }
+  return pids.map((child) => ({ pid: child, name: NodeFs.readFileSync(`/proc/${child}/comm`, "utf8").trim() }))
+}
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -75,19 +94,25 @@ describe("process lifecycle (npm start)", () => {
       expect(res.status, service).toBe(200)
     }
     expect(leftovers()).toContain("postgres")
+    const children = childrenOf(app.child.pid!)
+    expect(children.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
     const { code, ms } = await stop(app.child, "SIGTERM")
     expect(code).toBe(0)
     expect(ms).toBeLessThan(10_000)
     expect(leftovers()).toBe("")
+    expect(children.filter((c) => isAlive(c.pid))).toEqual([])
   }, 180_000)
 
-  it("a second start on the same DATA_DIR reuses the data; SIGINT exits 0", async () => {
+  it("a second start on the same DATA_DIR reuses the data and the devnet state; SIGINT exits 0", async () => {
     const app = await start()
     expect(app.output()).not.toContain("initialising PostgreSQL data directory")
+    expect(app.output()).toMatch(/warm start/)
     const res = await fetch(`${app.urls.get("client")}/healthz`)
     expect(res.status).toBe(200)
+    const children = childrenOf(app.child.pid!)
     const { code } = await stop(app.child, "SIGINT")
     expect(code).toBe(0)
     expect(leftovers()).toBe("")
+    expect(children.filter((c) => isAlive(c.pid))).toEqual([])
   }, 180_000)
 })
