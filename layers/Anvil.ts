@@ -133,7 +133,10 @@ const startOnce = async (options: AnvilOptions, port: number): Promise<AnvilInst
   ]
   const child = spawn(anvilBinary(), args, {
     env: { ...process.env, HOME: home },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: a Ctrl-C in the terminal reaches only us, and the scope stops anvil after the
+    // services that use it have drained.
+    detached: true
   })
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()))

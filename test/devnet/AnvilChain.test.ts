@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { getAddress, parseEther } from "viem"
+import { receiptOf } from "../../scripts/devnet/tx.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
@@ -54,7 +55,7 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("AnvilChain test helpers", (i
         return chain.wallets[3]!.signTransaction(request)
       })
       const hash = yield* promise(() => chain.publicClient.sendRawTransaction({ serializedTransaction: raw }))
-      const included = yield* promise(() => chain.publicClient.getTransactionReceipt({ hash }))
+      const included = yield* promise(() => receiptOf(chain.publicClient, hash))
       yield* promise(() => chain.mine(2))
       yield* promise(() => chain.reorg(3, [[raw, 2]]))
       const moved = yield* promise(() => chain.publicClient.getTransactionReceipt({ hash }))
