@@ -26,7 +26,7 @@ const program = Effect.gen(function*() {
   const listening = yield* Listening
   const chain = yield* Chain
   console.log(`chain     ${chain.rpcUrl} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
-  for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(16)} ${address}`)
+  for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(19)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
   return yield* Effect.never
