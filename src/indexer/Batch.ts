@@ -1,0 +1,84 @@
+import { Effect } from "effect"
+import { decodeLogs, type DecodedLog, type SourceKind, topicsOf } from "./decode/Decode.ts"
+import { type BlockHeader, ChainReader, type TokenMetadata } from "./fetch/ChainReader.ts"
+import type { RpcError } from "./fetch/RpcError.ts"
+import type { IndexedContracts } from "./IndexerSource.ts"
+import { discover, ignitions } from "./project/Discover.ts"
+import { project } from "./project/Project.ts"
+import { type BatchRows, emptyBatch } from "./project/Rows.ts"
+import type { ProjectionState } from "./project/State.ts"
+
+const staticKinds: ReadonlyArray<SourceKind> = ["launch", "graduator", "fuelVault", "stream", "registry", "factory", "positionManager"]
+const childKinds: ReadonlyArray<SourceKind> = ["token", "pool"]
+const staticTopics = topicsOf(staticKinds)
+const childTopics = topicsOf(childKinds)
+
+export interface BuiltBatch {
+  readonly rows: BatchRows
+  readonly tokenMetadata: ReadonlyMap<string, TokenMetadata>
+  readonly logCount: number
+  /** Block hashes the logs came from (to check them against the headers of unfinalized blocks). */
+  readonly logBlockHashes: ReadonlyMap<bigint, string>
+}
+
+const byPosition = (a: DecodedLog, b: DecodedLog) =>
+  a.log.blockNumber === b.log.blockNumber ? a.log.logIndex - b.log.logIndex : a.log.blockNumber < b.log.blockNumber ? -1 : 1
+
+/**
+ * Fetch → decode → discover → fetch children → decode → project, for the block range [from, to]. Mutates `state`
+ * (the caller reloads it when the batch is not committed).
+ */
+export const buildBatch = (
+  chainId: number,
+  contracts: IndexedContracts,
+  state: ProjectionState,
+  from: bigint,
+  to: bigint,
+  toHeader: BlockHeader
+): Effect.Effect<BuiltBatch, RpcError, ChainReader> =>
+  Effect.gen(function*() {
+    const reader = yield* ChainReader
+    const statics = new Map<string, SourceKind>([
+      [contracts.fireLaunch.toLowerCase(), "launch"],
+      [contracts.fireGraduator.toLowerCase(), "graduator"],
+      [contracts.fuelVault.toLowerCase(), "fuelVault"],
+      [contracts.fireStream.toLowerCase(), "stream"],
+      [contracts.fireRegistry.toLowerCase(), "registry"],
+      [contracts.factory.toLowerCase(), "factory"],
+      [contracts.positionManager.toLowerCase(), "positionManager"]
+    ])
+    const staticLogs = decodeLogs(yield* reader.logs([...statics.keys()], staticTopics, from, to), (a) => statics.get(a))
+
+    // The canonical check reads the registry's configuration as of the launch's block.
+    const configs = new Map(yield* Effect.forEach(ignitions(staticLogs, state.weth), (i) =>
+      Effect.map(reader.canonicalPoolConfig(i.tokenIsToken0, i.blockNumber), (c) => [i.key, c] as const), { concurrency: 8 }))
+
+    const timestamps = new Map<bigint, bigint>([[toHeader.number, toHeader.timestamp]])
+    const fillTimestamps = (logs: ReadonlyArray<DecodedLog>) => {
+      const missing = [...new Set(logs.filter((d) => d.log.blockTimestamp === undefined && !timestamps.has(d.log.blockNumber))
+        .map((d) => d.log.blockNumber))]
+      return Effect.map(reader.headers(missing), (hs) => hs.forEach((h) => timestamps.set(h.number, h.timestamp)))
+    }
+    yield* fillTimestamps(staticLogs)
+
+    const rows = emptyBatch()
+    discover(chainId, staticLogs, configs, state, timestamps, rows)
+
+    const children = new Map<string, SourceKind>()
+    for (const [address, t] of state.tokens) if (t.isLaunch) children.set(address, "token")
+    for (const address of state.pools.keys()) children.set(address, "pool")
+    const childLogs = decodeLogs(yield* reader.logs([...children.keys()], childTopics, from, to), (a) => children.get(a))
+    yield* fillTimestamps(childLogs)
+
+    const tokenMetadata = new Map(yield* Effect.forEach(rows.newTokens, (t) =>
+      Effect.map(reader.tokenMetadata(t.address, to), (m) => [t.address, m] as const), { concurrency: 8 }))
+    for (const [address, m] of tokenMetadata) {
+      const known = state.tokens.get(address)
+      state.tokens.set(address, { decimals: m.decimals, isLaunch: known?.isLaunch ?? false })
+    }
+
+    const all = [...staticLogs, ...childLogs].sort(byPosition)
+    project(chainId, all, state, contracts.positionManager.toLowerCase(), timestamps, rows)
+    const logBlockHashes = new Map(all.map((d) => [d.log.blockNumber, d.log.blockHash]))
+    return { rows, tokenMetadata, logCount: all.length, logBlockHashes }
+  })

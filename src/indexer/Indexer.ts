@@ -1,0 +1,177 @@
+import { Cause, Context, Effect, Layer, Option } from "effect"
+import { buildBatch } from "./Batch.ts"
+import { type BlockHeader, ChainReader } from "./fetch/ChainReader.ts"
+import { IndexerConfig } from "./IndexerConfig.ts"
+import { IndexerEvents } from "./IndexerEvents.ts"
+import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
+import { IndexerStatus } from "./IndexerStatus.ts"
+import type { ProjectionState } from "./project/State.ts"
+import { Store } from "./store/Store.ts"
+
+export class ReorgTooDeep extends Error {}
+
+/** The innermost message of a failure (SqlError and RpcError wrap the driver's error). */
+const describe = (cause: Cause.Cause<unknown>): string => {
+  const parts: Array<string> = []
+  let e: unknown = Cause.squash(cause)
+  for (let i = 0; i < 4 && e !== undefined && e !== null; i++) {
+    const m = (e as { message?: unknown }).message
+    if (typeof m === "string" && m !== "" && !parts.includes(m)) parts.push(m)
+    e = (e as { cause?: unknown }).cause
+  }
+  return (parts.join(": ") || Cause.pretty(cause)).slice(0, 1000)
+}
+
+/**
+ * The chain follower: takes the writer lock, then loops forever: poll the head, check that the chain still extends
+ * the checkpoint (else roll back to the common ancestor), index the next range (up to INDEXER_MAX_BLOCK_RANGE blocks)
+ * in one transaction, publish what changed. At the head it polls every INDEXER_POLL_MS.
+ */
+export const runIndexer = Effect.gen(function*() {
+  const source = yield* IndexerSource
+  const settings = yield* IndexerConfig
+  const reader = yield* ChainReader
+  const store = yield* Store
+  const status = yield* IndexerStatus
+  const events = yield* IndexerEvents
+  const { chainId, contracts } = source
+  const weth = contracts.weth.toLowerCase()
+  const stablecoin = contracts.stablecoin?.toLowerCase()
+  const base = baseTokensOf(source)
+
+  yield* status.update((s) => ({ ...s, phase: "waiting-for-lock" }))
+  yield* store.lock(settings.lockKey, Effect.logInfo("indexer: another process holds the writer lock; waiting"))
+  yield* status.update((s) => ({ ...s, phase: "starting" }))
+
+  const head0 = yield* reader.head
+  const metadata = new Map(yield* Effect.forEach(base, (t) => Effect.map(reader.tokenMetadata(t, head0), (m) => [t, m] as const)))
+  yield* store.ensureTokens(metadata)
+  let state: ProjectionState = yield* store.loadState(weth, stablecoin, base)
+  const reload = Effect.gen(function*() {
+    state = yield* store.loadState(weth, stablecoin, base)
+  })
+  const rate: Array<{ t: number; n: number }> = []
+
+  /** Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. */
+  const findAncestor = (from: bigint) => Effect.gen(function*() {
+    for (let n = from; n >= source.startBlock - 1n && n >= 0n; n--) {
+      const stored = yield* store.storedHash(n)
+      if (Option.isNone(stored)) break
+      const remote = yield* reader.header(n)
+      if (remote.hash === stored.value) return remote
+    }
+    return yield* Effect.die(new ReorgTooDeep(`reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from}`))
+  })
+
+  const rollbackTo = (from: bigint, tip: bigint) => Effect.gen(function*() {
+    const ancestor = yield* findAncestor(from)
+    yield* Effect.logWarning(`indexer: reorg, rolling back from ${tip} to ${ancestor.number}`)
+    const touched = yield* store.rollback(ancestor)
+    yield* reload
+    yield* status.update((s) => ({ ...s, reorgs: s.reorgs + 1, lastIndexedBlock: ancestor.number, lastIndexedTimestamp: ancestor.timestamp }))
+    yield* events.publish({ kind: "reorg", chainId, fromBlock: ancestor.number + 1n, toBlock: tip, pools: touched.pools, tokens: touched.tokens, launches: [] })
+  })
+
+  const step = Effect.gen(function*() {
+    const head = yield* reader.head
+    const cp = yield* store.checkpoint
+    const cursor = Option.match(cp, { onNone: () => source.startBlock - 1n, onSome: (c) => c.blockNumber })
+    const finalBoundary = head - BigInt(settings.finalityDepth)
+
+    if (Option.isSome(cp) && cursor >= head) {
+      // At (or above) the head: the tip we indexed must still be on the chain.
+      const tip = yield* reader.header(head < cursor ? head : cursor)
+      const stored = yield* store.storedHash(tip.number)
+      if (head < cursor || (Option.isSome(stored) && stored.value !== tip.hash)) return yield* rollbackTo(tip.number, cursor).pipe(Effect.as(true))
+      yield* status.update((s) => ({ ...s, phase: "following", head, lagBlocks: 0n, ready: true }))
+      return false
+    }
+    const from = cursor + 1n
+    const to = cursor + BigInt(settings.maxBlockRange) < head ? cursor + BigInt(settings.maxBlockRange) : head
+    yield* status.update((s) => ({ ...s, head, lagBlocks: head - cursor, phase: s.ready ? "following" : "backfilling" }))
+
+    // Headers: the range's first and last, and every unfinalized one (their hashes are kept).
+    const unfinalizedFrom = finalBoundary + 1n > from ? finalBoundary + 1n : from
+    const numbers = new Set<bigint>([from, to])
+    for (let n = unfinalizedFrom; n <= to; n++) numbers.add(n)
+    const headers = new Map((yield* reader.headers([...numbers])).map((h) => [h.number, h]))
+    const first = headers.get(from)!
+    if (Option.isSome(cp) && first.parentHash !== cp.value.hash) return yield* rollbackTo(cursor, cursor).pipe(Effect.as(true))
+    const unfinalized: Array<BlockHeader> = []
+    for (let n = unfinalizedFrom; n <= to; n++) {
+      const h = headers.get(n)!
+      const parent = headers.get(n - 1n)
+      if (parent !== undefined && h.parentHash !== parent.hash) return true // the chain moved while we read: again
+      unfinalized.push(h)
+    }
+    const toHeader = headers.get(to)!
+
+    const batch = yield* buildBatch(chainId, contracts, state, from, to, toHeader).pipe(Effect.onError(() => Effect.ignore(reload)))
+    // Logs of unfinalized blocks must come from the blocks whose hashes we keep.
+    for (const [n, hash] of batch.logBlockHashes) {
+      const h = headers.get(n)
+      if (h !== undefined && h.hash !== hash) return yield* reload.pipe(Effect.as(true))
+    }
+    const touched = yield* store.commit({
+      rows: batch.rows,
+      tokenMetadata: batch.tokenMetadata,
+      from,
+      to: toHeader,
+      unfinalized,
+      finalizedBelow: finalBoundary
+    }).pipe(Effect.onError(() => Effect.ignore(reload)))
+    yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
+
+    const now = Date.now()
+    rate.push({ t: now, n: batch.logCount })
+    while (rate.length > 1 && now - rate[0]!.t > 10_000) rate.shift()
+    const elapsed = Math.max(1, now - (rate[0]?.t ?? now)) / 1000
+    yield* status.update((s) => ({
+      ...s,
+      lastIndexedBlock: to,
+      lastIndexedTimestamp: toHeader.timestamp,
+      lagBlocks: head - to,
+      eventsTotal: s.eventsTotal + batch.logCount,
+      eventsPerSecond: rate.length > 1 ? Math.round(rate.slice(1).reduce((a, r) => a + r.n, 0) / elapsed) : batch.logCount,
+      ready: s.ready || to >= head,
+      phase: to >= head ? "following" : s.phase,
+      lastError: null
+    }))
+    return to < head
+  })
+
+  for (;;) {
+    const more = yield* step.pipe(
+      Effect.catchCause((cause) => {
+        if (Cause.hasDies(cause) && Cause.squash(cause) instanceof ReorgTooDeep) return Effect.failCause(cause)
+        const message = describe(cause)
+        return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
+          Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: message }))),
+          Effect.andThen(reload.pipe(Effect.ignore)),
+          Effect.andThen(Effect.sleep("1 second")),
+          Effect.as(true)
+        )
+      })
+    )
+    if (!more) yield* Effect.sleep(settings.pollIntervalMs)
+  }
+})
+
+/** The pipeline's services over an `IndexerSource` (and SqlClient); `runIndexer` needs exactly these. */
+export const indexerServices = (chainId: number) =>
+  Layer.mergeAll(ChainReader.layer, Store.layer(chainId)).pipe(
+    Layer.provideMerge(Layer.mergeAll(IndexerStatus.layer(chainId), IndexerEvents.layer))
+  )
+
+/** Runs the indexer as a background fiber for the lifetime of the layer (interrupted when the layer's scope closes). */
+export class Indexer extends Context.Service<Indexer, { readonly started: true }>()("app/indexer/Indexer") {
+  static readonly layerFiber = Layer.effect(
+    Indexer,
+    Effect.gen(function*() {
+      yield* Effect.forkScoped(runIndexer.pipe(
+        Effect.tapCause((cause) => Effect.logError(`indexer stopped: ${Cause.pretty(cause)}`))
+      ))
+      return Indexer.of({ started: true })
+    })
+  )
+}

@@ -1,0 +1,41 @@
+import { Context, Layer } from "effect"
+import type { Address, PublicClient } from "viem"
+
+/** The contracts the indexer follows. Pools and launched tokens are discovered from their events. */
+export interface IndexedContracts {
+  readonly factory: Address
+  readonly positionManager: Address
+  readonly weth: Address
+  readonly fireRegistry: Address
+  readonly fireLaunch: Address
+  readonly fireGraduator: Address
+  readonly fuelVault: Address
+  readonly fireStream: Address
+  /** The USD reference: pools of (stablecoin, weth) price WETH in USD; absent → every USD value is null. */
+  readonly stablecoin?: Address | undefined
+}
+
+/**
+ * Where the indexer reads from: a viem public client of one chain, where to start and what to follow.
+ * A plain service so that the composition root wires it from `Chain` (deployments file + RPC) and tests from an
+ * anvil they start themselves.
+ */
+export class IndexerSource extends Context.Service<IndexerSource, {
+  readonly client: PublicClient
+  readonly chainId: number
+  readonly startBlock: bigint
+  readonly contracts: IndexedContracts
+  /**
+   * Tokens whose pools with each other are indexed too (the base pairs, e.g. stablecoin/WETH), and which get a
+   * `tokens` row. WETH and the stablecoin are always included.
+   */
+  readonly baseTokens: ReadonlyArray<Address>
+}>()("app/indexer/IndexerSource") {
+  static readonly make = (source: IndexerSource["Service"]) => Layer.succeed(IndexerSource, source)
+}
+
+/** The base tokens of a source, lowercased and deduplicated (WETH and the stablecoin first). */
+export const baseTokensOf = (source: IndexerSource["Service"]): ReadonlyArray<string> => {
+  const all = [source.contracts.weth, source.contracts.stablecoin, ...source.baseTokens]
+  return [...new Set(all.flatMap((a) => (a === undefined ? [] : [a.toLowerCase()])))]
+}

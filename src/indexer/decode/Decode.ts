@@ -1,0 +1,88 @@
+import { type AbiEvent, decodeEventLog } from "viem"
+import {
+  erc20Events,
+  factoryEvents,
+  fuelVaultEvents,
+  graduatorEvents,
+  launchEvents,
+  poolEvents,
+  positionManagerEvents,
+  registryEvents,
+  streamEvents,
+  topics
+} from "../Abis.ts"
+import type { RawLog } from "../fetch/ChainReader.ts"
+
+/** What kind of contract emitted a log; decides the ABI it is decoded with. */
+export type SourceKind =
+  | "launch"
+  | "graduator"
+  | "fuelVault"
+  | "stream"
+  | "registry"
+  | "factory"
+  | "positionManager"
+  | "token"
+  | "pool"
+
+export const abiOf: Record<SourceKind, ReadonlyArray<AbiEvent>> = {
+  launch: launchEvents,
+  graduator: graduatorEvents,
+  fuelVault: fuelVaultEvents,
+  stream: streamEvents,
+  registry: registryEvents,
+  factory: factoryEvents,
+  positionManager: positionManagerEvents,
+  token: erc20Events,
+  pool: poolEvents
+}
+
+export const topicsOf = (kinds: ReadonlyArray<SourceKind>) => [...new Set(kinds.flatMap((k) => topics(abiOf[k])))]
+
+/** A decoded log. `args` follow the ABI's parameter names; addresses are lowercased. */
+export interface DecodedLog {
+  readonly kind: SourceKind
+  readonly name: string
+  readonly args: Readonly<Record<string, unknown>>
+  readonly log: RawLog
+}
+
+const lowerAddresses = (args: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(args)) {
+    out[k] = typeof v === "string" && v.length === 42 && v.startsWith("0x")
+      ? v.toLowerCase()
+      : Array.isArray(v)
+      ? v.map((x) => (typeof x === "string" && x.length === 42 && x.startsWith("0x") ? x.toLowerCase() : x))
+      : v
+  }
+  return out
+}
+
+/**
+ * The decode stage: logs → typed events with viem's `decodeEventLog`, by the kind of their emitter. A log that does
+ * not match its emitter's ABI (another event with the same topic count, a proxy's extra events) is dropped: the
+ * indexer only stores what it understands.
+ */
+export const decodeLogs = (
+  logs: ReadonlyArray<RawLog>,
+  kindOf: (address: string) => SourceKind | undefined
+): Array<DecodedLog> => {
+  const out: Array<DecodedLog> = []
+  for (const log of logs) {
+    const kind = kindOf(log.address)
+    if (kind === undefined) continue
+    try {
+      const decoded = decodeEventLog({
+        abi: abiOf[kind],
+        data: log.data,
+        topics: log.topics as [`0x${string}`, ...Array<`0x${string}`>],
+        strict: true
+      })
+      out.push({ kind, name: decoded.eventName, args: lowerAddresses(decoded.args as unknown as Record<string, unknown>), log })
+    } catch {
+      // not an event of this emitter's ABI: ignored
+    }
+  }
+  return out
+}

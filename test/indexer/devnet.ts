@@ -1,0 +1,166 @@
+/**
+ * A small launchpad history on a fresh anvil for the indexer tests, built with the contract-test helpers: Uniswap v3,
+ * the launchpad, a stablecoin/WETH pool with an NFT position, canonical launches (and one that is not), swaps both
+ * ways, token transfers, fuel, graduation and a fee claim, NFT liquidity changes and an NFT transfer.
+ */
+import { createRequire } from "node:module"
+import { type Abi, type Address, maxUint256, parseAbi, parseEther, zeroAddress } from "viem"
+import {
+  FireGraduatorAbi,
+  FireLaunchAbi,
+  FireStreamAbi,
+  FireTokenAbi,
+  FireTokenBytecode,
+  FuelVaultAbi
+} from "../../contracts/generated/index.ts"
+import {
+  type Anvil,
+  type Chain,
+  type Launchpad,
+  type Uniswap,
+  abis,
+  connect,
+  deploy,
+  deployLaunchpad,
+  deployUniswap,
+  startAnvil,
+  uniswapArtifacts,
+  write
+} from "../contracts/chain.ts"
+import type { IndexedContracts } from "../../src/indexer/IndexerSource.ts"
+
+export interface Devnet {
+  readonly anvil: Anvil
+  readonly chain: Chain
+  readonly uni: Uniswap
+  readonly pad: Launchpad
+  readonly stable: Address
+  readonly startBlock: bigint
+  readonly accounts: { gov: Address; creatorA: Address; creatorB: Address; buyer: Address; giver: Address; other: Address }
+  readonly contracts: IndexedContracts
+}
+
+const npm = parseAbi([
+  "struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }",
+  "function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)",
+  "function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
+  "struct DecreaseLiquidityParams { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }",
+  "function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)",
+  "struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }",
+  "function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)",
+  "function transferFrom(address from, address to, uint256 tokenId)"
+])
+const require = createRequire(import.meta.url)
+const v3Sdk = require("@uniswap/v3-sdk") as { TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } } }
+const sqrtAtTick = (tick: number): bigint => BigInt(v3Sdk.TickMath.getSqrtRatioAtTick(tick).toString())
+export const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"])
+
+const sqrtBig = (n: bigint): bigint => {
+  if (n < 2n) return n
+  let x = BigInt(Math.floor(Math.sqrt(Number(n))))
+  for (;;) {
+    const y = (x + n / x) >> 1n
+    if (y >= x - 1n && y <= x + 1n) return y * y <= n ? y : y - 1n
+    x = y
+  }
+}
+/** sqrtPriceX96 for `price` token1 per token0 (both 18 decimals). */
+const sqrtPriceOf = (price: number) => sqrtBig(BigInt(Math.round(price * 1e12)) * (1n << 192n) / 1_000_000_000_000n)
+
+export const startDevnet = async (): Promise<Devnet> => {
+  const anvil = await startAnvil()
+  const chain = await connect(anvil.rpcUrl)
+  const [gov, creatorA, creatorB, buyer, giver, other] = chain.accounts as [Address, Address, Address, Address, Address, Address]
+  const startBlock = (await chain.public.getBlockNumber()) + 1n
+  const uni = await deployUniswap(chain, gov)
+  const pad = await deployLaunchpad(chain, gov, uni)
+  const stable = await deploy(chain, gov, { abi: FireTokenAbi as Abi, bytecode: FireTokenBytecode }, ["Tether", "USDT", parseEther("1000000000"), gov])
+  return {
+    anvil, chain, uni, pad, stable, startBlock,
+    accounts: { gov, creatorA, creatorB, buyer, giver, other },
+    contracts: {
+      factory: uni.factory, positionManager: uni.positionManager, weth: uni.weth, fireRegistry: pad.registry,
+      fireLaunch: pad.launch, fireGraduator: pad.graduator, fuelVault: pad.fuelVault, fireStream: pad.stream, stablecoin: stable
+    }
+  }
+}
+
+const ignited = async (d: Devnet, receipt: Promise<{ logs: ReadonlyArray<{ topics: ReadonlyArray<string>; data: string; address: string }> }>) => {
+  const { parseEventLogs } = await import("viem")
+  const r = await receipt
+  const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: r.logs as never, eventName: "Ignited" })
+  if (event === undefined) throw new Error("no Ignited")
+  return event.args
+}
+
+export const swap = (d: Devnet, from: Address, tokenIn: Address, tokenOut: Address, fee: number, amountIn: bigint) =>
+  write(d.chain, from, d.uni.swapRouter02, abis.swapRouter02, "exactInputSingle", [
+    { tokenIn, tokenOut, fee, recipient: from, amountIn, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }
+  ])
+
+export const ignite = (d: Devnet, creator: Address, name: string) =>
+  ignited(d, write(d.chain, creator, d.pad.launch, FireLaunchAbi, "ignite", [name, name.toUpperCase()]))
+
+/** The seeded history; returns the launched tokens and the stable pool's NFT id. */
+export const seed = async (d: Devnet) => {
+  const { gov, creatorA, creatorB, buyer, giver, other } = d.accounts
+  const c = d.chain
+  for (const who of [gov, buyer]) {
+    await write(c, who, d.uni.weth, abis.weth, "deposit", [], parseEther("50"))
+    await write(c, who, d.uni.weth, abis.weth, "approve", [d.uni.swapRouter02, maxUint256])
+    await write(c, who, d.uni.weth, abis.weth, "approve", [d.uni.positionManager, maxUint256])
+  }
+  await write(c, gov, d.stable, abis.erc20, "approve", [d.uni.positionManager, maxUint256])
+  await write(c, gov, d.stable, erc20, "transfer", [buyer, parseEther("100000")])
+  await write(c, buyer, d.stable, abis.erc20, "approve", [d.uni.swapRouter02, maxUint256])
+
+  // stablecoin/WETH at 3,000 USD per ETH, full-range NFT position of gov.
+  const [token0, token1] = BigInt(d.stable) < BigInt(d.uni.weth) ? [d.stable, d.uni.weth] : [d.uni.weth, d.stable]
+  const price = token0 === d.uni.weth ? 3000 : 1 / 3000
+  await write(c, gov, d.uni.positionManager, npm, "createAndInitializePoolIfNecessary", [token0, token1, 3000, sqrtPriceOf(price)])
+  const amountWeth = parseEther("10")
+  const amountStable = parseEther("30000")
+  await write(c, gov, d.uni.positionManager, npm, "mint", [{
+    token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220,
+    amount0Desired: token0 === d.uni.weth ? amountWeth : amountStable,
+    amount1Desired: token1 === d.uni.weth ? amountWeth : amountStable,
+    amount0Min: 0n, amount1Min: 0n, recipient: gov, deadline: maxUint256
+  }])
+  const nftId = 1n
+
+  const a = await ignite(d, creatorA, "Alpha")
+  const b = await ignite(d, creatorB, "Beta")
+  // Not canonical: fee 0.3 %, another range; the indexer must skip it.
+  await write(c, other, d.pad.launch, FireLaunchAbi, "igniteWithConfig", ["Odd", "ODD", 3000, sqrtAtTick(-120_060), -120_000, 887_220])
+
+  for (const t of [a, b]) {
+    await swap(d, buyer, d.uni.weth, t.token, t.fee, parseEther("0.4"))
+    await swap(d, buyer, d.uni.weth, t.token, t.fee, parseEther("0.7"))
+  }
+  await write(c, buyer, a.token, abis.erc20, "approve", [d.uni.swapRouter02, maxUint256])
+  const bal = await c.public.readContract({ address: a.token, abi: abis.erc20, functionName: "balanceOf", args: [buyer] })
+  await write(c, buyer, a.token, erc20, "transfer", [other, bal / 10n])
+  await write(c, other, a.token, erc20, "transfer", [giver, bal / 100n])
+  await swap(d, buyer, d.stable, d.uni.weth, 3000, parseEther("3000"))
+  await swap(d, buyer, d.uni.weth, d.stable, 3000, parseEther("0.5"))
+
+  await write(c, giver, d.pad.fuelVault, FuelVaultAbi, "give", [a.token], parseEther("0.25"))
+  await write(c, other, d.pad.fuelVault, FuelVaultAbi, "give", [b.token], parseEther("0.1"))
+  await write(c, giver, d.pad.fuelVault, FuelVaultAbi, "withdraw", [a.token])
+
+  // Graduation of A (its pool holds ≥ 1 WETH), then a fee claim.
+  await write(c, other, d.pad.launch, FireLaunchAbi, "recordGraduationCondition", [a.token])
+  await c.test.increaseTime({ seconds: 3601 })
+  await c.test.mine({ blocks: 1 })
+  await write(c, other, d.pad.graduator, FireGraduatorAbi, "graduate", [a.token])
+  await swap(d, buyer, a.token, d.uni.weth, a.fee, bal / 4n)
+  await write(c, other, d.pad.stream, FireStreamAbi, "claimFees", [a.token])
+
+  // NFT: take half out, collect, hand the NFT to another wallet.
+  await write(c, gov, d.uni.positionManager, npm, "decreaseLiquidity", [{ tokenId: nftId, liquidity: 10n ** 18n, amount0Min: 0n, amount1Min: 0n, deadline: maxUint256 }])
+  await write(c, gov, d.uni.positionManager, npm, "collect", [{ tokenId: nftId, recipient: gov, amount0Max: 2n ** 127n, amount1Max: 2n ** 127n }])
+  await write(c, gov, d.uni.positionManager, npm, "transferFrom", [gov, other, nftId])
+  return { a, b, nftId, zero: zeroAddress }
+}
+
+export const poolAbi = uniswapArtifacts.pool().abi

@@ -1,0 +1,35 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { defaultIndexerSettings, IndexerConfig, type IndexerSettings } from "../../src/indexer/IndexerConfig.ts"
+import { Indexer, indexerServices } from "../../src/indexer/Indexer.ts"
+import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
+import type { Devnet } from "./devnet.ts"
+
+/** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */
+export const indexerLayer = (d: Devnet, overrides: Partial<IndexerSettings> = {}) =>
+  Indexer.layerFiber.pipe(
+    Layer.provideMerge(indexerServices(31337)),
+    Layer.provideMerge(Layer.mergeAll(
+      IndexerSource.make({ client: d.chain.public, chainId: 31337, startBlock: d.startBlock, contracts: d.contracts, baseTokens: [] }),
+      IndexerConfig.layerWith({ ...defaultIndexerSettings(31337), finalityDepth: 32, pollIntervalMs: 50, ...overrides })
+    ))
+  )
+
+export const indexedTables = [
+  "launches", "skipped_launches", "graduation_events", "fuel_events", "fee_claims", "registry_events", "token_transfers",
+  "pools", "pool_initializations", "swaps", "mints", "burns", "collects", "position_events", "tokens", "token_balances",
+  "pool_states", "ticks", "positions", "nft_positions", "pool_candles", "token_candles"
+] as const
+
+/** Every indexed table as sorted JSON text (plus the checkpoint), to compare two databases row for row. */
+export const dumpTables = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const out: Record<string, string> = {}
+  for (const table of indexedTables) {
+    const rows = yield* sql.unsafe(`SELECT coalesce(json_agg(x ORDER BY x::text), '[]')::text AS j FROM (SELECT * FROM ${table}) x`)
+    out[table] = (rows[0] as { j: string }).j
+  }
+  const cp = yield* sql.unsafe(`SELECT block_number::text || ':' || block_hash AS c FROM indexer_checkpoints`)
+  out.checkpoint = (cp[0] as { c: string } | undefined)?.c ?? ""
+  return out
+})
