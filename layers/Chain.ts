@@ -1,7 +1,8 @@
 import { Config, Context, Data, Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
 import type { PublicClient } from "viem"
-import { startDevnet } from "../scripts/devnet/devnet.ts"
+import { forgetPid, startDevnet } from "../scripts/devnet/devnet.ts"
+import { dumpAnvilState } from "./Anvil.ts"
 import { makePublicClient } from "../scripts/devnet/tx.ts"
 import { type Deployments, readDeploymentsSync } from "./Deployments.ts"
 
@@ -72,8 +73,15 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
       }),
       catch: (cause) => new ChainError({ message: `devnet did not start: ${errorMessage(cause)}`, cause })
     }),
+    // The chain keeps what happened while the app ran (the indexed database does too): save it before stopping.
     (devnet) =>
-      Effect.promise(() => devnet.anvil.stop()).pipe(Effect.andThen(Effect.logInfo("devnet: anvil stopped")))
+      Effect.promise(() => dumpAnvilState(devnet.anvil.rpcUrl, devnet.files.stateFile)).pipe(
+        Effect.timeout("5 seconds"),
+        Effect.catchCause((cause) => Effect.logWarning("devnet: state not saved on shutdown", cause)),
+        Effect.andThen(Effect.promise(() => devnet.anvil.stop())),
+        Effect.andThen(Effect.sync(() => forgetPid(devnet.files.dir))),
+        Effect.andThen(Effect.logInfo("devnet: state saved, anvil stopped"))
+      )
   )
   const { rpcUrl, chainId } = devnet.anvil
   return Chain.of({

@@ -147,10 +147,12 @@ export const startDevnet = async (options: DevnetOptions): Promise<Devnet> => {
   const files = devnetFiles(options.dataDir)
   const port = options.port ?? 8545
   const base = { dataDir: files.dir, port, ...(options.host === undefined ? {} : { host: options.host }) }
+  stopOrphanedAnvil(files.dir, log)
 
   if (!options.fresh && savedDevnetIsCurrent(files)) {
     const deployments = readDeploymentsSync(files.deploymentsFile)
     const anvil = await startAnvil({ ...base, chainId: deployments.chainId, loadState: files.stateFile })
+    recordPid(files.dir, anvil.pid)
     const code = await rpcRequest<string>(anvil.rpcUrl, "eth_getCode", [deployments.contracts.fireLaunch, "latest"])
     if (code !== "0x") {
       log(`devnet: warm start from ${files.stateFile} in ${anvil.readyMs.toFixed(0)} ms`)
@@ -170,6 +172,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<Devnet> => {
 
   for (const f of [files.fingerprintFile, files.stateFile, files.deploymentsFile]) NodeFs.rmSync(f, { force: true })
   const anvil = await startAnvil(base)
+  recordPid(files.dir, anvil.pid)
   try {
     log(`devnet: cold start, anvil ready in ${anvil.readyMs.toFixed(0)} ms at ${anvil.rpcUrl}`)
     const deployStarted = performance.now()
@@ -190,4 +193,29 @@ export const startDevnet = async (options: DevnetOptions): Promise<Devnet> => {
     await anvil.stop()
     throw error
   }
+}
+
+/**
+ * The pid of the anvil serving `dir`, so that one left running by a parent that was SIGKILLed (no finalizer ran) is
+ * stopped on the next start instead of holding the port.
+ */
+const pidFileOf = (dir: string) => NodePath.join(dir, "anvil.pid")
+const recordPid = (dir: string, pid: number) => NodeFs.writeFileSync(pidFileOf(dir), `${pid}\n`)
+export const forgetPid = (dir: string) => NodeFs.rmSync(pidFileOf(dir), { force: true })
+
+const stopOrphanedAnvil = (dir: string, log: (line: string) => void) => {
+  const file = pidFileOf(dir)
+  if (!NodeFs.existsSync(file)) return
+  const pid = Number(NodeFs.readFileSync(file, "utf8").trim())
+  let command = ""
+  try {
+    command = NodeFs.readFileSync(`/proc/${pid}/comm`, "utf8").trim()
+  } catch {
+    // no such process (or no /proc): nothing to stop
+  }
+  if (command === "anvil") {
+    log(`devnet: stopping an anvil (pid ${pid}) left running on ${dir}`)
+    process.kill(pid, "SIGKILL")
+  }
+  NodeFs.rmSync(file, { force: true })
 }

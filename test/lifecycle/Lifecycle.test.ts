@@ -40,7 +40,7 @@ const start = (): Promise<Started> =>
     const urls = new Map<string, string>()
     const onData = (chunk: Buffer) => {
       out += chunk.toString()
-      for (const match of out.matchAll(/^(client|exchange|search|indexer)\s+(http:\/\/\S+)$/gm)) urls.set(match[1]!, match[2]!)
+      for (const match of out.matchAll(/^(client|exchange|search|indexer|chain)\s+(http:\/\/\S+)/gm)) urls.set(match[1]!, match[2]!)
       if (/^ready: /m.test(out)) resolve({ child, urls, output: () => out })
     }
     child.stdout!.on("data", onData)
@@ -83,12 +83,22 @@ const isAlive = (pid: number) => {
   }
 }
 
+let minedBeforeStop = -1n
+const rpc = async (url: string, method: string) => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] })
+  })
+  return ((await res.json()) as { result: string }).result
+}
+
 const health = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
 
 describe("process lifecycle (npm start)", () => {
   it("cold start serves all four services, SIGTERM stops everything with exit code 0 within 10 s", async () => {
     const app = await start()
-    expect([...app.urls.keys()].sort()).toEqual(["client", "exchange", "indexer", "search"])
+    expect([...app.urls.keys()].sort()).toEqual(["chain", "client", "exchange", "indexer", "search"])
     for (const [service, path] of Object.entries(health)) {
       const res = await fetch(`${app.urls.get(service)}${path}`)
       expect(res.status, service).toBe(200)
@@ -96,6 +106,9 @@ describe("process lifecycle (npm start)", () => {
     expect(leftovers()).toContain("postgres")
     const children = childrenOf(app.child.pid!)
     expect(children.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
+    // Activity on the devnet while the app runs must survive the restart (the database keeps its side too).
+    await rpc(app.urls.get("chain")!, "evm_mine")
+    minedBeforeStop = BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))
     const { code, ms } = await stop(app.child, "SIGTERM")
     expect(code).toBe(0)
     expect(ms).toBeLessThan(10_000)
@@ -107,6 +120,7 @@ describe("process lifecycle (npm start)", () => {
     const app = await start()
     expect(app.output()).not.toContain("initialising PostgreSQL data directory")
     expect(app.output()).toMatch(/warm start/)
+    expect(BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))).toBe(minedBeforeStop)
     const res = await fetch(`${app.urls.get("client")}/healthz`)
     expect(res.status).toBe(200)
     const children = childrenOf(app.child.pid!)
@@ -114,5 +128,19 @@ describe("process lifecycle (npm start)", () => {
     expect(code).toBe(0)
     expect(leftovers()).toBe("")
     expect(children.filter((c) => isAlive(c.pid))).toEqual([])
+  }, 180_000)
+
+  it("after a SIGKILL (no finalizer ran) the next start stops the orphaned postgres and anvil and comes up", async () => {
+    const first = await start()
+    const orphans = childrenOf(first.child.pid!)
+    expect(orphans.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
+    await stop(first.child, "SIGKILL")
+    expect(orphans.filter((c) => isAlive(c.pid)).length).toBe(2)
+    const second = await start()
+    expect(orphans.filter((c) => isAlive(c.pid))).toEqual([])
+    expect((await fetch(`${second.urls.get("client")}/healthz`)).status).toBe(200)
+    const { code } = await stop(second.child, "SIGTERM")
+    expect(code).toBe(0)
+    expect(leftovers()).toBe("")
   }, 180_000)
 })
