@@ -1,13 +1,14 @@
 import { ByteSize, Effect, Layer } from "effect"
-import { Multipart } from "effect/http"
+import { HttpServerResponse, Multipart } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, PayloadTooLarge } from "../domain/ApiError.ts"
 import { ImageStore } from "./ImageStore.ts"
 
 /**
  * Limits of an image upload route, from config (IMAGE_MAX_BYTES) rather than fixed in the schema: the multipart
- * parser stops reading a file part at the limit. The framework would answer a breach with an empty 413 (and a
- * malformed body with an empty 400); this turns them into the error body every route uses.
+ * parser stops reading a file part at the limit. The framework would answer a breach with an empty 413, a malformed
+ * body with an empty 400 and a non-multipart body with a text 415; this turns them into the error body every route
+ * uses.
  */
 export class ImageUploadLimits extends HttpApiMiddleware.Service<ImageUploadLimits>()("app/images/ImageUploadLimits", {
   error: [BadRequest, PayloadTooLarge]
@@ -22,8 +23,13 @@ export const ImageUploadLimitsLive = Layer.effect(
       message: `The image exceeds the limit of ${maxBytes} bytes`,
       details: { maxBytes }
     })
+    const unsupported = HttpServerResponse.jsonUnsafe({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: "Send the image as multipart/form-data with one file part named `file`"
+    }, { status: 415 })
     return ImageUploadLimits.of((effect) =>
       effect.pipe(
+        Effect.map((response) => (response.status === 415 ? unsupported : response)),
         Effect.provideService(Multipart.MaxFileSize, ByteSize.bytes(maxBytes)),
         Effect.provideService(Multipart.MaxParts, 4),
         Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(4096)),

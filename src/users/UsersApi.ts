@@ -88,7 +88,7 @@ export class UsersApi extends HttpApiGroup.make("users")
       "multipart/form-data with one file part `file`: PNG, JPEG, GIF or WebP by content (magic bytes), at most " +
         "IMAGE_MAX_BYTES (1,000,000 by default). Re-encoded to WebP within IMAGE_MAX_DIMENSION² (512) with all " +
         "metadata removed, stored by content hash; the profile's `image` becomes `/v1/images/<sha256>.webp`. " +
-        "400 NOT_AN_IMAGE, INVALID_BODY; 413 PAYLOAD_TOO_LARGE."
+        "400 NOT_AN_IMAGE, INVALID_BODY; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE (not multipart)."
     ))
   )
   .add(

@@ -224,4 +224,11 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })("w
       const rows = yield* sql<{ address: string }>`SELECT address FROM wallet_nonces WHERE nonce = ${nonce}`
       assert.strictEqual(rows[0]!.address, getAddress(account.address))
     }))
+
+  it.effect("identity-provider login is off without IDP_* → 503 IDP_NOT_CONFIGURED", () =>
+    Effect.gen(function*() {
+      const res = yield* postJson("/v1/session/create", { idToken: "eyJhbGciOiJFUzI1NiJ9.e30.sig" })
+      assert.strictEqual(res.status, 503)
+      assert.strictEqual(res.body.code, "IDP_NOT_CONFIGURED")
+    }))
 })

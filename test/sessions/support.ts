@@ -2,38 +2,16 @@ import { ConfigProvider, Context, Effect, Layer } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import type { PublicClient } from "viem"
 import { type LocalAccount, generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { createSiweMessage } from "viem/siwe"
-import { SignatureVerifier } from "../../src/sessions/SignatureVerifier.ts"
-import { type Anvil, type Chain, connect, startAnvil } from "../contracts/chain.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 /**
- * Test plumbing for the account features: a real anvil per test file (the signature verifier asks it, as in
- * production), the client service over a fresh database with feature config given through a ConfigProvider, a
- * temporary DATA_DIR, and a wallet sign-in made the way a client does it: viem's SIWE helper and a private key.
+ * Test plumbing for the account features: the client service over a fresh database and a fresh anvil (TestServices;
+ * the signature verifier asks that anvil, as production asks its chain), feature config given through a
+ * ConfigProvider, a temporary DATA_DIR, and a wallet sign-in made the way a client does it: viem's SIWE helper and a
+ * private key.
  */
-
-export class TestAnvil extends Context.Service<TestAnvil, { readonly anvil: Anvil; readonly chain: Chain }>()(
-  "test/sessions/TestAnvil"
-) {
-  static readonly layer = Layer.effect(
-    TestAnvil,
-    Effect.acquireRelease(
-      Effect.promise(async () => {
-        const anvil = await startAnvil()
-        return { anvil, chain: await connect(anvil.rpcUrl) }
-      }),
-      ({ anvil }) => Effect.promise(anvil.stop)
-    )
-  )
-}
-
-/** The chain-backed verifier (EOA locally, ERC-1271/6492 through anvil), as the composition root wires it. */
-export const verifierFromAnvil = Layer.unwrap(
-  Effect.map(TestAnvil, ({ chain }) => SignatureVerifier.layerFromClient(chain.public as PublicClient))
-)
 
 /** A DATA_DIR of its own for each test file (images land there), removed afterwards. */
 class TempDataDir extends Context.Service<TempDataDir, string>()("test/sessions/TempDataDir") {}
@@ -55,11 +33,7 @@ export const AccountsServer = (env: Record<string, string> = {}) =>
     return TestServices(["client"], { dataDir }).pipe(
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
     )
-  })).pipe(
-    Layer.provide(TempDataDirLive),
-    Layer.provide(verifierFromAnvil),
-    Layer.provideMerge(TestAnvil.layer)
-  )
+  })).pipe(Layer.provide(TempDataDirLive))
 
 export const client = (path: string, init?: RequestInit) =>
   Effect.flatMap(baseUrl("client"), (base) => fetchJson(`${base}${path}`, init))
