@@ -83,7 +83,10 @@ export const runIndexer = Effect.gen(function*() {
       const tip = yield* reader.header(head < cursor ? head : cursor)
       const stored = yield* store.storedHash(tip.number)
       if (head < cursor || (Option.isSome(stored) && stored.value !== tip.hash)) return yield* rollbackTo(tip.number, cursor).pipe(Effect.as(true))
-      yield* status.update((s) => ({ ...s, phase: "following", head, lagBlocks: 0n, ready: true }))
+      const c = cp.value
+      yield* status.update((s) => ({
+        ...s, phase: "following", head, lagBlocks: 0n, ready: true, lastIndexedBlock: c.blockNumber, lastIndexedTimestamp: c.timestamp
+      }))
       return false
     }
     const from = cursor + 1n
