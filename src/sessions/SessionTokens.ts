@@ -16,11 +16,17 @@ export interface TokenClaims {
 
 const ISSUER = "fire-api"
 const AUDIENCE = "fire-api/session"
+/** Tokens whose signature this process has verified (see `verify`). */
+const VERIFIED_MAX = 20_000
 
 /**
  * Session JWTs (HS256, `jose`): `sub` = user id, `jti` = session id, `exp` = session expiry.
  * The key is `JWT_SECRET`, or else a random one generated on the first start and stored in `app_settings`, so every
  * API process sharing the database signs and verifies with the same key and sessions survive restarts.
+ *
+ * Verification is memoised per token string: a token's signature, issuer and audience never change, so once checked
+ * only its expiry is compared again. jose checks HMACs through WebCrypto, whose per-call cost dominated an
+ * authenticated request (bench:auth); the memo is bounded and holds only tokens that verified.
  */
 export class SessionTokens extends Context.Service<SessionTokens, {
   readonly sign: (claims: TokenClaims & { readonly issuedAt: Date; readonly expiresAt: Date }) => Effect.Effect<string>
@@ -34,6 +40,8 @@ export class SessionTokens extends Context.Service<SessionTokens, {
         ? Redacted.value(config.jwtSecret.value)
         : yield* storedSecret
       const key = new TextEncoder().encode(secret)
+      const verified = new Map<string, TokenClaims & { readonly expiresAtMs: number }>()
+      const expired = () => new TokenRejected({ reason: "expired", message: "The session token has expired" })
       return SessionTokens.of({
         sign: ({ expiresAt, issuedAt, sessionId, userId }) =>
           Effect.promise(() =>
@@ -47,8 +55,14 @@ export class SessionTokens extends Context.Service<SessionTokens, {
               .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
               .sign(key)
           ),
-        verify: (token, now) =>
-          Effect.tryPromise({
+        verify: (token, now) => {
+          const known = verified.get(token)
+          if (known !== undefined) {
+            return known.expiresAtMs <= now.getTime()
+              ? Effect.fail(expired())
+              : Effect.succeed({ userId: known.userId, sessionId: known.sessionId })
+          }
+          return Effect.tryPromise({
             try: () =>
               jwtVerify(token, key, {
                 algorithms: ["HS256"],
@@ -59,9 +73,15 @@ export class SessionTokens extends Context.Service<SessionTokens, {
               }),
             catch: (error) =>
               error instanceof JoseErrors.JWTExpired
-                ? new TokenRejected({ reason: "expired", message: "The session token has expired" })
+                ? expired()
                 : new TokenRejected({ reason: "invalid", message: "The session token is not valid" })
-          }).pipe(Effect.map(({ payload }) => ({ userId: payload.sub!, sessionId: payload.jti! })))
+          }).pipe(Effect.map(({ payload }) => {
+            const claims = { userId: payload.sub!, sessionId: payload.jti! }
+            if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+            verified.set(token, { ...claims, expiresAtMs: payload.exp! * 1000 })
+            return claims
+          }))
+        }
       })
     })
   )

@@ -4,7 +4,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession, OptionalSession, sessionSecurity } from "../auth/Authentication.ts"
 import { ClientApi } from "../ClientApi.ts"
 import { toOwnProfile, toSessionUser } from "../users/User.ts"
-import { UsersRepo } from "../users/UsersRepo.ts"
 import { CurrentSessionView, type IssuedSession, SessionToken, WalletNonce, WalletStateRecorded } from "./Session.ts"
 import { SESSION_COOKIE, SessionConfig } from "./SessionConfig.ts"
 import { Sessions } from "./Sessions.ts"
@@ -18,7 +17,6 @@ export const SessionsHttp = HttpApiBuilder.group(ClientApi, "sessions", Effect.f
   const wallet = yield* WalletSignIn
   const idp = yield* IdpSignIn
   const repo = yield* SessionsRepo
-  const users = yield* UsersRepo
   const cookieOptions = { secure: config.cookieSecure, httpOnly: true, sameSite: "lax", path: "/" } as const
 
   /** The response body of a new session, with the cookie set on the way out. */
@@ -40,14 +38,12 @@ export const SessionsHttp = HttpApiBuilder.group(ClientApi, "sessions", Effect.f
     .handle("getCurrentSession", () =>
       Effect.gen(function*() {
         const session = yield* CurrentSession
-        // Read the user afresh: the session cache may hold a profile up to SESSION_CACHE_MS old.
-        const user = Option.getOrElse(yield* users.findById(session.user.id), () => session.user)
         return new CurrentSessionView({
           sessionId: session.sessionId,
           method: session.method,
           createdAt: session.createdAt.toISOString(),
           expiresAt: session.expiresAt.toISOString(),
-          user: toOwnProfile(user)
+          user: toOwnProfile(session.user)
         })
       }))
     .handle("refreshSession", () => CurrentSession.use((session) => Effect.flatMap(sessions.refresh(session), respond)))

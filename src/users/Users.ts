@@ -65,6 +65,7 @@ export class Users extends Context.Service<Users, {
           ...(username === undefined ? {} : { username })
         }).pipe(Effect.catchTag("UsernameConflict", () =>
           Effect.fail(new Conflict({ code: "USERNAME_TAKEN", message: `"${username}" is taken` }))))
+        yield* cache.invalidateUser(user.id)
         return yield* found(updated)
       })
 
@@ -101,7 +102,11 @@ export class Users extends Context.Service<Users, {
         updateProfile,
         setImage: (user, uploadPath) =>
           Effect.flatMap(images.store(uploadPath), (file) =>
-            Effect.flatMap(repo.updateProfile(user.id, { image: imageUrlPath(file) }).pipe(Effect.orDie), found)),
+            repo.updateProfile(user.id, { image: imageUrlPath(file) }).pipe(
+              Effect.orDie,
+              Effect.tap(() => cache.invalidateUser(user.id)),
+              Effect.flatMap(found)
+            )),
         widgetSubject: (address, viewer) =>
           Effect.gen(function*() {
             if (address === undefined && Option.isNone(viewer)) {

@@ -13,7 +13,8 @@ const viewer = Effect.map(OptionalSession, Option.map((session) => session.user)
 export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(function*(handlers) {
   const users = yield* Users
 
-  // The middleware's user may be up to SESSION_CACHE_MS old; profile reads and writes start from the current row.
+  // Writes start from the current row; reads use the session's user, at most SESSION_CACHE_MS old (this process
+  // drops it at once when it changes the user, so only another process's edit can lag, by ≤ 1 s).
   const me = Effect.flatMap(CurrentUser, (user) => users.get(user.id))
 
   const page = ({ query }: { readonly query: { readonly address?: string | undefined } }) =>
@@ -22,7 +23,7 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
     )
 
   return handlers
-    .handle("getMe", () => Effect.map(me, toOwnProfile))
+    .handle("getMe", () => Effect.map(CurrentUser, toOwnProfile))
     .handle("getProfileByAddress", ({ params }) =>
       // A public route: no session is read, so a hidden profile is hidden from everyone here (owners use /me).
       Effect.map(users.publicProfile(params.wallet, Option.none()), toPublicProfile))

@@ -1,0 +1,80 @@
+import type { LocalAccount } from "viem/accounts"
+import { createSiweMessage } from "viem/siwe"
+
+/** Helpers of `bench:auth`: signed sign-in requests made ahead of time, and a closed-loop POST load with latencies. */
+
+export interface SignedSignIn {
+  readonly body: string
+}
+
+/** `count` ready-to-send verify bodies (a fresh nonce each, from the server), signed by `accounts` in turn. */
+export const prepareSignIns = async (base: string, accounts: ReadonlyArray<LocalAccount>, count: number) => {
+  const out: Array<SignedSignIn> = []
+  const batch = 50
+  for (let start = 0; start < count; start += batch) {
+    const made = await Promise.all(Array.from({ length: Math.min(batch, count - start) }, async (_, i) => {
+      const account = accounts[(start + i) % accounts.length]!
+      const response = await fetch(`${base}/v1/session/wallet/nonce?address=${account.address}`)
+      const { nonce } = (await response.json()) as { nonce: string }
+      const message = createSiweMessage({
+        domain: "localhost",
+        address: account.address,
+        uri: "http://localhost",
+        version: "1",
+        chainId: 31337,
+        nonce,
+        issuedAt: new Date()
+      })
+      return { body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }
+    }))
+    out.push(...made)
+  }
+  return out
+}
+
+export interface LoadResult {
+  readonly perSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly failures: number
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+/** Sends every body once with `concurrency` requests in flight; a non-200 answer counts as a failure. */
+export const postAll = async (url: string, bodies: ReadonlyArray<string>, concurrency: number): Promise<LoadResult> => {
+  const latencies: Array<number> = []
+  let failures = 0
+  let next = 0
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!
+      const start = performance.now()
+      const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } })
+      await response.arrayBuffer()
+      latencies.push(performance.now() - start)
+      if (response.status !== 200) failures++
+    }
+  }))
+  const seconds = (performance.now() - t0) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    perSecond: bodies.length / seconds,
+    p50: Math.round(percentile(latencies, 50) * 10) / 10,
+    p99: Math.round(percentile(latencies, 99) * 10) / 10,
+    failures
+  }
+}
+
+/** Runs `f` repeatedly for `ms` milliseconds; returns calls per second. */
+export const opsPerSecond = async (ms: number, f: () => Promise<unknown> | unknown) => {
+  let n = 0
+  const t0 = performance.now()
+  while (performance.now() - t0 < ms) {
+    await f()
+    n++
+  }
+  return n / ((performance.now() - t0) / 1000)
+}
