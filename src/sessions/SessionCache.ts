@@ -7,8 +7,8 @@ const MAX_ENTRIES = 50_000
 /**
  * The per-process cache of session lookups that every authenticated request goes through. An entry lives at most
  * `SESSION_CACHE_MS` (≤ 1 s): that bounds how long another process's logout, refresh or ban can go unnoticed here.
- * Changes made by this process drop the affected entries at once. Negative lookups (no such session) are cached too,
- * so a flood of forged-but-well-signed tokens cannot reach the database more than once a second per id.
+ * Changes made by this process (logout, refresh, profile edits, moderation) drop the affected entries at once.
+ * An ended session is cached as absent: a stolen, logged-out token costs at most one query per second per process.
  * Time comes from Effect's `Clock`, so tests move it with `TestClock` instead of sleeping.
  */
 export class SessionCache extends Context.Service<SessionCache, {

@@ -1,4 +1,4 @@
-import { Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentSession, OptionalSession, sessionSecurity } from "../auth/Authentication.ts"
@@ -21,13 +21,14 @@ export const SessionsHttp = HttpApiBuilder.group(ClientApi, "sessions", Effect.f
 
   /** The response body of a new session, with the cookie set on the way out. */
   const respond = (issued: IssuedSession) =>
-    Effect.as(
-      HttpApiBuilder.securitySetCookie(sessionSecurity.cookie, issued.token, {
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      yield* HttpApiBuilder.securitySetCookie(sessionSecurity.cookie, issued.token, {
         ...cookieOptions,
-        maxAge: Duration.millis(Math.max(0, issued.expiresAt.getTime() - Date.now()))
-      }),
-      new SessionToken({ token: issued.token, expiresAt: issued.expiresAt.toISOString(), user: toSessionUser(issued.user) })
-    )
+        maxAge: Duration.millis(Math.max(0, issued.expiresAt.getTime() - now))
+      })
+      return new SessionToken({ token: issued.token, expiresAt: issued.expiresAt.toISOString(), user: toSessionUser(issued.user) })
+    })
 
   return handlers
     .handle("getWalletNonce", ({ query }) =>
