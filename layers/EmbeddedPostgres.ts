@@ -4,6 +4,7 @@ import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { isAlive } from "../src/lib/Processes.ts"
 
 /**
  * A real PostgreSQL server with its data in `dir`, started when the layer is built and stopped (fast shutdown,
@@ -177,15 +178,6 @@ const stopOrphanedServer = (dir: string) =>
     process.kill(pid, "SIGINT")
     for (let i = 0; i < 100 && isAlive(pid); i++) yield* Effect.sleep("100 millis")
   })
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 export const freePort: Effect.Effect<number> = Effect.callback<number>((resume) => {
   const server = NodeNet.createServer()

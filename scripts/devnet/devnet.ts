@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { commandOf } from "../../src/lib/Processes.ts"
 import { fileURLToPath } from "node:url"
 import { getAddress } from "viem"
 import {
@@ -207,13 +208,7 @@ const stopOrphanedAnvil = (dir: string, log: (line: string) => void) => {
   const file = pidFileOf(dir)
   if (!NodeFs.existsSync(file)) return
   const pid = Number(NodeFs.readFileSync(file, "utf8").trim())
-  let command = ""
-  try {
-    command = NodeFs.readFileSync(`/proc/${pid}/comm`, "utf8").trim()
-  } catch {
-    // no such process (or no /proc): nothing to stop
-  }
-  if (command === "anvil") {
+  if (commandOf(pid) === "anvil") {
     log(`devnet: stopping an anvil (pid ${pid}) left running on ${dir}`)
     process.kill(pid, "SIGKILL")
   }

@@ -3,6 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { commandOf, isAlive } from "../../src/lib/Processes.ts"
 
 /**
  * The whole program as `npm start` runs it, in a child process: embedded PostgreSQL (no DATABASE_URL, which also
@@ -72,15 +73,7 @@ const childrenOf = (pid: number) => {
   } catch {
     return []
   }
-  return pids.map((child) => ({ pid: child, name: NodeFs.readFileSync(`/proc/${child}/comm`, "utf8").trim() }))
-}
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
+  return pids.map((child) => ({ pid: child, name: commandOf(child) ?? "" }))
 }
 
 let minedBeforeStop = -1n
