@@ -8,6 +8,7 @@ import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
+import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
@@ -20,7 +21,9 @@ const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, Accou
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
-  Layer.provide(GraphqlSchema.layer)
+  Layer.provide(GraphqlSchema.layer),
+  // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
+  Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain)))))
 )
 type RoutesOf<L extends Layer.Any> = Layer.Layer<never, Layer.Error<L>, Layer.Services<L>>
 type AnyRoutes =

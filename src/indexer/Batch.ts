@@ -3,7 +3,7 @@ import { decodeLogs, type DecodedLog, type SourceKind, topicsOf } from "./decode
 import { type BlockHeader, ChainReader, type TokenMetadata } from "./fetch/ChainReader.ts"
 import type { RpcError } from "./fetch/RpcError.ts"
 import type { IndexedContracts } from "./IndexerSource.ts"
-import { discover, ignitions } from "./project/Discover.ts"
+import { discover, ignitionsWithoutConfig } from "./project/Discover.ts"
 import { project } from "./project/Project.ts"
 import { type BatchRows, emptyBatch } from "./project/Rows.ts"
 import type { ProjectionState } from "./project/State.ts"
@@ -49,9 +49,13 @@ export const buildBatch = (
     ])
     const staticLogs = decodeLogs(yield* reader.logs([...statics.keys()], staticTopics, from, to), (a) => statics.get(a))
 
-    // The canonical check reads the registry's configuration as of the launch's block.
-    const configs = new Map(yield* Effect.forEach(ignitions(staticLogs, state.weth), (i) =>
-      Effect.map(reader.canonicalPoolConfig(i.tokenIsToken0, i.blockNumber), (c) => [i.key, c] as const), { concurrency: 8 }))
+    // Without registry events to follow, the canonical check reads FireLaunch.canonicalPoolConfig at the launch's
+    // block, or at the head when the node keeps no state that old (pruned nodes, anvil restored from a dump).
+    const configs = new Map(yield* Effect.forEach(ignitionsWithoutConfig(staticLogs, state), (i) =>
+      reader.canonicalPoolConfig(i.tokenIsToken0, i.blockNumber).pipe(
+        Effect.catchIf((e) => e.kind === "fatal", () => reader.canonicalPoolConfig(i.tokenIsToken0, undefined)),
+        Effect.map((c) => [i.key, c] as const)
+      ), { concurrency: 8 }))
 
     const timestamps = new Map<bigint, bigint>([[toHeader.number, toHeader.timestamp]])
     const fillTimestamps = (logs: ReadonlyArray<DecodedLog>) => {

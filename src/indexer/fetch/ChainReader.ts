@@ -66,7 +66,8 @@ export class ChainReader extends Context.Service<ChainReader, {
     from: bigint,
     to: bigint
   ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
-  readonly canonicalPoolConfig: (tokenIsToken0: boolean, blockNumber: bigint) => Effect.Effect<CanonicalPoolConfig, RpcError>
+  /** At `blockNumber`, or at the head when undefined. */
+  readonly canonicalPoolConfig: (tokenIsToken0: boolean, blockNumber: bigint | undefined) => Effect.Effect<CanonicalPoolConfig, RpcError>
   /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
   readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
   /** The current eth_getLogs range (for status and tests). */
@@ -168,13 +169,24 @@ export class ChainReader extends Context.Service<ChainReader, {
               abi: readAbi.canonicalPoolConfig,
               functionName: "canonicalPoolConfig",
               args: [tokenIsToken0],
-              blockNumber
+              ...(blockNumber === undefined ? {} : { blockNumber })
             })).pipe(Effect.map(([fee, sqrtPriceX96, tickLower, tickUpper]) => ({ fee, sqrtPriceX96, tickLower, tickUpper }))),
         tokenMetadata: (token, blockNumber) => {
-          const field = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", fallback: A) =>
+          // At the batch's block; a node without state that old answers at the head (ERC-20 metadata does not
+          // change); a token that does not implement a field gets a neutral value.
+          const at = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", block: bigint | undefined) =>
             read("eth_call", () =>
-              client.readContract({ address: token as Address, abi: readAbi.erc20, functionName, blockNumber }) as Promise<A>
-            ).pipe(Effect.catchIf((e) => e.kind === "fatal", () => Effect.succeed(fallback)))
+              client.readContract({
+                address: token as Address,
+                abi: readAbi.erc20,
+                functionName,
+                ...(block === undefined ? {} : { blockNumber: block })
+              }) as Promise<A>)
+          const field = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", fallback: A) =>
+            at<A>(functionName, blockNumber).pipe(
+              Effect.catchIf((e) => e.kind === "fatal", () => at<A>(functionName, undefined)),
+              Effect.catchIf((e) => e.kind === "fatal", () => Effect.succeed(fallback))
+            )
           return Effect.all({
             name: field("name", ""),
             symbol: field("symbol", ""),

@@ -1,24 +1,38 @@
 import type { DecodedLog } from "../decode/Decode.ts"
 import type { CanonicalPoolConfig } from "../fetch/ChainReader.ts"
 import { type BatchRows, metaOf, type Timestamps } from "./Rows.ts"
-import { addPool, type ProjectionState } from "./State.ts"
+import { addPool, type LaunchConfig, poolConfigOf, type ProjectionState } from "./State.ts"
 
 /** Tick spacing of the factory's default fee tiers (used when a pool is known from Ignited only). */
 const spacingOfFee: Record<number, number> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }
 
 export const igniteKey = (d: DecodedLog) => `${d.log.blockNumber}:${d.log.logIndex}`
 
-/** Ignited events of a batch with what the canonical check needs: the token's side in the pool. */
-export const ignitions = (logs: ReadonlyArray<DecodedLog>, weth: string) =>
-  logs.filter((d) => d.kind === "launch" && d.name === "Ignited").map((d) => ({
-    key: igniteKey(d),
-    blockNumber: d.log.blockNumber,
-    tokenIsToken0: (d.args.token as string) < weth
-  }))
+const isConfigUpdate = (d: DecodedLog) => d.kind === "registry" && d.name === "LaunchConfigUpdated"
+export const launchConfigOf = (d: DecodedLog): LaunchConfig => {
+  const a = d.args as { fee: number; tickLower: number; tickUpper: number; sqrtPriceX96: bigint; sqrtPriceX96Inverted: bigint }
+  return { fee: a.fee, tickLower: a.tickLower, tickUpper: a.tickUpper, sqrtPriceX96: a.sqrtPriceX96, sqrtPriceX96Inverted: a.sqrtPriceX96Inverted }
+}
+
+/**
+ * Ignited events of a batch whose canonical configuration is not known from registry events (the registry predates
+ * the start block): the canonical check reads those from the chain.
+ */
+export const ignitionsWithoutConfig = (logs: ReadonlyArray<DecodedLog>, state: ProjectionState) => {
+  let known = state.launchConfig !== null
+  const out: Array<{ key: string; blockNumber: bigint; tokenIsToken0: boolean }> = []
+  for (const d of logs) {
+    if (isConfigUpdate(d)) known = true
+    else if (d.kind === "launch" && d.name === "Ignited" && !known) {
+      out.push({ key: igniteKey(d), blockNumber: d.log.blockNumber, tokenIsToken0: (d.args.token as string) < state.weth })
+    }
+  }
+  return out
+}
 
 /**
  * Discovery, the factory pattern: from the launchpad's and the factory's logs of a range, the new launches (checked
- * against the registry's canonical configuration read at the event's block, not trusted from the event's flag), the
+ * against the registry's canonical configuration in force at the event, not trusted from the event's flag), the
  * skipped launches, and the new pools to follow. Runs before the child logs of the same range are fetched, so a
  * token or pool created in a range has its own logs of that range indexed; the result is stored with the batch, so
  * a restart reloads the same addresses (nothing is only in memory).
@@ -33,13 +47,14 @@ export const discover = (
 ): void => {
   const newLaunchPools = new Map<string, DecodedLog>()
   for (const d of logs) {
+    if (isConfigUpdate(d)) state.launchConfig = launchConfigOf(d)
     if (d.kind !== "launch" || d.name !== "Ignited") continue
     const a = d.args as {
       token: string; creator: string; pool: string; fee: number; tickLower: number; tickUpper: number
       sqrtPriceX96: bigint; canonical: boolean; positionId: bigint
     }
     const tokenIsToken0 = a.token < state.weth
-    const config = configs.get(igniteKey(d))
+    const config = state.launchConfig !== null ? poolConfigOf(state.launchConfig, tokenIsToken0) : configs.get(igniteKey(d))
     const matches = config !== undefined && config.fee === a.fee && config.sqrtPriceX96 === a.sqrtPriceX96 &&
       config.tickLower === a.tickLower && config.tickUpper === a.tickUpper
     const meta = metaOf(chainId, d, timestamps)

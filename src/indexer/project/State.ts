@@ -19,6 +19,21 @@ export interface PoolInfo {
   reserve1: bigint
 }
 
+/** The registry's launch configuration (token-as-token0 view), as FireRegistry.LaunchConfigUpdated carries it. */
+export interface LaunchConfig {
+  readonly fee: number
+  readonly tickLower: number
+  readonly tickUpper: number
+  readonly sqrtPriceX96: bigint
+  readonly sqrtPriceX96Inverted: bigint
+}
+
+/** The canonical configuration as it appears in a pool (FireLaunch._poolConfig). */
+export const poolConfigOf = (c: LaunchConfig, tokenIsToken0: boolean) =>
+  tokenIsToken0
+    ? { fee: c.fee, sqrtPriceX96: c.sqrtPriceX96, tickLower: c.tickLower, tickUpper: c.tickUpper }
+    : { fee: c.fee, sqrtPriceX96: c.sqrtPriceX96Inverted, tickLower: -c.tickUpper, tickUpper: -c.tickLower }
+
 export interface ProjectionState {
   readonly weth: string
   readonly stablecoin: string | undefined
@@ -32,6 +47,11 @@ export interface ProjectionState {
    * stablecoin/WETH pool. Chosen once, when the pool is registered, so that prices do not depend on batch limits.
    */
   readonly refPool: Map<string, string>
+  /**
+   * The registry's current launch configuration, followed from its LaunchConfigUpdated events (the registry emits one
+   * in its constructor). Null when the registry predates the start block: then the canonical check reads it by RPC.
+   */
+  launchConfig: LaunchConfig | null
 }
 
 export const emptyState = (weth: string, stablecoin: string | undefined, baseTokens: ReadonlyArray<string>): ProjectionState => ({
@@ -41,7 +61,8 @@ export const emptyState = (weth: string, stablecoin: string | undefined, baseTok
   tokens: new Map(),
   pools: new Map(),
   positions: new Map(),
-  refPool: new Map()
+  refPool: new Map(),
+  launchConfig: null
 })
 
 /** The reference pool of WETH is a pool of exactly {stablecoin, WETH}. */

@@ -95,6 +95,19 @@ const make = (chainId: number) => Effect.gen(function*() {
       yield* sql`SELECT DISTINCT token_id::text AS token_id, pool FROM position_events WHERE chain_id = ${chainId}`
     )
     for (const p of positions) state.positions.set(p.tokenId, p.pool)
+    const config = rowsOf<{ args: Record<string, string> | string }>(yield* sql`
+      SELECT args FROM registry_events WHERE chain_id = ${chainId} AND name = 'LaunchConfigUpdated'
+      ORDER BY block_number DESC, log_index DESC LIMIT 1`)[0]
+    if (config !== undefined) {
+      const a = (typeof config.args === "string" ? JSON.parse(config.args) : config.args) as Record<string, string | number>
+      state.launchConfig = {
+        fee: Number(a.fee),
+        tickLower: Number(a.tickLower),
+        tickUpper: Number(a.tickUpper),
+        sqrtPriceX96: BigInt(a.sqrtPriceX96!),
+        sqrtPriceX96Inverted: BigInt(a.sqrtPriceX96Inverted!)
+      }
+    }
     return state
   })
 
