@@ -56,11 +56,45 @@ export const RequestContextLive = HttpRouter.middleware(
           }),
           Effect.annotateLogs({ requestId })
         )
-        return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        return HttpServerResponse.setHeader(asErrorBody(response), "x-request-id", requestId)
       })
   }),
   { global: true }
 )
+
+const codeOfStatus: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  406: "NOT_ACCEPTABLE",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  500: "INTERNAL"
+}
+const decoder = new TextDecoder()
+
+/**
+ * Error responses the framework writes itself (415 for a body in a content type the route does not take, empty
+ * 4xx bodies) get our error body too, so that clients only ever parse one shape. Ours, already JSON, pass as they are.
+ */
+const asErrorBody = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status < 400 || (response.headers["content-type"] ?? "").includes("json")) return response
+  const text = response.body._tag === "Empty"
+    ? ""
+    : response.body._tag === "Uint8Array" && response.body.contentType.startsWith("text/plain")
+    ? decoder.decode(response.body.body)
+    : undefined
+  if (text === undefined) return response
+  return HttpServerResponse.setHeaders(
+    errorResponse(response.status, {
+      code: codeOfStatus[response.status] ?? `HTTP_${response.status}`,
+      message: text.trim() || `HTTP ${response.status}`
+    }),
+    Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith("content-")))
+  )
+}
 
 /** Unknown routes answer with the error body instead of an empty 404. Registered on every service. */
 export const NotFoundFallbackLive = HttpRouter.add("*", "*", (request) =>

@@ -91,6 +91,18 @@ layer(ProbeServer, { timeout: "30 seconds" })("error shapes (shared HTTP stack)"
       assert.strictEqual(ok.body.name, "n")
     }))
 
+  it.effect("a body in a content type the route does not take → 415 UNSUPPORTED_MEDIA_TYPE with the error body", () =>
+    Effect.gen(function*() {
+      const url = `${yield* baseUrl("client")}/v1/items`
+      for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+        const res = yield* post(url, "name=n", { "content-type": type })
+        assert.strictEqual(res.status, 415, type)
+        isErrorBody(res.body)
+        assert.strictEqual(res.body.code, "UNSUPPORTED_MEDIA_TYPE")
+        assert.include(res.body.message, type)
+      }
+    }))
+
   it.effect("a declared error keeps its status and code", () =>
     Effect.gen(function*() {
       const res = yield* fetchJson(`${yield* baseUrl("client")}/v1/items/7`)
