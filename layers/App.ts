@@ -1,4 +1,4 @@
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"

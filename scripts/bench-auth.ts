@@ -9,7 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { checkSiwePolicy } from "../src/sessions/SiwePolicy.ts"
 import { parseSiweMessage } from "../src/sessions/SiweMessage.ts"
 import { opsPerSecond, postAll, prepareSignIns } from "./bench/auth-load.ts"
-import { root, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, root, spawnApp, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:auth`:
@@ -63,6 +63,7 @@ const signInOnce = async (base: string) => {
   return ((await response.json()) as { token: string }).token
 }
 
+buildApp()
 try {
   console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${connections} connections, ${rounds} rounds of ${seconds} s`)
   console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"} (one per app process)`)

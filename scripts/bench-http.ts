@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { root, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, root, spawnApp, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:http`: GET /healthz of the client service vs a bare node:http server answering the same body,
@@ -36,6 +36,7 @@ const startBare = (body: string) =>
 const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-http-"))
 const env = { DATA_DIR: dataDir, CLIENT_PORT: "0", EXCHANGE_PORT: "0", SEARCH_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0" }
 
+buildApp()
 try {
   console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`)
   console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}`)

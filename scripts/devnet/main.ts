@@ -3,7 +3,7 @@
  * `$DATA_DIR/devnet/state.json` when it exists). Prints the RPC URL, addresses and accounts; runs until Ctrl-C.
  * `--fresh` deploys again even if a saved state exists.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
 import { Chain, chainSettingsConfig } from "../../layers/Chain.ts"

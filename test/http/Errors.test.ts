@@ -6,7 +6,7 @@ import { NotFound } from "../../src/domain/ApiError.ts"
 import { apiRoutes, Listening, serveService } from "../../src/Http.ts"
 import { Validation } from "../../src/http/Validation.ts"
 import { baseUrl, fetchJson, TestServices, testSettings } from "../layers/TestServer.ts"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 
 /**
  * A small API served through the same `serveService` stack as every real service (validation, request id, body

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { inject } from "vitest"

@@ -1,4 +1,4 @@
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { servicesLayer } from "../../layers/App.ts"
 import { AppConfig, type AppSettings, type ServiceName, ServiceNames } from "../../src/Config.ts"

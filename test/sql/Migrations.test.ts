@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { runMigrations } from "../../layers/Sql.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 
 layer(TestDatabase)("migrations", (it) => {
   it.effect("are applied once: a second run applies nothing and the schema is intact", () =>
