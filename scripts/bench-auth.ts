@@ -1,6 +1,4 @@
-import autocannon from "autocannon"
 import { Result } from "effect"
-import { spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -9,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { checkSiwePolicy } from "../src/sessions/SiwePolicy.ts"
 import { parseSiweMessage } from "../src/sessions/SiweMessage.ts"
 import { opsPerSecond, postAll, prepareSignIns } from "./bench/auth-load.ts"
-import { buildApp, root, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, measure, type Measurement, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:auth`:
@@ -34,23 +32,8 @@ const appEnv = (extra: Record<string, string> = {}) => {
   return { DATA_DIR: dir, CLIENT_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0", ...extra }
 }
 
-const load = async (url: string, headers: Record<string, string>) => {
-  await autocannon({ url, connections, duration: 2, headers }) // warm-up: JIT, pool connections, caches
-  const r = await autocannon({ url, connections, duration: seconds, headers })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors }
-}
-type Load = Awaited<ReturnType<typeof load>>
-
-const startBare = (body: string) =>
-  new Promise<{ url: string; stop: () => void }>((resolve) => {
-    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const port = chunk.toString().match(/listening (\d+)/)?.[1]
-      if (port) resolve({ url: `http://127.0.0.1:${port}/v1/users/me`, stop: () => child.kill("SIGTERM") })
-    })
-  })
+const load = (url: string, headers: Record<string, string>) => measure(url, { connections, seconds, headers })
+type Load = Measurement
 
 const signInOnce = async (base: string) => {
   const [prepared] = await prepareSignIns(base, [privateKeyToAccount(generatePrivateKey())], 1)
@@ -96,7 +79,7 @@ try {
     }
   }
   const body = await (await fetch(targets.cached.url, { headers: targets.cached.headers })).text()
-  const bare = await startBare(body)
+  const bare = await startBareServer(body, "/v1/users/me")
   const runs: Record<"cached" | "uncached" | "bare", Array<Load>> = { cached: [], uncached: [], bare: [] }
   for (let round = 0; round < rounds; round++) {
     runs.cached.push(await load(targets.cached.url, targets.cached.headers))

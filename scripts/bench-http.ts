@@ -1,9 +1,7 @@
-import autocannon from "autocannon"
-import { spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { buildApp, root, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, measure, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:http`: GET /healthz of the client service vs a bare node:http server answering the same body,
@@ -16,22 +14,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
-const load = async (url: string) => {
-  await autocannon({ url, connections, duration: 2 }) // warm-up: JIT, pool connections
-  const r = await autocannon({ url, connections, duration: seconds })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }
-}
-
-const startBare = (body: string) =>
-  new Promise<{ url: string; stop: () => void }>((resolve) => {
-    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const port = chunk.toString().match(/listening (\d+)/)?.[1]
-      if (port) resolve({ url: `http://127.0.0.1:${port}/healthz`, stop: () => child.kill("SIGTERM") })
-    })
-  })
+const load = (url: string) => measure(url, { connections, seconds })
 
 const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-http-"))
 const env = { DATA_DIR: dataDir, CLIENT_PORT: "0", EXCHANGE_PORT: "0", SEARCH_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0" }
@@ -56,7 +39,7 @@ try {
   const app = await spawnApp(env, ["--services", "client"])
   const healthUrl = `${app.urls.get("client")}/healthz`
   const body = await (await fetch(healthUrl)).text()
-  const bare = await startBare(body)
+  const bare = await startBareServer(body, "/healthz")
   const fireRuns: Array<Awaited<ReturnType<typeof load>>> = []
   const bareRuns: Array<Awaited<ReturnType<typeof load>>> = []
   for (let round = 0; round < rounds; round++) {
@@ -71,7 +54,7 @@ try {
   console.log(`rounds (req/s): fire ${fireRuns.map((r) => r.rps.toFixed(0)).join(", ")} | bare ${bareRuns.map((r) => r.rps.toFixed(0)).join(", ")}`)
 
   const row = (name: string, r: typeof fire) =>
-    `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx + r.errors).padStart(8)}`
+    `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)}`
   console.log(`\n${"GET /healthz".padEnd(28)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
   console.log(row("fire-api client (Effect)", fire))
   console.log(row("bare node:http (baseline)", base))

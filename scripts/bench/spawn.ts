@@ -1,3 +1,4 @@
+import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodePath from "node:path"
 
@@ -45,3 +46,27 @@ export const stopApp = (child: ChildProcess) =>
     child.once("exit", (code) => resolve(code))
     child.kill("SIGTERM")
   })
+
+/** The baseline of the HTTP benchmarks: bare node:http answering `body` to any request, in its own process. */
+export const startBareServer = (body: string, path: string) =>
+  new Promise<{ url: string; stop: () => void }>((resolve) => {
+    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const port = chunk.toString().match(/listening (\d+)/)?.[1]
+      if (port) resolve({ url: `http://127.0.0.1:${port}${path}`, stop: () => child.kill("SIGTERM") })
+    })
+  })
+
+/** One autocannon measurement after a 2 s warm-up (JIT, pool connections, caches). */
+export const measure = async (
+  url: string,
+  options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
+) => {
+  const { connections, seconds, headers = {} } = options
+  await autocannon({ url, connections, duration: 2, headers })
+  const r = await autocannon({ url, connections, duration: seconds, headers })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors }
+}
+export type Measurement = Awaited<ReturnType<typeof measure>>
