@@ -32,6 +32,7 @@ describe("RPC errors", () => {
     assert.strictEqual(classifyRpcError("eth_getLogs", new Error("query returned more than 10000 results")).kind, "range")
     assert.strictEqual(classifyRpcError("eth_getLogs", { message: "exceed maximum block range: 5000", code: -32600 }).kind, "range")
     assert.strictEqual(classifyRpcError("eth_getLogs", { message: "Log response size exceeded" }).kind, "range")
+    assert.strictEqual(classifyRpcError("eth_getLogs", { name: "ResponseBodyTooLargeError", message: "HTTP response body exceeded the size limit." }).kind, "range")
     assert.strictEqual(classifyRpcError("eth_call", { message: "Too Many Requests", status: 429 }).kind, "retryable")
     assert.strictEqual(classifyRpcError("eth_getLogs", new Error("fetch failed")).kind, "retryable")
     assert.strictEqual(classifyRpcError("eth_getLogs", { message: "upstream", status: 503 }).kind, "retryable")

@@ -37,6 +37,13 @@ export const abiOf: Record<SourceKind, ReadonlyArray<AbiEvent>> = {
   pool: poolEvents
 }
 
+// topic0 → the one event it selects, per kind: decodeEventLog then hashes one signature per log instead of one per
+// ABI entry (it looks the event up by hashing each entry).
+const eventByTopic = Object.fromEntries(Object.entries(abiOf).map(([kind, events]) => [
+  kind,
+  new Map(events.map((e) => [topics([e])[0]!, [e] as const]))
+])) as Record<SourceKind, Map<string, readonly [AbiEvent]>>
+
 export const topicsOf = (kinds: ReadonlyArray<SourceKind>) => [...new Set(kinds.flatMap((k) => topics(abiOf[k])))]
 
 /** A decoded log. `args` follow the ABI's parameter names; addresses are lowercased. */
@@ -72,9 +79,11 @@ export const decodeLogs = (
   for (const log of logs) {
     const kind = kindOf(log.address)
     if (kind === undefined) continue
+    const abi = log.topics[0] === undefined ? undefined : eventByTopic[kind].get(log.topics[0])
+    if (abi === undefined) continue
     try {
       const decoded = decodeEventLog({
-        abi: abiOf[kind],
+        abi,
         data: log.data,
         topics: log.topics as [`0x${string}`, ...Array<`0x${string}`>],
         strict: true

@@ -24,7 +24,8 @@ const rangePatterns = [
   /exceed(s|ed)? (the )?(max|maximum)/i,
   /too many (results|logs|blocks)/i,
   /limit exceeded/i,
-  /payload too large/i
+  /payload too large/i,
+  /response body exceeded/i // viem's own cap on an HTTP answer (10 MB)
 ]
 const retryablePatterns = [
   /rate ?limit/i,
