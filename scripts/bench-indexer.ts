@@ -22,6 +22,8 @@ const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
 const PER_TX = Number(process.env.BENCH_SWAPS_PER_TX ?? 100)
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20)
 const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
+/** Blocks per batch: smaller batches let the fetch of one overlap the commit of the previous one. */
+const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? 250)
 const multicallAbi = parseAbi(["function multicall(bytes[] data) payable returns (bytes[] results)"])
 
 const log = (line: string) => console.log(`[bench:indexer] ${line}`)
@@ -81,7 +83,7 @@ const program = Effect.gen(function*() {
     const start = performance.now()
     const done = yield* status.awaitBlock(head, "30 minutes")
     const seconds = (performance.now() - start) / 1000
-    log(`backfill: ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s`)
+    log(`backfill (batches of ${BLOCK_RANGE} blocks): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s`)
 
     // Head latency: one swap per block; from the receipt (block mined) to the batch's change event (rows committed).
     const changes = yield* (yield* IndexerEvents).subscribe
@@ -93,7 +95,7 @@ const program = Effect.gen(function*() {
       latencies.push(performance.now() - mined)
     }
     log(`head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`)
-  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2 }).pipe(Layer.provideMerge(db))))
+  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE }).pipe(Layer.provideMerge(db))))
 }).pipe(Effect.scoped)
 
 await Effect.runPromise(program).finally(async () => {

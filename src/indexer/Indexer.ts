@@ -1,12 +1,12 @@
-import { Cause, Context, Effect, Layer, Option } from "effect"
-import { buildBatch } from "./Batch.ts"
+import { Cause, Context, Effect, Fiber, Layer, Option } from "effect"
+import { buildBatch, type BuiltBatch } from "./Batch.ts"
 import { type BlockHeader, ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { IndexerEvents } from "./IndexerEvents.ts"
 import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
 import { IndexerStatus } from "./IndexerStatus.ts"
 import type { ProjectionState } from "./project/State.ts"
-import { Store } from "./store/Store.ts"
+import { type CommitInput, Store } from "./store/Store.ts"
 
 export class ReorgTooDeep extends Error {}
 
@@ -72,9 +72,50 @@ export const runIndexer = Effect.gen(function*() {
     yield* events.publish({ kind: "reorg", chainId, fromBlock: ancestor.number + 1n, toBlock: tip, pools: touched.pools, tokens: touched.tokens, launches: [] })
   })
 
+  // The commit of the last built batch runs while the next batch is fetched, decoded and projected (the projection
+  // only needs the in-memory state, which already includes the batch in flight). It is joined before the next commit,
+  // before any rollback and at the head; if it fails, the next batch is discarded and the state reloaded.
+  let pending: { readonly fiber: Fiber.Fiber<void, unknown>; readonly to: BlockHeader } | null = null
+  const settle = Effect.suspend(() => {
+    const p = pending
+    pending = null
+    return p === null ? Effect.void : Fiber.join(p.fiber)
+  })
+  const settleQuietly = Effect.suspend(() => {
+    const p = pending
+    pending = null
+    return p === null ? Effect.void : Effect.asVoid(Fiber.await(p.fiber))
+  })
+
+  const commitAndReport = (input: CommitInput, batch: BuiltBatch, head: bigint) => Effect.gen(function*() {
+    const touched = yield* store.commit(input)
+    const from = input.from
+    const to = input.to.number
+    yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
+    const now = Date.now()
+    rate.push({ t: now, n: batch.logCount })
+    while (rate.length > 1 && now - rate[0]!.t > 10_000) rate.shift()
+    const elapsed = Math.max(1, now - (rate[0]?.t ?? now)) / 1000
+    yield* status.update((s) => ({
+      ...s,
+      lastIndexedBlock: to,
+      lastIndexedTimestamp: input.to.timestamp,
+      lagBlocks: head - to,
+      eventsTotal: s.eventsTotal + batch.logCount,
+      eventsPerSecond: rate.length > 1 ? Math.round(rate.slice(1).reduce((a, r) => a + r.n, 0) / elapsed) : batch.logCount,
+      ready: s.ready || to >= head,
+      phase: to >= head ? "following" : s.phase,
+      lastError: null
+    }))
+  })
+
   const step = Effect.gen(function*() {
     const head = yield* reader.head
-    const cp = yield* store.checkpoint
+    if (pending !== null && pending.to.number >= head) yield* settle
+    const inFlight = pending
+    const cp = inFlight === null
+      ? yield* store.checkpoint
+      : Option.some({ blockNumber: inFlight.to.number, hash: inFlight.to.hash, timestamp: inFlight.to.timestamp })
     const cursor = Option.match(cp, { onNone: () => source.startBlock - 1n, onSome: (c) => c.blockNumber })
     const finalBoundary = head - BigInt(settings.finalityDepth)
 
@@ -99,7 +140,10 @@ export const runIndexer = Effect.gen(function*() {
     for (let n = unfinalizedFrom; n <= to; n++) numbers.add(n)
     const headers = new Map((yield* reader.headers([...numbers])).map((h) => [h.number, h]))
     const first = headers.get(from)!
-    if (Option.isSome(cp) && first.parentHash !== cp.value.hash) return yield* rollbackTo(cursor, cursor).pipe(Effect.as(true))
+    if (Option.isSome(cp) && first.parentHash !== cp.value.hash) {
+      yield* settle
+      return yield* rollbackTo(cursor, cursor).pipe(Effect.as(true))
+    }
     const unfinalized: Array<BlockHeader> = []
     for (let n = unfinalizedFrom; n <= to; n++) {
       const h = headers.get(n)!
@@ -109,37 +153,20 @@ export const runIndexer = Effect.gen(function*() {
     }
     const toHeader = headers.get(to)!
 
-    const batch = yield* buildBatch(chainId, contracts, state, from, to, toHeader).pipe(Effect.onError(() => Effect.ignore(reload)))
+    const batch = yield* buildBatch(chainId, contracts, state, from, to, toHeader)
     // Logs of unfinalized blocks must come from the blocks whose hashes we keep.
     for (const [n, hash] of batch.logBlockHashes) {
       const h = headers.get(n)
-      if (h !== undefined && h.hash !== hash) return yield* reload.pipe(Effect.as(true))
+      if (h !== undefined && h.hash !== hash) {
+        yield* settle
+        return yield* reload.pipe(Effect.as(true))
+      }
     }
-    const touched = yield* store.commit({
-      rows: batch.rows,
-      tokenMetadata: batch.tokenMetadata,
-      from,
-      to: toHeader,
-      unfinalized,
-      finalizedBelow: finalBoundary
-    }).pipe(Effect.onError(() => Effect.ignore(reload)))
-    yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
-
-    const now = Date.now()
-    rate.push({ t: now, n: batch.logCount })
-    while (rate.length > 1 && now - rate[0]!.t > 10_000) rate.shift()
-    const elapsed = Math.max(1, now - (rate[0]?.t ?? now)) / 1000
-    yield* status.update((s) => ({
-      ...s,
-      lastIndexedBlock: to,
-      lastIndexedTimestamp: toHeader.timestamp,
-      lagBlocks: head - to,
-      eventsTotal: s.eventsTotal + batch.logCount,
-      eventsPerSecond: rate.length > 1 ? Math.round(rate.slice(1).reduce((a, r) => a + r.n, 0) / elapsed) : batch.logCount,
-      ready: s.ready || to >= head,
-      phase: to >= head ? "following" : s.phase,
-      lastError: null
-    }))
+    yield* settle
+    const input: CommitInput = { rows: batch.rows, tokenMetadata: batch.tokenMetadata, from, to: toHeader, unfinalized, finalizedBelow: finalBoundary }
+    pending = { fiber: yield* Effect.forkChild(commitAndReport(input, batch, head)), to: toHeader }
+    // At the head nothing follows to overlap with: commit now (head latency).
+    if (to >= head) yield* settle
     return to < head
   })
 
@@ -150,6 +177,7 @@ export const runIndexer = Effect.gen(function*() {
         const message = describe(cause)
         return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
           Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: message }))),
+          Effect.andThen(settleQuietly),
           Effect.andThen(reload.pipe(Effect.ignore)),
           Effect.andThen(Effect.sleep("1 second")),
           Effect.as(true)
