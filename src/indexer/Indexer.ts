@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Fiber, Layer, Option } from "effect"
+import { Cause, Context, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import { buildBatch, type BuiltBatch } from "./Batch.ts"
 import { type BlockHeader, ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
@@ -188,6 +188,23 @@ export const runIndexer = Effect.gen(function*() {
   }
 })
 
+/**
+ * The loop already retries a failed batch; this restarts the whole indexer (state reloaded from the database) when
+ * it dies of something unexpected, every 5 s. A reorg deeper than the kept block hashes is not retried: the index
+ * and the chain disagree below finality, which needs an operator (or a fresh index), so it stops and says so.
+ */
+const supervised = runIndexer.pipe(
+  Effect.catchCause((cause): Effect.Effect<never, Cause.Cause<unknown>> =>
+    Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(cause)
+  ),
+  Effect.tapError((cause: Cause.Cause<unknown>) => Effect.logError(`indexer stopped: ${Cause.pretty(cause)}`)),
+  Effect.retry({
+    while: (cause: Cause.Cause<unknown>) => !(Cause.squash(cause) instanceof ReorgTooDeep),
+    schedule: Schedule.spaced("5 seconds")
+  }),
+  Effect.ignore
+)
+
 /** The pipeline's services over an `IndexerSource` (and SqlClient); `runIndexer` needs exactly these. */
 export const indexerServices = (chainId: number) =>
   Layer.mergeAll(ChainReader.layer, Store.layer(chainId)).pipe(
@@ -199,9 +216,7 @@ export class Indexer extends Context.Service<Indexer, { readonly started: true }
   static readonly layerFiber = Layer.effect(
     Indexer,
     Effect.gen(function*() {
-      yield* Effect.forkScoped(runIndexer.pipe(
-        Effect.tapCause((cause) => Effect.logError(`indexer stopped: ${Cause.pretty(cause)}`))
-      ))
+      yield* Effect.forkScoped(supervised)
       return Indexer.of({ started: true })
     })
   )
