@@ -60,6 +60,10 @@ export const runIndexer = Effect.gen(function*() {
       const remote = yield* reader.header(n)
       if (remote.hash === stored.value) return remote
     }
+    if (source.reindexOnDeepReorg) {
+      yield* Effect.logWarning(`indexer: the chain no longer contains the indexed blocks below ${from}; re-indexing from the start block`)
+      return yield* reader.header(source.startBlock > 0n ? source.startBlock - 1n : 0n)
+    }
     return yield* Effect.die(new ReorgTooDeep(`reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from}`))
   })
 

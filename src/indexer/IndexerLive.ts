@@ -7,6 +7,7 @@ import { IndexerSource } from "./IndexerSource.ts"
 /** What the indexer needs from the process's chain (the `Chain` service has this shape). */
 export interface ChainLike {
   readonly chainId: number
+  readonly mode?: "devnet" | "external"
   readonly publicClient: PublicClient
   readonly deployments: {
     readonly startBlock: number
@@ -41,7 +42,8 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
       fireStream: c.fireStream,
       stablecoin: c.stablecoin
     },
-    baseTokens: []
+    baseTokens: [],
+    reindexOnDeepReorg: chain.mode === "devnet"
   }
 }
 

@@ -30,6 +30,12 @@ export class IndexerSource extends Context.Service<IndexerSource, {
    * `tokens` row. WETH and the stablecoin are always included.
    */
   readonly baseTokens: ReadonlyArray<Address>
+  /**
+   * A reorg deeper than the kept block hashes normally stops the indexer (the index and a real chain disagree below
+   * finality: an operator decides). On the embedded devnet it is routine — a killed process restarts the chain from
+   * its last saved state — so there the index is rebuilt from the start block instead.
+   */
+  readonly reindexOnDeepReorg?: boolean
 }>()("app/indexer/IndexerSource") {
   static readonly make = (source: IndexerSource["Service"]) => Layer.succeed(IndexerSource, source)
 }

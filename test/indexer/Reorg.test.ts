@@ -75,5 +75,26 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
       }), 120_000)
   }
 
+  it.effect("devnet: a reorg deeper than the kept hashes (a restarted devnet) rebuilds the index from the start block", () =>
+    Effect.gen(function*() {
+      const snapshot = yield* Effect.promise(() => d.chain.test.snapshot())
+      yield* Effect.promise(() => branch(d, s, 8, 1))
+      const oldHead = yield* head(d)
+      const afterReorg = yield* Effect.gen(function*() {
+        const status = yield* IndexerStatus
+        yield* status.awaitBlock(oldHead, "60 seconds")
+        yield* Effect.promise(() => d.chain.test.revert({ id: snapshot }))
+        yield* Effect.promise(() => branch(d, s, 9, 11))
+        const newHead = yield* head(d)
+        yield* status.awaitBlock(newHead, "60 seconds")
+        assert.isAbove((yield* status.get).reorgs, 0)
+        return { dump: yield* dumpTables, newHead }
+      }).pipe(Effect.provide(indexerLayer(d, { finalityDepth: 2 }, { reindexOnDeepReorg: true })))
+      const fresh = yield* freshDump(d, afterReorg.newHead)
+      for (const table of Object.keys(fresh)) {
+        assert.strictEqual(afterReorg.dump[table], fresh[table], `table ${table} after a deep reorg`)
+      }
+    }), 120_000)
+
   it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))
 })

@@ -6,11 +6,15 @@ import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 import type { Devnet } from "./devnet.ts"
 
 /** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */
-export const indexerLayer = (d: Devnet, overrides: Partial<IndexerSettings> = {}) =>
+export const indexerLayer = (
+  d: Devnet,
+  overrides: Partial<IndexerSettings> = {},
+  source: { readonly reindexOnDeepReorg?: boolean } = {}
+) =>
   Indexer.layerFiber.pipe(
     Layer.provideMerge(indexerServices(31337)),
     Layer.provideMerge(Layer.mergeAll(
-      IndexerSource.make({ client: d.chain.public, chainId: 31337, startBlock: d.startBlock, contracts: d.contracts, baseTokens: [] }),
+      IndexerSource.make({ client: d.chain.public, chainId: 31337, startBlock: d.startBlock, contracts: d.contracts, baseTokens: [], ...source }),
       IndexerConfig.layerWith({ ...defaultIndexerSettings(31337), finalityDepth: 32, pollIntervalMs: 50, ...overrides })
     ))
   )
