@@ -1,9 +1,10 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { HttpApi, HttpApiGroup } from "effect/http-api"
-import { createServer } from "node:http"
+import { createServer, type IncomingMessage } from "node:http"
+import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "./Config.ts"
 import { NotFoundFallbackLive, RequestContextLive } from "./http/RequestContext.ts"
 import { ValidationLive } from "./http/Validation.ts"
@@ -12,6 +13,17 @@ import { ValidationLive } from "./http/Validation.ts"
 export class Listening extends Context.Service<Listening, Map<ServiceName, string>>()("app/Http/Listening") {
   static readonly layer = Layer.sync(Listening, () => new Map<ServiceName, string>())
 }
+
+/** Takes over one WebSocket upgrade request (the socket is the handler's from then on). */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void
+
+/**
+ * WebSocket endpoints served by a library that wants the raw Node upgrade (e.g. graphql-ws over `ws`): a route layer
+ * adds its path for the life of its scope; upgrades to other paths go to the Effect HTTP app as before.
+ */
+export class UpgradeRoutes extends Context.Service<UpgradeRoutes, {
+  readonly add: (path: string, handler: UpgradeHandler) => Effect.Effect<void, never, Scope.Scope>
+}>()("app/Http/UpgradeRoutes") {}
 
 /** The routes of an HttpApi with its docs: `/docs` (Scalar, inlined so it works offline) and `/docs/openapi.json`. */
 export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
@@ -28,12 +40,37 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constra
 
 /**
  * Serves one service's routes on its own port with the shared middleware (request id, body limit, error body) and
- * the JSON 404 fallback, then records its URL in `Listening`. Connections get 5 s to drain on shutdown.
+ * the JSON 404 fallback, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
+ * may claim WebSocket paths through `UpgradeRoutes` (served on the same port).
  */
 export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* AppConfig
-    const server = NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 5_000 }), {
+    const upgrades = new Map<string, UpgradeHandler>()
+    const makeServer = () => {
+      const server = createServer({ keepAliveTimeout: 5_000 })
+      // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
+      // dispatched to the listeners NodeHttpServer installs.
+      const emit = server.emit
+      server.emit = function(this: typeof server, event: string | symbol, ...args: Array<any>) {
+        if (event === "upgrade" && upgrades.size > 0) {
+          const request = args[0] as IncomingMessage
+          const handler = upgrades.get((request.url ?? "/").split("?")[0]!)
+          if (handler !== undefined && request.headers.upgrade?.toLowerCase() === "websocket") {
+            handler(request, args[1] as Duplex, args[2] as Buffer)
+            return true
+          }
+        }
+        return (emit as (this: typeof server, event: string | symbol, ...args: Array<any>) => boolean).call(this, event, ...args)
+      } as typeof server.emit
+      return server
+    }
+    const upgradeRoutes = Layer.succeed(UpgradeRoutes, UpgradeRoutes.of({
+      add: (path, handler) =>
+        Effect.acquireRelease(Effect.sync(() => upgrades.set(path, handler)), () => Effect.sync(() => upgrades.delete(path)))
+          .pipe(Effect.asVoid)
+    }))
+    const server = NodeHttpServer.layer(makeServer, {
       port: config.ports[name],
       host: config.host,
       gracefulShutdownTimeout: "5 seconds"
@@ -48,7 +85,7 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
         address._tag !== "UnixPathAddress" && wildcard ? `http://localhost:${address.port}` : HttpServer.formatAddress(address)
       )
     }))
-    return HttpRouter.serve(Layer.mergeAll(routes, RequestContextLive, NotFoundFallbackLive), {
+    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), RequestContextLive, NotFoundFallbackLive), {
       disableLogger: !config.accessLog,
       disableListenLog: true
     }).pipe(Layer.merge(register), Layer.provide(server))

@@ -17,7 +17,7 @@ export const graphiqlPage = `<!doctype html>
 </style>
 </head>
 <body>
-<header><strong>GraphQL</strong><span>POST /v1/graphql</span><button id="run">Run (Ctrl-Enter)</button></header>
+<header><strong>GraphQL</strong><span>POST /v1/graphql · subscriptions: graphql-ws (graphql-transport-ws) on ws://this-host/v1/graphql</span><button id="run">Run (Ctrl-Enter)</button></header>
 <main>
   <div style="display:grid;grid-template-rows:2fr 1fr;gap:8px;min-height:0">
     <textarea id="query" spellcheck="false">{\n  _meta {\n    version\n    database\n  }\n}</textarea>

@@ -1,6 +1,19 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { execute, parse, specifiedRules, validate } from "graphql"
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionArgs,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  specifiedRules,
+  subscribe,
+  validate
+} from "graphql"
+import { useServer } from "graphql-ws/use/ws"
+import { WebSocketServer } from "ws"
+import { UpgradeRoutes } from "../Http.ts"
 import { errorResponse } from "../http/RequestContext.ts"
 import { graphiqlPage } from "./GraphiqlPage.ts"
 import { GraphqlSchema, listFieldNames, newContext } from "./GraphqlSchema.ts"
@@ -13,15 +26,72 @@ const GraphqlRequest = Schema.Struct({
 })
 const decodeRequest = Schema.decodeUnknownEffect(GraphqlRequest)
 
+/** Standard validation plus the depth and cost limits (queries over HTTP and every graphql-ws operation). */
+const validateWithLimits = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) =>
+  validate(schema, document, [...specifiedRules, depthLimit(), costLimit(listFieldNames, variables)])
+
+/**
+ * GraphQL over WebSocket at `/v1/graphql` (graphql-ws, protocol `graphql-transport-ws`) on the service's own port:
+ * subscriptions (`launches`, `swaps(pool)`, `poolUpdated(pool)`) and any other operation, validated with the same
+ * depth and cost limits as HTTP queries. Sockets are closed when the service stops.
+ */
+export const GraphqlWsLive = Layer.effectDiscard(Effect.gen(function*() {
+  const schema = yield* GraphqlSchema
+  const upgrades = yield* UpgradeRoutes
+  const wss = yield* Effect.acquireRelease(
+    Effect.sync(() => new WebSocketServer({ noServer: true })),
+    (wss) =>
+      Effect.callback<void>((resume) => {
+        for (const client of wss.clients) client.terminate()
+        wss.close(() => resume(Effect.void))
+      })
+  )
+  // The operation runs with this module's `graphql` (execute/subscribe given explicitly), so the schema and errors
+  // are always of one graphql instance. A refused document (parse, validation, depth or cost) is answered with its
+  // `errors` as the operation's result (graphql-ws's own error path insists on its instance's GraphQLError class).
+  const refused = new WeakMap<object, ReadonlyArray<GraphQLError>>()
+  const refusal = (args: ExecutionArgs) =>
+    typeof args.contextValue === "object" && args.contextValue !== null ? refused.get(args.contextValue) : undefined
+  const server = useServer({
+    schema,
+    execute: (args) => {
+      const errors = refusal(args)
+      return errors === undefined ? execute(args) : { errors }
+    },
+    subscribe: (args) => {
+      const errors = refusal(args)
+      return errors === undefined ? subscribe(args) : { errors }
+    },
+    onSubscribe: (_ctx, _id, payload) => {
+      const variables = payload.variables ?? {}
+      const contextValue = newContext()
+      let document: DocumentNode
+      try {
+        document = parse(payload.query)
+        const errors = validateWithLimits(schema, document, variables)
+        if (errors.length > 0) refused.set(contextValue, errors)
+      } catch (error) {
+        document = parse("{ __typename }")
+        refused.set(contextValue, [error instanceof GraphQLError ? error : new GraphQLError(String(error))])
+      }
+      return { schema, document, variableValues: variables, operationName: payload.operationName ?? undefined, contextValue }
+    }
+  }, wss)
+  yield* Effect.addFinalizer(() => Effect.promise(async () => server.dispose()))
+  yield* upgrades.add("/v1/graphql", (request, socket, head) =>
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request)))
+}))
+
 /**
  * GraphQL over HTTP at `/v1/graphql`: POST `{ query, variables?, operationName? }`. A body that is not such an object
  * is a 400 with our error body; a query that does not parse or validate is a 400 with GraphQL's `errors`; execution
  * errors come back with status 200 beside partial `data`, as the GraphQL-over-HTTP spec says for JSON responses.
  * Queries deeper than MAX_DEPTH or costlier than MAX_COST rows are refused with 400 before they run.
- * GET serves a query page for browsers.
+ * GET serves a query page for browsers; WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
  */
 export const GraphqlHttpLive = Layer.unwrap(Effect.map(GraphqlSchema, (schema) =>
   Layer.mergeAll(
+  GraphqlWsLive,
   HttpRouter.add("GET", "/v1/graphql", HttpServerResponse.html(graphiqlPage)),
   HttpRouter.add(
     "POST",
@@ -44,11 +114,7 @@ export const GraphqlHttpLive = Layer.unwrap(Effect.map(GraphqlSchema, (schema) =
         return HttpServerResponse.jsonUnsafe({ errors: [error] }, { status: 400 })
       }
       // Depth and cost are checked before anything runs: one query cannot ask for unbounded work.
-      const validationErrors = validate(schema, document, [
-        ...specifiedRules,
-        depthLimit(),
-        costLimit(listFieldNames, variables ?? {})
-      ])
+      const validationErrors = validateWithLimits(schema, document, variables ?? {})
       if (validationErrors.length > 0) return HttpServerResponse.jsonUnsafe({ errors: validationErrors }, { status: 400 })
       const result = yield* Effect.promise(async () =>
         execute({

@@ -19,6 +19,7 @@ import { Health, version } from "../system/Health.ts"
 import { columnOf, entities, entityByType, type EntityDef, type FieldKind } from "./Entities.ts"
 import { buildList, cursorOf, type ListArgs, operators } from "./ListQuery.ts"
 import { BigIntScalar, TimestampScalar } from "./Scalars.ts"
+import { SubscriptionHub } from "./Subscriptions.ts"
 
 /** Per-request state: batched to-one lookups (one query per relation and request, not one per row). */
 export interface GraphqlContext {
@@ -38,6 +39,8 @@ export const listFieldNames = new Set(entities.map((e) => e.list))
  * The indexer's GraphQL schema, generated from `Entities.ts`: one paged list per entity with `where` (eq, not, in,
  * gt/gte/lt/lte, contains; AND/OR), `orderBy`/`orderDirection`, `first` (default 50, at most 1,000) and `after`
  * (opaque keyset cursor); to-one links between entities; big integers as strings; and `_meta`, the indexer's status.
+ * Subscriptions (graphql-ws on the same path): `launches`, `swaps(pool)` and `poolUpdated(pool)`, fed by the
+ * indexer's change feed after each commit and read back from Postgres, multiplexed by `SubscriptionHub`.
  */
 export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>()("app/graphql/GraphqlSchema") {
   static readonly layer = Layer.effect(
@@ -46,6 +49,7 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
       const health = yield* Health
       const status = yield* IndexerStatus
       const sql = yield* SqlClient.SqlClient
+      const hub = yield* SubscriptionHub
       const context = yield* Effect.context<never>()
       const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.runPromiseWith(context)(effect)
       const chainId = (yield* status.get).chainId
@@ -187,6 +191,11 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           lagSeconds: { type: GraphQLInt },
           eventsPerSecond: { type: new GraphQLNonNull(GraphQLInt) },
           reorgs: { type: new GraphQLNonNull(GraphQLInt) },
+          subscriptionUpstreams: {
+            type: new GraphQLNonNull(GraphQLInt),
+            description: "Live upstream readers of GraphQL subscriptions: one per distinct topic (identical subscriptions share one)",
+            resolve: () => hub.upstreams()
+          },
           skippedLaunches: {
             type: new GraphQLNonNull(GraphQLInt),
             description: "Ignited events that are not canonical (not listed as launches)",
@@ -195,7 +204,73 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
         }
       })
 
+      /** Every row of `entity` matching `where`, in key order, page by page (committed rows only: read after commit). */
+      const readAll = async (type: string, where: Record<string, unknown>) => {
+        const entity = entityByType.get(type)!
+        const out: Array<Record<string, unknown>> = []
+        let after: string | null = null
+        for (;;) {
+          const built = buildList(entity, chainId, { where, first: 1000, after })
+          const rows = await query(built.text, built.params)
+          out.push(...rows.slice(0, built.first))
+          if (rows.length <= built.first) return out
+          after = cursorOf(rows[built.first - 1]!, built.sortCount)
+        }
+      }
+      const inRange = (change: { fromBlock: bigint; toBlock: bigint }) => ({
+        blockNumber_gte: change.fromBlock.toString(),
+        blockNumber_lte: change.toBlock.toString()
+      })
+      const touches = (pools: ReadonlyArray<string>, pool: string) => pools.some((p) => p.toLowerCase() === pool)
+      const poolArg = { pool: { type: new GraphQLNonNull(GraphQLString), description: "Pool address" } }
+      const passThrough = (row: unknown) => row
+
+      const Subscription = new GraphQLObjectType({
+        name: "Subscription",
+        description: "Live events over graphql-ws (protocol graphql-transport-ws) at /v1/graphql. An event is sent only " +
+          "after the indexer committed the block range and is read back from the database, so rows of blocks removed " +
+          "by a reorg are not delivered. Identical subscriptions share one upstream reader. The query depth and cost " +
+          "limits apply to subscription documents.",
+        fields: {
+          launches: {
+            type: new GraphQLNonNull(objectTypes.get("Launch")!),
+            description: "Each new canonical launch (one event per launch), as the Launch rows of `launches`",
+            subscribe: () =>
+              hub.topic("launches", (change) =>
+                change.kind !== "batch" || change.launches.length === 0
+                  ? Promise.resolve([])
+                  : readAll("Launch", { ...inRange(change), token_in: change.launches.map((t) => t.toLowerCase()) })),
+            resolve: passThrough
+          },
+          swaps: {
+            type: new GraphQLNonNull(objectTypes.get("Swap")!),
+            description: "Each new swap of `pool` (one event per swap), as the Swap rows of `swaps`",
+            args: poolArg,
+            subscribe: (_: unknown, args: { pool: string }) => {
+              const pool = args.pool.toLowerCase()
+              return hub.topic(`swaps:${pool}`, (change) =>
+                change.kind !== "batch" || !touches(change.pools, pool)
+                  ? Promise.resolve([])
+                  : readAll("Swap", { ...inRange(change), pool }))
+            },
+            resolve: passThrough
+          },
+          poolUpdated: {
+            type: new GraphQLNonNull(objectTypes.get("Pool")!),
+            description: "The state of `pool` after each committed batch or reorg that changed it",
+            args: poolArg,
+            subscribe: (_: unknown, args: { pool: string }) => {
+              const pool = args.pool.toLowerCase()
+              return hub.topic(`poolUpdated:${pool}`, (change) =>
+                !touches(change.pools, pool) ? Promise.resolve([]) : readAll("Pool", { address: pool }))
+            },
+            resolve: passThrough
+          }
+        }
+      })
+
       return new GraphQLSchema({
+        subscription: Subscription,
         query: new GraphQLObjectType({
           name: "Query",
           fields: {
@@ -207,5 +282,5 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
         })
       })
     })
-  )
+  ).pipe(Layer.provide(SubscriptionHub.layer))
 }
