@@ -1,6 +1,6 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
+import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
@@ -11,6 +11,7 @@ import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
+import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
@@ -19,7 +20,15 @@ import { Chain } from "./Chain.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
+const clientRoutes = apiRoutes(
+  ClientApi,
+  Layer.mergeAll(
+    ClientSystemHttp,
+    AccountsHttpLive,
+    // Notifications, web push and the chain-event notifier of the process's chain.
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive))
+  )
+)
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(
   // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
   Layer.provide(ExchangeValidationLive)
