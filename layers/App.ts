@@ -4,7 +4,10 @@ import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
+import { ExchangeHttpLive } from "../src/exchange/ExchangeLive.ts"
 import { ExchangeValidationLive } from "../src/exchange/ExchangeValidation.ts"
+import { IndexerChangeNotifierLive } from "../src/exchange/IndexerChangeFeed.ts"
+import { PublicRateLimitLive } from "../src/exchange/PublicRateLimit.ts"
 import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
@@ -29,12 +32,13 @@ const clientRoutes = apiRoutes(
     Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive))
   )
 )
-const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(
+const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive)).pipe(
   // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
-  Layer.provide(ExchangeValidationLive)
+  Layer.provide([ExchangeValidationLive, PublicRateLimitLive])
 )
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
-const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
+// IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
+const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive).pipe(
   Layer.provide(GraphqlSchema.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
   Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain)))))

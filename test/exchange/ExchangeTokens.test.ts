@@ -1,0 +1,148 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { type Address, maxUint128 } from "viem"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { TestServices } from "../layers/TestServer.ts"
+import { erc20Abi, exchange, indexedHead, npmAbi, read } from "./support.ts"
+
+const chainId = 31337
+const hex = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
+
+layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTestServices: true })("exchange token routes", (it) => {
+  it.effect("token overview: supply by eth_call, holders and fuel by SQL, price/TVL/market cap vs FDV; 400/404", () =>
+    Effect.gen(function*() {
+      const block = yield* indexedHead
+      const sql = yield* SqlClient.SqlClient
+      const launches = yield* sql<{ token: string; creator: string; pool: string }>`SELECT token, creator, pool FROM launches WHERE chain_id = ${chainId}`
+      assert.isAbove(launches.length, 0)
+      for (const l of launches) {
+        const res = yield* exchange(`/api/v1/tokens/${l.token}-${chainId}`)
+        assert.strictEqual(res.status, 200)
+        const t = res.body
+        assert.strictEqual(t.totalSupply, (yield* read<bigint>(l.token, erc20Abi, "totalSupply", [], block)).toString())
+        const [row] = yield* sql<{ holders: number; given: string; n: number; withdrawn: string }>`
+          SELECT (SELECT count(*)::int FROM token_balances WHERE chain_id = ${chainId} AND token = ${l.token} AND balance > 0) AS holders,
+            (SELECT coalesce(sum(amount), 0)::text FROM fuel_events WHERE chain_id = ${chainId} AND token = ${l.token} AND kind = 'given') AS given,
+            (SELECT count(*)::int FROM fuel_events WHERE chain_id = ${chainId} AND token = ${l.token} AND kind = 'given') AS n,
+            (SELECT coalesce(sum(amount), 0)::text FROM fuel_events WHERE chain_id = ${chainId} AND token = ${l.token} AND kind = 'withdrawn') AS withdrawn`
+        assert.strictEqual(t.holderCount, row!.holders)
+        assert.strictEqual(t.launchpad.creator, l.creator)
+        assert.strictEqual(t.launchpad.pool, `${l.pool}-${chainId}`)
+        assert.strictEqual(t.launchpad.fuel.given, row!.given)
+        assert.strictEqual(t.launchpad.fuel.count, row!.n)
+        assert.strictEqual(t.launchpad.fuel.withdrawn, row!.withdrawn)
+        // Circulating = supply − what the pools hold (eth_call balanceOf of each of its pools).
+        const pools = yield* sql<{ address: string }>`SELECT address FROM pools WHERE chain_id = ${chainId} AND (token0 = ${l.token} OR token1 = ${l.token})`
+        let pooled = 0n
+        for (const p of pools) pooled += yield* read<bigint>(l.token, erc20Abi, "balanceOf", [p.address], block)
+        assert.strictEqual(t.circulatingSupply, (BigInt(t.totalSupply) - pooled).toString())
+        if (t.priceUsd !== null) {
+          assert.closeTo(t.fdvUsd, (Number(t.totalSupply) / 1e18) * t.priceUsd, 1e-9 * t.fdvUsd)
+          assert.closeTo(t.marketCapUsd, (Number(t.circulatingSupply) / 1e18) * t.priceUsd, 1e-9 * Math.max(1, t.marketCapUsd))
+          assert.isAtMost(t.marketCapUsd, t.fdvUsd)
+          assert.closeTo(t.tvlUsd, (Number(pooled) / 1e18) * t.priceUsd, 1e-9 * Math.max(1, t.tvlUsd))
+        }
+        assert.isNumber(t.priceEth)
+        assert.isAbove(t.priceEth, 0)
+      }
+      assert.strictEqual((yield* exchange(`/api/v1/tokens/0xabc-${chainId}`)).status, 400)
+      const missing = yield* exchange(`/api/v1/tokens/${hex(7)}-${chainId}`)
+      assert.strictEqual(missing.status, 404)
+      assert.strictEqual(missing.body.code, "TOKEN_NOT_FOUND")
+      const weth = (yield* AnvilChain).deployments.contracts.weth9.toLowerCase()
+      const w = (yield* exchange(`/api/v1/tokens/${weth}-${chainId}`)).body
+      assert.strictEqual(w.priceEth, 1)
+      assert.isNull(w.launchpad)
+    }))
+
+  it.effect("prices: 100 addresses → 200 (unknown ones in missing); 101 → 400 TOO_MANY_ADDRESSES; fire-meta the same", () =>
+    Effect.gen(function*() {
+      yield* indexedHead
+      const sql = yield* SqlClient.SqlClient
+      const tokens = yield* sql<{ address: string; priceUsd: number | null }>`SELECT address, price_usd FROM tokens WHERE chain_id = ${chainId}`
+      const list = [...tokens.map((t) => t.address), ...Array.from({ length: 100 - tokens.length }, (_, i) => hex(i + 1))]
+      const ok = yield* exchange(`/api/v1/tokens/prices?addresses=${list.join(",")}`)
+      assert.strictEqual(ok.status, 200)
+      assert.strictEqual(ok.body.items.length, tokens.length)
+      assert.strictEqual(ok.body.missing.length, 100 - tokens.length)
+      for (const t of tokens) assert.strictEqual(ok.body.items.find((i: any) => i.address === t.address).priceUsd, t.priceUsd)
+      for (const route of ["prices", "fire-meta"]) {
+        const over = yield* exchange(`/api/v1/tokens/${route}?addresses=${[...list, hex(999)].join(",")}`)
+        assert.strictEqual(over.status, 400, route)
+        assert.strictEqual(over.body.code, "TOO_MANY_ADDRESSES")
+        assert.strictEqual(over.body.details.max, 100)
+        assert.strictEqual((yield* exchange(`/api/v1/tokens/${route}?addresses=nope`)).status, 400)
+      }
+      const meta = (yield* exchange(`/api/v1/tokens/fire-meta?addresses=${tokens.map((t) => t.address).join(",")}`)).body
+      const graduated = yield* sql<{ token: string }>`SELECT DISTINCT token FROM graduation_events WHERE chain_id = ${chainId} AND step = 'graduated'`
+      assert.isAbove(graduated.length, 0)
+      for (const g of graduated) assert.strictEqual(meta.items.find((m: any) => m.address === g.token).graduation.state, "graduated")
+      const launches = yield* sql<{ token: string; creator: string }>`SELECT token, creator FROM launches WHERE chain_id = ${chainId}`
+      for (const l of launches) assert.strictEqual(meta.items.find((m: any) => m.address === l.token).creator, l.creator)
+    }))
+
+  it.effect("trending ranks launched tokens by the documented score; bluechip = WETH and the stablecoin; history buckets sum to SQL", () =>
+    Effect.gen(function*() {
+      yield* indexedHead
+      const sql = yield* SqlClient.SqlClient
+      const trending = (yield* exchange("/api/v1/tokens/trending")).body.items
+      assert.isAbove(trending.length, 0)
+      const scores = trending.map((t: any) => t.score)
+      assert.deepStrictEqual(scores, [...scores].sort((a: number, b: number) => b - a))
+      for (const t of trending) {
+        assert.isNotNull(t.token.launchpad)
+        // score = 24 h USD volume + 3 × last-hour USD volume, recomputed from the swaps themselves.
+        const [x] = yield* sql<{ day: number; hour: number }>`
+          WITH asof AS (SELECT date_trunc('hour', block_timestamp) AS h FROM indexer_checkpoints WHERE chain_id = ${chainId})
+          SELECT coalesce(sum(w.amount_usd) FILTER (WHERE w.block_timestamp >= (SELECT h FROM asof) - interval '23 hours'), 0)::float8 AS day,
+            coalesce(sum(w.amount_usd) FILTER (WHERE w.block_timestamp >= (SELECT h FROM asof)), 0)::float8 AS hour
+          FROM swaps w JOIN pools p ON p.chain_id = w.chain_id AND p.address = w.pool
+          WHERE w.chain_id = ${chainId} AND (p.token0 = ${t.token.address} OR p.token1 = ${t.token.address})`
+        assert.closeTo(t.score, x!.day + 3 * x!.hour, 1e-6 * Math.max(1, t.score))
+      }
+      const chain = yield* AnvilChain
+      const blue = (yield* exchange("/api/v1/tokens/bluechip")).body.items.map((t: any) => t.address)
+      assert.deepStrictEqual(blue, [chain.deployments.contracts.weth9.toLowerCase(), chain.deployments.contracts.stablecoin.toLowerCase()])
+      const token = trending[0].token
+      for (const timeframe of ["days", "hours", "minutes"]) {
+        const h = (yield* exchange(`/api/v1/tokens/${token.tokenId}/history?timeframe=${timeframe}&from=0&to=4000000000`)).body
+        const n = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM swaps w JOIN pools p ON p.chain_id = w.chain_id AND p.address = w.pool
+          WHERE w.chain_id = ${chainId} AND (p.token0 = ${token.address} OR p.token1 = ${token.address})`)[0]!.n
+        assert.strictEqual(h.points.reduce((a: number, c: any) => a + c.swapCount, 0), n, timeframe)
+      }
+      assert.strictEqual((yield* exchange(`/api/v1/tokens/${token.tokenId}/history?timeframe=weeks`)).status, 400)
+    }))
+
+  it.effect("wallet positions: amounts equal decreaseLiquidity simulated by eth_call, fees equal collect; pool positions list them", () =>
+    Effect.gen(function*() {
+      const block = yield* indexedHead
+      const sql = yield* SqlClient.SqlClient
+      const chain = yield* AnvilChain
+      const npm = chain.deployments.contracts.positionManager
+      const owners = yield* sql<{ owner: string; n: number }>`SELECT owner, count(*)::int AS n FROM nft_positions WHERE chain_id = ${chainId} AND liquidity > 0 GROUP BY owner`
+      assert.isAbove(owners.length, 0)
+      for (const o of owners) {
+        const res = (yield* exchange(`/api/v1/users/${o.owner}/positions/active`)).body
+        const nft = res.items.filter((p: any) => p.positionId !== null)
+        assert.strictEqual(nft.length, o.n)
+        for (const p of nft) {
+          const onChain = yield* read<readonly unknown[]>(npm, npmAbi, "positions", [BigInt(p.positionId)], block)
+          assert.strictEqual(p.liquidity, (onChain[7] as bigint).toString())
+          const sim = yield* Effect.promise(() => chain.publicClient.simulateContract({
+            address: npm, abi: npmAbi, functionName: "decreaseLiquidity", account: o.owner as Address, blockNumber: block,
+            args: [{ tokenId: BigInt(p.positionId), liquidity: onChain[7] as bigint, amount0Min: 0n, amount1Min: 0n, deadline: maxUint128 }]
+          }))
+          assert.strictEqual(p.amount0, sim.result[0].toString())
+          assert.strictEqual(p.amount1, sim.result[1].toString())
+          assert.match(p.uncollectedFees0, /^\d+$/)
+        }
+      }
+      const [pos] = yield* sql<{ pool: string; n: number }>`SELECT pool, count(*)::int AS n FROM nft_positions WHERE chain_id = ${chainId} AND liquidity > 0 GROUP BY pool ORDER BY 2 DESC LIMIT 1`
+      const poolPositions = (yield* exchange(`/api/v1/pools/${pos!.pool}-${chainId}/positions?limit=1`)).body
+      assert.strictEqual(poolPositions.page.total, pos!.n)
+      assert.strictEqual(poolPositions.items.filter((p: any) => p.positionId !== null).length, 1)
+      assert.strictEqual((yield* exchange(`/api/v1/users/0x12/positions/active`)).status, 400)
+      assert.deepStrictEqual((yield* exchange(`/api/v1/users/${hex(5)}/positions/active`)).body.items, [])
+    }))
+})
