@@ -49,3 +49,6 @@ export const read = <T>(address: string, abi: any, functionName: string, args: R
   })
 
 export type { Hex }
+
+/** The machine's Redis (REDIS_URL, else the local default). */
+export const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"

@@ -10,8 +10,7 @@ import { RateLimitStore } from "../../src/ratelimit/RateLimitStore.ts"
 import { RedisRateLimitStore } from "../../src/ratelimit/RedisRateLimitStore.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
 
-/** The machine's Redis (REDIS_URL, else the local default). */
-export const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+import { redisUrl } from "../exchange/support.ts"
 type TestMethods<R> = Vitest.MethodsNonLive<R>
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
