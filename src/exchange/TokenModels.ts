@@ -12,8 +12,9 @@ export const FireMeta = Schema.Struct({
   launchBlock: Schema.NullOr(Schema.String),
   pool: Schema.NullOr(Schema.String).annotate({ description: "poolId of the launch pool" }),
   claimed: Schema.NullOr(Schema.Boolean).annotate({
-    description: "Whether the creator claimed the token's page (client API claim flow); null while this deployment has no claim data"
+    description: "Whether the token has its off-chain metadata (claimed by its creator, or submitted at launch: client API); null when this deployment has no listings data"
   }),
+  hidden: Schema.NullOr(Schema.Boolean).annotate({ description: "Hidden from the listings by an admin; null when this deployment has no listings data" }),
   graduation: Schema.Struct({
     state: Schema.Literals(["launched", "condition_recorded", "graduated", "none"]),
     conditionRecordedAt: Schema.NullOr(Schema.String),

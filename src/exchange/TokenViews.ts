@@ -4,7 +4,13 @@ import type { TokenRow } from "./TokensRepo.ts"
 /** Human units of a raw amount (for USD products; precision of a double is enough there). */
 export const toUnits = (raw: string, decimals: number) => Number(raw) / Math.pow(10, decimals)
 
-export const fireMeta = (t: TokenRow, chainId: number, claimed: boolean | null) => {
+/** Claim state from the client API's token listings (null: that feature's tables are not in this database). */
+export interface ClaimState {
+  readonly claimed: boolean
+  readonly hidden: boolean
+}
+
+export const fireMeta = (t: TokenRow, chainId: number, claim: ClaimState | null) => {
   const fuelBalance = BigInt(t.fuelGiven) - BigInt(t.fuelWithdrawn)
   return {
     tokenId: idOf(t.address, chainId),
@@ -15,7 +21,8 @@ export const fireMeta = (t: TokenRow, chainId: number, claimed: boolean | null) 
     launchedAt: t.launchedAt?.toISOString() ?? null,
     launchBlock: t.launchBlock,
     pool: t.launchPool === null ? null : idOf(t.launchPool, chainId),
-    claimed,
+    claimed: claim?.claimed ?? null,
+    hidden: claim?.hidden ?? null,
     graduation: {
       state: !t.isLaunch
         ? "none" as const
@@ -31,7 +38,7 @@ export const fireMeta = (t: TokenRow, chainId: number, claimed: boolean | null) 
   }
 }
 
-export const tokenOverview = (t: TokenRow, chainId: number) => {
+export const tokenOverview = (t: TokenRow, chainId: number, claim: ClaimState | null) => {
   const circulating = BigInt(t.totalSupply) - BigInt(t.lockedSupply)
   const circulatingSupply = circulating < 0n ? 0n : circulating
   const price = t.priceUsd
@@ -54,6 +61,6 @@ export const tokenOverview = (t: TokenRow, chainId: number) => {
     holderCount: t.holderCount,
     transferCount: t.transferCount,
     poolCount: t.poolCount,
-    launchpad: t.isLaunch ? fireMeta(t, chainId, null) : null
+    launchpad: t.isLaunch ? fireMeta(t, chainId, claim) : null
   }
 }

@@ -12,8 +12,8 @@ import { IndexerProgress } from "./IndexerProgress.ts"
 import { PoolsRepo } from "./PoolsRepo.ts"
 import { Positions } from "./Positions.ts"
 import { MAX_BATCH } from "./TokensApi.ts"
-import { TokensRepo } from "./TokensRepo.ts"
-import { fireMeta, tokenOverview } from "./TokenViews.ts"
+import { type TokenRow, TokensRepo } from "./TokensRepo.ts"
+import { type ClaimState, fireMeta, tokenOverview } from "./TokenViews.ts"
 import { TxStatus } from "./TxStatus.ts"
 
 const HOUR = 3_600_000
@@ -42,6 +42,13 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
         return yield* cache.respond(request.url, value)
       })
     const otherChain = (requested: number | undefined) => requested !== undefined && requested !== chainId
+    // Claim/hide state comes from the client API's listings tables when this database has them.
+    const listings = yield* repo.hasListings.pipe(Effect.orDie)
+    const claimsOf = (addresses: ReadonlyArray<string>) =>
+      listings ? repo.claims(chainId, addresses) : Effect.succeed(new Map<string, ClaimState>())
+    const claimOf = (map: ReadonlyMap<string, ClaimState>, address: string) => (listings ? map.get(address) ?? null : null)
+    const overviews = <T extends TokenRow>(rows: ReadonlyArray<T>) =>
+      Effect.map(claimsOf(rows.map((r) => r.address)), (claims) => rows.map((r) => ({ row: r, token: tokenOverview(r, chainId, claimOf(claims, r.address)) })))
 
     /** Parses a comma list of at most MAX_BATCH addresses (the spec's batch limit: 101 → 400). */
     const batch = (list: string) => {
@@ -91,15 +98,15 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
       .handle("listTrendingTokens", ({ query }) =>
         cached(Effect.gen(function*() {
           if (otherChain(query.chainId)) return { items: [] }
-          const rows = yield* repo.trending(chainId, weth, query.limit ?? PAGE_DEFAULT)
-          return { items: rows.map((r, i) => ({ rank: i + 1, score: r.score, token: tokenOverview(r, chainId) })) }
+          const rows = yield* overviews(yield* repo.trending(chainId, weth, query.limit ?? PAGE_DEFAULT))
+          return { items: rows.map(({ row, token }, i) => ({ rank: i + 1, score: row.score, token })) }
         }).pipe(Effect.orDie)))
       .handle("listBluechipTokens", ({ query }) =>
         cached(Effect.gen(function*() {
           if (otherChain(query.chainId)) return { items: [] }
-          const rows = yield* repo.byAddresses(chainId, weth, bluechip)
-          const byAddress = new Map(rows.map((r) => [r.address, r]))
-          return { items: bluechip.flatMap((a) => (byAddress.has(a) ? [tokenOverview(byAddress.get(a)!, chainId)] : [])) }
+          const rows = yield* overviews(yield* repo.byAddresses(chainId, weth, bluechip))
+          const byAddress = new Map(rows.map((r) => [r.row.address, r.token]))
+          return { items: bluechip.flatMap((a) => (byAddress.has(a) ? [byAddress.get(a)!] : [])) }
         }).pipe(Effect.orDie)))
       .handle("getTokenPrices", ({ query }) =>
         Effect.gen(function*() {
@@ -125,10 +132,11 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
           if (otherChain(query.chainId)) return { items: [], missing: addresses }
           const rows = yield* repo.byAddresses(chainId, weth, addresses).pipe(Effect.orDie)
           const found = new Set(rows.map((r) => r.address))
-          return { items: rows.map((r) => fireMeta(r, chainId, null)), missing: addresses.filter((a) => !found.has(a)) }
+          const claims = yield* claimsOf(rows.map((r) => r.address)).pipe(Effect.orDie)
+          return { items: rows.map((r) => fireMeta(r, chainId, claimOf(claims, r.address))), missing: addresses.filter((a) => !found.has(a)) }
         }))
       .handle("getToken", ({ params }) =>
-        cached(Effect.map(tokenOf(params.tokenId), (t) => tokenOverview(t, chainId)).pipe(Effect.catchTag("SqlError", Effect.die))))
+        cached(Effect.flatMap(tokenOf(params.tokenId), (t) => Effect.map(overviews([t]), (o) => o[0]!.token)).pipe(Effect.catchTag("SqlError", Effect.die))))
       .handle("getTokenHistory", ({ params, query }) =>
         Effect.gen(function*() {
           const token = yield* tokenOf(params.tokenId)

@@ -83,7 +83,25 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
         AND c.bucket_start >= date_trunc('hour', ${asOf(chainId)}) - interval '23 hours'
     ) v ON true`
 
+  /** The client API's listings tables (token_metadata, token_hides) are a separate feature: read them only if present. */
+  const hasListings = sql<{ ok: boolean }>`
+    SELECT to_regclass('token_metadata') IS NOT NULL AND to_regclass('token_hides') IS NOT NULL AS ok`.pipe(
+    Effect.map((r) => r[0]!.ok)
+  )
+
   return {
+    hasListings,
+    /** Claim state per token (address → state); only call when `hasListings`. */
+    claims: (chainId: number, addresses: ReadonlyArray<string>) =>
+      addresses.length === 0
+        ? Effect.succeed(new Map<string, { claimed: boolean; hidden: boolean }>())
+        : sql<{ address: string; claimed: boolean; hidden: boolean }>`
+          SELECT t.address,
+            EXISTS (SELECT 1 FROM token_metadata m WHERE m.chain_id = t.chain_id AND m.token_address = t.address) AS claimed,
+            EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = t.chain_id AND h.token_address = t.address) AS hidden
+          FROM tokens t WHERE t.chain_id = ${chainId} AND t.address IN ${sql.in(addresses)}`.pipe(
+          Effect.map((rows) => new Map(rows.map((r) => [r.address, { claimed: r.claimed, hidden: r.hidden }])))
+        ),
     asOf: (chainId: number) => sql<{ t: Date }>`SELECT ${asOf(chainId)} AS t`.pipe(Effect.map((r) => r[0]!.t)),
 
     byAddresses: (chainId: number, weth: string, addresses: ReadonlyArray<string>) =>

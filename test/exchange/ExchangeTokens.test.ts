@@ -80,6 +80,12 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTe
       for (const g of graduated) assert.strictEqual(meta.items.find((m: any) => m.address === g.token).graduation.state, "graduated")
       const launches = yield* sql<{ token: string; creator: string }>`SELECT token, creator FROM launches WHERE chain_id = ${chainId}`
       for (const l of launches) assert.strictEqual(meta.items.find((m: any) => m.address === l.token).creator, l.creator)
+      // Claim/hide state: from the client API's listings tables when the database has them (nothing claimed in the seed).
+      const [listings] = yield* sql<{ ok: boolean }>`SELECT to_regclass('token_metadata') IS NOT NULL AS ok`
+      for (const m of meta.items) {
+        assert.strictEqual(m.claimed, listings!.ok ? false : null)
+        assert.strictEqual(m.hidden, listings!.ok ? false : null)
+      }
     }))
 
   it.effect("trending ranks launched tokens by the documented score; bluechip = WETH and the stablecoin; history buckets sum to SQL", () =>
