@@ -127,7 +127,8 @@ export class TokensRepo extends Context.Service<TokensRepo, {
             WHERE chain_id = ${chainId} AND token = ${token} AND balance > 0
               AND NOT (holder = ANY(${exclude}::text[]))
               ${after === undefined ? sql`` : sql`AND (balance, holder) < (${after.balance}::numeric, ${after.holder})`}
-            ORDER BY balance DESC, holder DESC
+            -- qualified: a bare "balance" would sort by the text alias above
+            ORDER BY token_balances.balance DESC, token_balances.holder DESC
             LIMIT ${limit}`),
         buyerBuckets: ({ bucket, chainId, limit, token }) =>
           decode(BucketRow)(sql`
@@ -159,7 +160,7 @@ export class TokensRepo extends Context.Service<TokensRepo, {
             FROM fuel_events
             WHERE chain_id = ${chainId} AND token = ${token}
               ${before === undefined ? sql`` : sql`AND (block_number, log_index) < (${before.blockNumber}::int8, ${before.logIndex})`}
-            ORDER BY block_number DESC, log_index DESC
+            ORDER BY fuel_events.block_number DESC, fuel_events.log_index DESC
             LIMIT ${limit}`),
         balanceOf: (chainId, token, holder) =>
           sql<{ balance: string }>`
