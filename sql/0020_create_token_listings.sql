@@ -25,7 +25,7 @@ CREATE TABLE token_metadata (
   -- `/v1/images/<sha256>.webp`: the launch image (submit) or the claim image (claim/image); NULL until uploaded
   image            text,
   source           text NOT NULL CHECK (source IN ('claim', 'launch')),
-  -- the launch flow that created it (source = 'launch'); a plain uuid, launch_flows is created later (0021)
+  -- the launch flow that created it (source = 'launch'); foreign key added in 0021 with launch_flows
   launch_id        uuid,
   created_at       timestamptz NOT NULL DEFAULT now(),
   updated_at       timestamptz NOT NULL DEFAULT now(),

@@ -28,3 +28,7 @@ CREATE TABLE launch_flows (
 CREATE UNIQUE INDEX launch_flows_one_in_flight ON launch_flows (user_id, chain_id, lower(symbol))
   WHERE status IN ('DRAFT', 'IMAGE_UPLOADED');
 CREATE INDEX launch_flows_user ON launch_flows (user_id, created_at DESC);
+
+-- token_metadata (0020) names the launch that created it. Only DRAFTs are ever deleted, and a DRAFT has no metadata.
+ALTER TABLE token_metadata ADD CONSTRAINT token_metadata_launch_id_fkey FOREIGN KEY (launch_id) REFERENCES launch_flows (id);
+ALTER TABLE token_metadata ADD CONSTRAINT token_metadata_launch_source CHECK ((source = 'launch') = (launch_id IS NOT NULL));

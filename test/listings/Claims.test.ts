@@ -179,6 +179,11 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       const t = now()
       const res = yield* authed(jwt, "POST", `/v1/tokens/${token}/claim`, { wallet: creator.address, signedAt: t, signature: yield* sign(creator, { token, userId, signedAt: t }) })
       expectError(res, 410, "TOKEN_DELETED")
+      // Nor submitted by a launch.
+      const launch = (yield* authed(jwt, "POST", "/v1/launch", { name: "Deleted", symbol: "CLMD", category: "other", chainId: 31337 })).body.id
+      assert.strictEqual((yield* uploadTo(jwt, `/v1/launch/${launch}/image`, yield* picture)).status, 200)
+      expectError(yield* authed(jwt, "POST", `/v1/launch/${launch}/submit`, { tokenAddress: token }), 410, "TOKEN_DELETED")
+      assert.strictEqual((yield* authed(jwt, "GET", `/v1/launch/${launch}`)).body.status, "IMAGE_UPLOADED")
     }))
 
   it.effect("50 concurrent claims of one token: exactly one succeeds, the others get ALREADY_CLAIMED", () =>
