@@ -1,6 +1,6 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
+import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
@@ -10,6 +10,8 @@ import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
+import { Notifications } from "../src/notifications/Notifications.ts"
+import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
@@ -20,7 +22,14 @@ import { DatabaseLive } from "./Sql.ts"
 /** The routes of each service. Later features add their handler layers here. */
 const clientRoutes = apiRoutes(
   ClientApi,
-  Layer.mergeAll(ClientSystemHttp, ListingsHttpLive.pipe(Layer.provideMerge(AccountsHttpLive)))
+  Layer.mergeAll(
+    ClientSystemHttp,
+    AccountsHttpLive,
+    // Notifications, web push and the chain-event notifier of the process's chain.
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
+    // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
+    ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer)))
+  )
 )
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)

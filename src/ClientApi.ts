@@ -4,6 +4,8 @@ import { ClaimsApi } from "./claims/ClaimsApi.ts"
 import { ImagesApi } from "./images/ImagesApi.ts"
 import { LaunchesApi } from "./launches/LaunchesApi.ts"
 import { TokenAdminApi } from "./moderation/TokenAdminApi.ts"
+import { NotificationsApi } from "./notifications/NotificationsApi.ts"
+import { PushApi } from "./push/PushApi.ts"
 import { TokensApi } from "./tokens/TokensApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
@@ -19,6 +21,8 @@ export class ClientApi extends HttpApi.make("client")
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)
+  .add(NotificationsApi)
+  .add(PushApi)
   .add(TokensApi)
   .add(ClaimsApi)
   .add(LaunchesApi)

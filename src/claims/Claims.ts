@@ -6,6 +6,7 @@ import { ImageStore, imageUrlPath } from "../images/ImageStore.ts"
 import { LaunchpadReader, type OnChainLaunch } from "../listings/LaunchpadReader.ts"
 import { alreadyClaimed, chainUnavailable, dbAddress, imageRequired, notCreator, tokenDeleted, tokenNotFound } from "../listings/Listing.ts"
 import { ListingsRepo, type Metadata } from "../listings/ListingsRepo.ts"
+import { Notifications } from "../notifications/Notifications.ts"
 import { SignatureVerifier } from "../sessions/SignatureVerifier.ts"
 import type { User } from "../users/User.ts"
 import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS, claimTypedData, signatureAge } from "./ClaimTypedData.ts"
@@ -47,6 +48,7 @@ export class Claims extends Context.Service<Claims, {
       const reader = yield* LaunchpadReader
       const listings = yield* ListingsRepo
       const images = yield* ImageStore
+      const notifications = yield* Notifications
       const chainId = reader.chainId
 
       /** The canonical on-chain launch of `mint`, or TOKEN_NOT_FOUND. */
@@ -130,8 +132,13 @@ export class Claims extends Context.Service<Claims, {
           })
           if (result._tag === "Hidden") return yield* tokenDeleted(launch.token)
           if (result._tag === "Taken") return yield* alreadyClaimed(launch.token)
-          // Notification hook ("your claim succeeded"): issue 7's Notifications service writes here, inside this
-          // transaction, so the notification exists exactly when the claim does.
+          // In this transaction: the notification exists exactly when the claim does.
+          yield* notifications.notify(
+            user.id,
+            "CLAIM_SUCCEEDED",
+            { token, chainId, name: launch.name, symbol: launch.symbol },
+            { dedupeKey: `claim:${chainId}:${token}` }
+          )
           return result.row
         })).pipe(Effect.catchTag("SqlError", Effect.die))
       })

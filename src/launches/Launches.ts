@@ -6,6 +6,7 @@ import { ImageStore, imageUrlPath } from "../images/ImageStore.ts"
 import { LaunchpadReader } from "../listings/LaunchpadReader.ts"
 import { alreadyClaimed, dbAddress, notCreator, tokenDeleted, tokenNotFound } from "../listings/Listing.ts"
 import { ListingsRepo } from "../listings/ListingsRepo.ts"
+import { Notifications } from "../notifications/Notifications.ts"
 import type { User } from "../users/User.ts"
 import type { CreateLaunch, Launch, LaunchStatus } from "./Launch.ts"
 import { LaunchesRepo } from "./LaunchesRepo.ts"
@@ -44,6 +45,7 @@ export class Launches extends Context.Service<Launches, {
       const reader = yield* LaunchpadReader
       const listings = yield* ListingsRepo
       const images = yield* ImageStore
+      const notifications = yield* Notifications
 
       const get = (user: User, id: string) =>
         Effect.flatMap(repo.find(id, user.id), Option.match({ onNone: () => Effect.fail(launchNotFound(id)), onSome: Effect.succeed }))
@@ -142,8 +144,13 @@ export class Launches extends Context.Service<Launches, {
           })
           if (result._tag === "Hidden") return yield* tokenDeleted(token)
           if (result._tag === "Taken") return yield* alreadyClaimed(token)
-          // Notification hook ("your launch completed"): issue 7's Notifications service writes here, inside this
-          // transaction, so the notification exists exactly when the launch is COMPLETED.
+          // In this transaction: the notification exists exactly when the launch is COMPLETED.
+          yield* notifications.notify(
+            user.id,
+            "LAUNCH_COMPLETED",
+            { launchId: launch.id, token: dbAddress(token), chainId, name: onChain.value.name, symbol: onChain.value.symbol },
+            { dedupeKey: `launch:${launch.id}` }
+          )
           return completed.value
         })).pipe(Effect.catchTag("SqlError", Effect.die))
       })

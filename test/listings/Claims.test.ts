@@ -68,6 +68,12 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       assert.strictEqual(claimed.body.symbol, "CLMA")
       assert.strictEqual(claimed.body.source, "claim")
 
+      // "Your claim succeeded", written in the claim's transaction.
+      const notes = (yield* authed(jwt, "GET", "/v1/notifications")).body.items
+      assert.deepStrictEqual(notes.map((n: any) => [n.kind, n.payload.token, n.payload.name]), [
+        ["CLAIM_SUCCEEDED", token.toLowerCase(), "Claim CLMA"]
+      ])
+
       const page = (yield* indexed(token, (b) => b.claimed)).body
       assert.strictEqual(page.creator.id, userId)
       assert.strictEqual(page.creator.walletAddress, creator.address)
@@ -198,6 +204,8 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       const statuses = results.map((r) => r.status)
       assert.strictEqual(statuses.filter((s) => s === 201).length, 1, JSON.stringify(statuses))
       assert.isTrue(results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === "ALREADY_CLAIMED")), JSON.stringify(statuses))
+      // Losers rolled back: one notification.
+      assert.strictEqual((yield* authed(jwt, "GET", "/v1/notifications")).body.items.length, 1)
     }))
 
   it.effect("ERC-1271: a smart-wallet creator (ignited through the wallet) claims with its owner's signature", () =>

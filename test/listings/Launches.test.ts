@@ -40,10 +40,17 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       assert.isString(submitted.body.completedAt)
       assert.deepStrictEqual((yield* authed(jwt, "GET", "/v1/launch/pending")).body.items, [])
 
-      // Idempotent for the same token.
+      // "Your launch completed", written in the submit's transaction.
+      const notes = (yield* authed(jwt, "GET", "/v1/notifications")).body.items
+      assert.deepStrictEqual(notes.map((n: any) => [n.kind, n.payload.launchId, n.payload.token, n.payload.symbol]), [
+        ["LAUNCH_COMPLETED", id, token.toLowerCase(), "FLOW"]
+      ])
+
+      // Idempotent for the same token (and notified once).
       const again = yield* authed(jwt, "POST", `/v1/launch/${id}/submit`, { tokenAddress: token })
       assert.strictEqual(again.status, 200)
       assert.strictEqual(again.body.completedAt, submitted.body.completedAt)
+      assert.strictEqual((yield* authed(jwt, "GET", "/v1/notifications")).body.items.length, 1)
 
       // The indexed token page shows the listing: claimed, linked to the creator's profile, metadata from the draft.
       const me = (yield* authed(jwt, "GET", "/v1/users/me")).body
