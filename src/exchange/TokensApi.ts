@@ -34,7 +34,7 @@ export class TokensApi extends HttpApiGroup.make("tokens").add(
   }).annotateMerge(doc(
     "Trending tokens",
     "Launched tokens with swaps in the last 24 h (chain time), ranked by score = 24 h USD volume + 3 × last-hour USD volume " +
-      "(recent momentum counts four-fold), then by 24 h swap count, then newest launch. Limit default 50. Cached until the next indexed block."
+      "(recent momentum counts four-fold), then by 24 h swap count, then newest launch; tokens hidden by an admin are left out. Limit default 50. Cached until the next indexed block."
   )),
   HttpApiEndpoint.get("listBluechipTokens", "/api/v1/tokens/bluechip", {
     query: { chainId: Schema.optional(ChainIdParam) },

@@ -98,7 +98,9 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
       .handle("listTrendingTokens", ({ query }) =>
         cached(Effect.gen(function*() {
           if (otherChain(query.chainId)) return { items: [] }
-          const rows = yield* overviews(yield* repo.trending(chainId, weth, query.limit ?? PAGE_DEFAULT))
+          // Tokens an admin hid from the listings are left out.
+          const rows = (yield* overviews(yield* repo.trending(chainId, weth, query.limit ?? PAGE_DEFAULT)))
+            .filter(({ token }) => token.launchpad?.hidden !== true)
           return { items: rows.map(({ row, token }, i) => ({ rank: i + 1, score: row.score, token })) }
         }).pipe(Effect.orDie)))
       .handle("listBluechipTokens", ({ query }) =>

@@ -80,12 +80,22 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTe
       for (const g of graduated) assert.strictEqual(meta.items.find((m: any) => m.address === g.token).graduation.state, "graduated")
       const launches = yield* sql<{ token: string; creator: string }>`SELECT token, creator FROM launches WHERE chain_id = ${chainId}`
       for (const l of launches) assert.strictEqual(meta.items.find((m: any) => m.address === l.token).creator, l.creator)
-      // Claim/hide state: from the client API's listings tables when the database has them (nothing claimed in the seed).
-      const [listings] = yield* sql<{ ok: boolean }>`SELECT to_regclass('token_metadata') IS NOT NULL AS ok`
+      // Claim/hide state from the client API's listings tables (nothing claimed in the seed): a claim and a hide
+      // written there show up here.
       for (const m of meta.items) {
-        assert.strictEqual(m.claimed, listings!.ok ? false : null)
-        assert.strictEqual(m.hidden, listings!.ok ? false : null)
+        assert.strictEqual(m.claimed, false)
+        assert.strictEqual(m.hidden, false)
       }
+      const l0 = launches[0]!
+      const [user] = yield* sql<{ id: string }>`INSERT INTO users (idp_did) VALUES ('did:test:exchange') RETURNING id`
+      yield* sql`INSERT INTO token_metadata (chain_id, token_address, creator_id, creator_wallet, name, symbol, source)
+        VALUES (${chainId}, ${l0.token}, ${user!.id}, ${l0.creator}, 'x', 'X', 'claim')`
+      yield* sql`INSERT INTO token_hides (chain_id, token_address, hidden_by) VALUES (${chainId}, ${l0.token}, ${user!.id})`
+      const after = (yield* exchange(`/api/v1/tokens/fire-meta?addresses=${l0.token}`)).body.items[0]
+      assert.isTrue(after.claimed)
+      assert.isTrue(after.hidden)
+      yield* sql`DELETE FROM token_hides WHERE token_address = ${l0.token}`
+      yield* sql`DELETE FROM token_metadata WHERE token_address = ${l0.token}`
     }))
 
   it.effect("trending ranks launched tokens by the documented score; bluechip = WETH and the stablecoin; history buckets sum to SQL", () =>
