@@ -13,11 +13,12 @@ import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
+import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
 import { Chain } from "./Chain.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
+const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive, SocialHttpLive))
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
