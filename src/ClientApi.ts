@@ -3,6 +3,10 @@ import { Validation } from "./http/Validation.ts"
 import { ImagesApi } from "./images/ImagesApi.ts"
 import { FuelApi } from "./fuel/FuelApi.ts"
 import { GiftsApi } from "./gifts/GiftsApi.ts"
+import { BadgesApi } from "./badges/BadgesApi.ts"
+import { CompetitionApi } from "./competition/CompetitionApi.ts"
+import { SharesApi } from "./shares/SharesApi.ts"
+import { XAuthApi } from "./xauth/XAuthApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -19,6 +23,10 @@ export class ClientApi extends HttpApi.make("client")
   .add(ImagesApi)
   .add(FuelApi)
   .add(GiftsApi)
+  .add(CompetitionApi)
+  .add(BadgesApi)
+  .add(SharesApi)
+  .add(XAuthApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { Badges } from "../badges/Badges.ts"
 import { FuelLedger } from "../fuel/FuelLedger.ts"
 import { FuelRepo } from "../fuel/FuelRepo.ts"
 import { ImagesHttp } from "../images/ImagesHttp.ts"
@@ -30,6 +31,6 @@ export const FuelLedgerLive = FuelLedger.layer.pipe(Layer.provideMerge(FuelRepo.
  */
 export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp).pipe(
   Layer.provideMerge(AccountServicesLive),
-  // The profile's fuel widget and counters read the fuel ledger (indexed FuelVault events).
-  Layer.provide(FuelLedgerLive)
+  // The profile's fuel widget, counters and badges read the fuel ledger (indexed FuelVault events) and badges.
+  Layer.provide(Layer.mergeAll(FuelLedgerLive, Badges.layer))
 )

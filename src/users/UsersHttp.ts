@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser, OptionalSession } from "../auth/Authentication.ts"
+import { Badges } from "../badges/Badges.ts"
 import { ClientApi } from "../ClientApi.ts"
 import { FuelLedger } from "../fuel/FuelLedger.ts"
 import { toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
@@ -14,6 +15,7 @@ const viewer = Effect.map(OptionalSession, Option.map((session) => session.user)
 export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(function*(handlers) {
   const users = yield* Users
   const fuel = yield* FuelLedger
+  const badges = yield* Badges
 
   // Writes start from the current row; reads use the session's user, at most SESSION_CACHE_MS old (this process
   // drops it at once when it changes the user, so only another process's edit can lag, by ≤ 1 s).
@@ -39,7 +41,8 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
       Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(
         Effect.bindTo("subject"),
         Effect.bind("fuels", ({ subject }) => fuel.counts(subject.walletAddress)),
-        Effect.map(({ fuels, subject: { user, walletAddress } }) =>
+        Effect.bind("badges", ({ subject }) => badges.earnedBy(subject.walletAddress)),
+        Effect.map(({ badges, fuels, subject: { user, walletAddress } }) =>
           new UserStats({
             walletAddress,
             userId: Option.match(user, { onNone: () => null, onSome: (u) => u.id }),
@@ -48,7 +51,8 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
             fuelsGiven: fuels.given,
             fuelsReceived: fuels.received,
             trades: 0,
-            launches: 0
+            launches: 0,
+            badges
           })
         )
       ))
