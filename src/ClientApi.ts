@@ -7,6 +7,7 @@ import { BadgesApi } from "./badges/BadgesApi.ts"
 import { CompetitionApi } from "./competition/CompetitionApi.ts"
 import { SharesApi } from "./shares/SharesApi.ts"
 import { XAuthApi } from "./xauth/XAuthApi.ts"
+import { ContentApi, FeedApi } from "./feed/FeedApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -27,6 +28,8 @@ export class ClientApi extends HttpApi.make("client")
   .add(BadgesApi)
   .add(SharesApi)
   .add(XAuthApi)
+  .add(FeedApi)
+  .add(ContentApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({
