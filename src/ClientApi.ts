@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { Validation } from "./http/Validation.ts"
 import { ImagesApi } from "./images/ImagesApi.ts"
+import { NotificationsApi } from "./notifications/NotificationsApi.ts"
+import { PushApi } from "./push/PushApi.ts"
 import { FuelApi } from "./fuel/FuelApi.ts"
 import { GiftsApi } from "./gifts/GiftsApi.ts"
 import { BadgesApi } from "./badges/BadgesApi.ts"
@@ -22,6 +24,8 @@ export class ClientApi extends HttpApi.make("client")
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)
+  .add(NotificationsApi)
+  .add(PushApi)
   .add(FuelApi)
   .add(GiftsApi)
   .add(CompetitionApi)
