@@ -29,6 +29,7 @@ CREATE TABLE leaderboard_refreshes (
 
 -- Share links: one short code per (user, token); visits counted by the redirect route.
 CREATE TABLE share_links (
+  id          bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
   code        text PRIMARY KEY CHECK (code ~ '^[0-9A-Za-z]{8}$'),
   user_id     uuid NOT NULL REFERENCES users (id),
   chain_id    integer NOT NULL,

@@ -20,14 +20,14 @@ const SOURCES: Record<FeedType, ReadonlyArray<FeedSource>> = {
 }
 
 const encode = (p: FeedPosition) =>
-  Buffer.from(JSON.stringify([p.tier, p.atUs, p.k, p.asOfBlock, p.asOfUs])).toString("base64url")
+  Buffer.from(JSON.stringify([p.tier, p.atUs, p.src, p.seq, p.asOfBlock, p.asOfUs])).toString("base64url")
 const int = (x: unknown): x is string => typeof x === "string" && /^-?\d{1,20}$/.test(x)
 const decode = (cursor: string): Option.Option<FeedPosition> => {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString())
-    return Array.isArray(v) && v.length === 5 && (v[0] === 0 || v[0] === 1) && int(v[1]) && typeof v[2] === "string" &&
-        v[2].length <= 100 && int(v[3]) && int(v[4])
-      ? Option.some({ tier: v[0], atUs: v[1], k: v[2], asOfBlock: v[3], asOfUs: v[4] })
+    return Array.isArray(v) && v.length === 6 && (v[0] === 0 || v[0] === 1) && int(v[1]) && Number.isInteger(v[2]) &&
+        v[2] >= 0 && v[2] <= 9 && int(v[3]) && int(v[4]) && int(v[5])
+      ? Option.some({ tier: v[0], atUs: v[1], src: v[2], seq: v[3], asOfBlock: v[4], asOfUs: v[5] })
       : Option.none()
   } catch {
     return Option.none()
@@ -85,7 +85,7 @@ export class Feed extends Context.Service<Feed, {
         const last = shown[shown.length - 1]
         return new FeedPage({
           items: shown.map(toFeedItem),
-          nextCursor: rows.length > limit && last !== undefined ? encode({ tier: last.tier, atUs: last.atUs, k: last.k, asOfBlock: last.asOfBlock, asOfUs: last.asOfUs }) : null
+          nextCursor: rows.length > limit && last !== undefined ? encode(last) : null
         })
       })
       return Feed.of({

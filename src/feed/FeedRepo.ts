@@ -4,22 +4,24 @@ import { Chain } from "../../layers/Chain.ts"
 
 export type FeedSource = "LAUNCH" | "FUEL" | "YAP" | "SHILL"
 
-/** Position in the feed order (tier, time desc, key desc); opaque to clients. */
+/**
+ * Position in the feed order: tier ascending, then time, source rank and sequence descending. The sequence is unique
+ * within a source: block_number × 10^6 + log_index for chain events, the row id for yaps and shills.
+ */
 export interface FeedPosition {
   readonly tier: number
   readonly atUs: string
-  readonly k: string
+  readonly src: number
+  readonly seq: string
   /** The snapshot the first page saw: chain items up to this block, off-chain items created up to this time. */
   readonly asOfBlock: string
   readonly asOfUs: string
 }
 
-export interface FeedRow {
+export interface FeedRow extends FeedPosition {
   readonly type: FeedSource
   readonly at: Date
-  readonly atUs: string
   readonly k: string
-  readonly tier: number
   readonly relevance: "CREATED" | "HOLDING" | "FAVORITE" | null
   readonly token: string
   readonly actor: string | null
@@ -32,21 +34,65 @@ export interface FeedRow {
   readonly username: string | null
   readonly userName: string | null
   readonly image: string | null
-  readonly asOfBlock: string
-  readonly asOfUs: string
 }
 
-const us = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`
+/** Source ranks: the tie-break between sources at the same microsecond. */
+const RANK: Record<FeedSource, number> = { LAUNCH: 4, FUEL: 3, YAP: 2, SHILL: 1 }
+
+interface Branch {
+  readonly table: string
+  /** Time column, and the columns that make (time, ...) the index order of the source. */
+  readonly at: string
+  readonly order: ReadonlyArray<string>
+  readonly seq: string
+  readonly chain: boolean
+  readonly columns: string
+  readonly where: string
+}
+
+const BRANCHES: Record<Exclude<FeedSource, "YAP">, Branch> = {
+  LAUNCH: {
+    table: "launches x",
+    at: "x.block_timestamp",
+    order: ["x.block_number", "x.log_index"],
+    seq: "x.block_number * 1000000 + x.log_index",
+    chain: true,
+    columns: `'launch:' || x.block_number || ':' || x.log_index AS k, x.token, x.creator AS actor, NULL::uuid AS user_id,
+      NULL::text AS amount, x.tx_hash, NULL::text AS text`,
+    where: "x.chain_id = $chain"
+  },
+  FUEL: {
+    table: "fuel_events x",
+    at: "x.block_timestamp",
+    order: ["x.block_number", "x.log_index"],
+    seq: "x.block_number * 1000000 + x.log_index",
+    chain: true,
+    columns: `'fuel:' || x.block_number || ':' || x.log_index AS k, x.token, x.sender AS actor, NULL::uuid AS user_id,
+      x.amount::text AS amount, x.tx_hash, NULL::text AS text`,
+    where: "x.chain_id = $chain AND x.kind = 'given'"
+  },
+  SHILL: {
+    table: "share_links x",
+    at: "x.created_at",
+    order: ["x.id"],
+    seq: "x.id",
+    chain: false,
+    columns: `'shill:' || x.code AS k, x.token, NULL::text AS actor, x.user_id, NULL::text AS amount, NULL::text AS tx_hash,
+      NULL::text AS text`,
+    where: "x.chain_id = $chain"
+  }
+}
 
 /**
- * The feed query: one SQL statement per page over the union of the selected sources (launches and FuelGiven events
- * from the index, share links, yaps when the comments table exists), keyset-paginated, personalised by a tier:
- * tier 0 = items about tokens the viewer created, holds or favorited, tier 1 = the rest.
+ * The feed query: one SQL statement per page. Each (source, tier) branch reads at most `limit + 1` rows in its index
+ * order strictly after the cursor, so a page costs a few index range scans whatever the table sizes; the union of
+ * branches is merged by the same order. Tier 0 = items about tokens the viewer created, holds or favorited; tier 1 =
+ * the rest (anonymous: everything is tier 1).
  */
 export class FeedRepo extends Context.Service<FeedRepo, {
   readonly page: (input: {
     readonly sources: ReadonlyArray<FeedSource>
-    /** Lower-case wallet of the viewer; none = anonymous (one tier). */
+    /** Lower-case wallet of the viewer; none = anonymous. */
     readonly viewer: Option.Option<string>
     readonly after: Option.Option<FeedPosition>
     readonly limit: number
@@ -57,51 +103,46 @@ export class FeedRepo extends Context.Service<FeedRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const { chainId } = yield* Chain
+      const raw = (text: string) => sql.unsafe(text.replaceAll("$chain", String(chainId)))
+      const ts = (us: string) => sql`(timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond')`
 
-      const branch = (source: FeedSource) => {
-        switch (source) {
-          case "LAUNCH":
-            return sql`
-              SELECT 'LAUNCH' AS type, l.block_timestamp AS at, ${sql.unsafe(us("l.block_timestamp"))} AS at_us,
-                'launch:' || l.block_number || ':' || l.log_index AS k, l.block_number AS blk, l.token, l.creator AS actor, NULL::uuid AS user_id,
-                NULL::text AS amount, l.tx_hash, NULL::text AS text
-              FROM launches l WHERE l.chain_id = ${chainId}`
-          case "FUEL":
-            return sql`
-              SELECT 'FUEL' AS type, f.block_timestamp AS at, ${sql.unsafe(us("f.block_timestamp"))} AS at_us,
-                'fuel:' || f.block_number || ':' || f.log_index AS k, f.block_number AS blk, f.token, f.sender AS actor, NULL::uuid AS user_id,
-                f.amount::text AS amount, f.tx_hash, NULL::text AS text
-              FROM fuel_events f WHERE f.chain_id = ${chainId} AND f.kind = 'given'`
-          case "SHILL":
-            return sql`
-              SELECT 'SHILL' AS type, s.created_at AS at, ${sql.unsafe(us("s.created_at"))} AS at_us, 'shill:' || s.code AS k,
-                NULL::bigint AS blk, s.token, NULL::text AS actor, s.user_id, NULL::text AS amount, NULL::text AS tx_hash, NULL::text AS text
-              FROM share_links s WHERE s.chain_id = ${chainId}`
-          case "YAP":
-            // Yaps come with the comments feature; until its table exists this source is empty.
-            return sql`SELECT 'YAP' AS type, now() AS at, 0::bigint AS at_us, '' AS k, NULL::bigint AS blk, '' AS token, NULL::text AS actor,
-              NULL::uuid AS user_id, NULL::text AS amount, NULL::text AS tx_hash, NULL::text AS text WHERE false`
-        }
+      /** Rows of one source and tier strictly after `after` in the feed order, at most `n`. */
+      const branch = (source: Exclude<FeedSource, "YAP">, tier: 0 | 1, personal: boolean, after: Option.Option<FeedPosition>, n: number) => {
+        const b = BRANCHES[source]
+        const src = RANK[source]
+        const rel = !personal ? sql`` : tier === 0 ? sql`AND x.token IN (SELECT token FROM rel)` : sql`AND x.token NOT IN (SELECT token FROM rel)`
+        const snapshot = b.chain ? sql`AND x.block_number <= (SELECT blk FROM as_of)` : sql`AND ${raw(b.at)} <= (SELECT at FROM as_of)`
+        const position = Option.match(after, {
+          onNone: () => sql``,
+          onSome: (p) => {
+            if (p.tier < tier) return sql``
+            const at = raw(b.at)
+            if (src < p.src) return sql`AND ${at} <= ${ts(p.atUs)}`
+            if (src > p.src) return sql`AND ${at} < ${ts(p.atUs)}`
+            return sql`AND (${at} < ${ts(p.atUs)} OR (${at} = ${ts(p.atUs)} AND ${raw(b.seq)} < ${p.seq}::bigint))`
+          }
+        })
+        const order = [b.at, ...b.order].map((c) => `${c} DESC`).join(", ")
+        return sql`(SELECT ${sql.unsafe(`'${source}'`)} AS type, ${raw(b.at)} AS at, ${src} AS src, (${raw(b.seq)})::bigint AS seq,
+            ${tier} AS tier, ${raw(b.columns)}
+          FROM ${raw(b.table)} WHERE ${raw(b.where)} ${rel} ${snapshot} ${position}
+          ORDER BY ${raw(order)} LIMIT ${n})`
       }
 
       return FeedRepo.of({
         page: ({ after, limit, sources, viewer }) => {
+          const personal = Option.isSome(viewer)
           const wallet = Option.getOrElse(viewer, () => "")
-          const union = sources.map(branch).reduce((all, b) => sql`${all} UNION ALL ${b}`)
-          // Later pages read the first page's snapshot: what arrived since sorts before the position or is left
-          // out, so pages neither repeat nor skip nor gain items, in every tier.
-          const below = Option.match(after, {
-            onNone: () => sql`true`,
-            onSome: (p) =>
-              sql`(i.tier > ${p.tier} OR (i.tier = ${p.tier} AND (i.at_us, i.k) < (${p.atUs}::bigint, ${p.k})))
-                AND (CASE WHEN i.blk IS NULL THEN i.at_us <= ${p.asOfUs}::bigint ELSE i.blk <= ${p.asOfBlock}::bigint END)`
-          })
+          const tiers: ReadonlyArray<0 | 1> = !personal ? [1] : Option.match(after, { onNone: () => [0, 1], onSome: (p) => (p.tier === 0 ? [0, 1] : [1]) })
+          const chainSources = sources.filter((s): s is Exclude<FeedSource, "YAP"> => s !== "YAP")
+          const branches = chainSources.flatMap((s) => tiers.map((t) => branch(s, t, personal, after, limit + 1)))
           const asOf = Option.match(after, {
             onNone: () =>
-              sql`SELECT coalesce((SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}), 0) AS blk,
-                ${sql.unsafe(us("now()"))} AS us`,
-            onSome: (p) => sql`SELECT ${p.asOfBlock}::bigint AS blk, ${p.asOfUs}::bigint AS us`
+              sql`SELECT coalesce((SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}), 0) AS blk, now() AS at`,
+            onSome: (p) => sql`SELECT ${p.asOfBlock}::bigint AS blk, ${ts(p.asOfUs)} AS at`
           })
+          if (branches.length === 0) return Effect.succeed([])
+          const union = branches.reduce((all, b) => sql`${all} UNION ALL ${b}`)
           return sql<FeedRow>`
             WITH as_of AS (${asOf}),
             rel AS (
@@ -110,23 +151,21 @@ export class FeedRepo extends Context.Service<FeedRepo, {
                 UNION ALL
                 SELECT token, 'HOLDING', 2 FROM token_balances WHERE chain_id = ${chainId} AND holder = ${wallet} AND balance > 0
               ) x ORDER BY token, r
-            ),
-            items AS (
-              SELECT u.*, CASE WHEN rel.reason IS NULL THEN 1 ELSE 0 END AS tier, rel.reason AS relevance
-              FROM (${union}) u LEFT JOIN rel ON rel.token = u.token
             )
-            SELECT i.type, i.at, i.at_us::text AS at_us, i.k, i.tier, i.relevance, i.token, i.amount, i.tx_hash,
-              i.text, t.symbol, t.name, usr.id AS user_id, usr.username, usr.name AS user_name, usr.image,
-              coalesce(i.actor, lower(usr.wallet_address)) AS actor, as_of.blk::text AS as_of_block, as_of.us::text AS as_of_us
-            FROM (SELECT * FROM items i WHERE ${below} ORDER BY i.tier, i.at_us DESC, i.k DESC LIMIT ${limit + 1}) i
-            CROSS JOIN as_of
+            SELECT i.type, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS at_us, i.src, i.seq::text AS seq, i.k,
+              i.tier, rel.reason AS relevance, i.token, i.amount, i.tx_hash, i.text, t.symbol, t.name, usr.id AS user_id,
+              usr.username, usr.name AS user_name, usr.image, coalesce(i.actor, lower(usr.wallet_address)) AS actor,
+              (SELECT blk FROM as_of)::text AS as_of_block,
+              (extract(epoch FROM (SELECT at FROM as_of)) * 1000000)::bigint::text AS as_of_us
+            FROM (SELECT * FROM (${union}) u ORDER BY u.tier, u.at DESC, u.src DESC, u.seq DESC LIMIT ${limit + 1}) i
+            LEFT JOIN rel ON i.tier = 0 AND rel.token = i.token
             LEFT JOIN tokens t ON t.chain_id = ${chainId} AND t.address = i.token
             LEFT JOIN LATERAL (
               SELECT id, username, name, image, wallet_address FROM users
               WHERE hidden_at IS NULL AND (CASE WHEN i.user_id IS NOT NULL THEN id = i.user_id ELSE lower(wallet_address) = i.actor END)
               LIMIT 1
             ) usr ON true
-            ORDER BY i.tier, i.at_us DESC, i.k DESC`.pipe(Effect.orDie)
+            ORDER BY i.tier, i.at DESC, i.src DESC, i.seq DESC`.pipe(Effect.orDie)
         }
       })
     })
