@@ -2,7 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { ClientApi } from "../../src/ClientApi.ts"
-import { bearer, client, newAccount, tokenFor } from "../sessions/support.ts"
+import { SqlClient } from "effect/sql"
+import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 
 /**
@@ -172,4 +173,21 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address }, ["client"]), { timeout: "18
       }
       assert.deepStrictEqual(failures, [])
     }), 180_000)
+
+  it.effect("other user: caller-scoped routes answer with the caller's own data, never another user's", () =>
+    Effect.gen(function*() {
+      const [a, b] = [yield* tokenFor(newAccount()), yield* tokenFor(newAccount())]
+      const ticket = (yield* client("/v1/gifts/prepare", { headers: bearer(a) })).body.ticket as string
+      assert.strictEqual((yield* postJson("/v1/gifts", { ticket }, bearer(a))).status, 201)
+      assert.strictEqual((yield* postJson("/v1/gifts", { ticket }, bearer(b))).body.code, "INVALID_GIFT_TICKET", "B cannot use A's ticket")
+      assert.strictEqual((yield* client("/v1/gifts/status", { headers: bearer(b) })).body.state, "UNCLAIMED")
+      assert.strictEqual((yield* client("/v1/fuel/credits", { headers: bearer(b) })).body.giftCredits, "0")
+      assert.notStrictEqual((yield* client("/v1/fuel/credits", { headers: bearer(a) })).body.giftCredits, "0")
+      yield* postJson("/v1/x-auth/store-tokens", { accessToken: "token-of-a", username: "a" }, bearer(a))
+      yield* postJson("/v1/x-auth/store-tokens", { accessToken: "token-of-b", username: "b" }, bearer(b))
+      const sql = yield* SqlClient.SqlClient
+      const ids = [(yield* client("/v1/users/me", { headers: bearer(a) })).body.id, (yield* client("/v1/users/me", { headers: bearer(b) })).body.id]
+      const rows = yield* sql<{ userId: string; username: string }>`SELECT user_id, username FROM linked_social_accounts WHERE user_id IN ${sql.in(ids)} ORDER BY username`
+      assert.deepStrictEqual(rows.map((r) => [r.userId, r.username]), [[ids[0], "a"], [ids[1], "b"]])
+    }))
 })
