@@ -21,12 +21,14 @@ export class Gifts extends Context.Service<Gifts, {
   readonly claim: (userId: string, ticket: string) => Effect.Effect<GiftClaim, BadRequest | Conflict>
   readonly resetCycle: (adminId: string) => Effect.Effect<GiftCycleReset>
 }>()("app/gifts/Gifts") {
-  static readonly layer = Layer.effect(
+  /** With the ticket key generated once and kept in `app_settings` (shared by every process). */
+  static readonly layer = Layer.unwrap(Effect.map(generatedSecret("gift_ticket_key"), (key) => Gifts.layerWithKey(key)))
+
+  static readonly layerWithKey = (key: Buffer) => Layer.effect(
     Gifts,
     Effect.gen(function*() {
       const repo = yield* GiftsRepo
       const config = yield* GiftsConfig
-      const key = yield* generatedSecret("gift_ticket_key")
       const lengthMs = config.cycleSeconds * 1000
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const amountFor = (streak: number) => (config.amountWei * BigInt(Math.min(streak, config.maxStreak))).toString()
