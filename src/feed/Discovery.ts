@@ -7,7 +7,7 @@ export const DARE_RULES =
   "A dare is a canonical launch that has not graduated yet (it dares to graduate). Virality score over the 24 hours " +
   "before the latest indexed block (chain time, so a quiet chain still ranks its last day): 1 × swaps in its pool + " +
   "3 × distinct traders (swap recipients, not our contracts) + 5 × fuel tips + 2 × yaps + 2 × share links created. " +
-  "Only dares with a score > 0, highest first (ties: newer launch first)."
+  "Only dares with a score > 0, highest first (ties: newer launch first); tokens hidden by an admin are left out."
 
 export class DareScore extends Schema.Class<DareScore>("DareScore")({
   swaps: Schema.Int,
@@ -97,7 +97,7 @@ export class Discovery extends Context.Service<Discovery, {
                (SELECT close FROM token_candles c WHERE c.chain_id = ${chainId} AND c.token = l.token AND c.period = '1h'
                   AND c.bucket_start <= w.t_end - interval '24 hours' AND c.close IS NOT NULL ORDER BY bucket_start DESC LIMIT 1) then_c
         ) gain ON true
-        WHERE l.chain_id = ${chainId}`
+        WHERE l.chain_id = ${chainId} AND NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = l.chain_id AND h.token_address = l.token)`
 
       const toToken = (r: TokenRow) =>
         new SidebarToken({
@@ -144,6 +144,7 @@ export class Discovery extends Context.Service<Discovery, {
                     AND s.created_at > w.t_end - interval '24 hours' AND s.created_at <= w.t_end
                 ) sh
                 WHERE l.chain_id = ${chainId}
+                  AND NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = l.chain_id AND h.token_address = l.token)
               )
               SELECT *, (swaps + 3 * traders + 5 * fuel_tips + 2 * yaps + 2 * shares) AS score FROM d
               WHERE swaps + traders + fuel_tips + yaps + shares > 0

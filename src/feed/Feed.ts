@@ -5,7 +5,7 @@ import { FeedActor, FeedItem, FeedPage, FeedToken, type FeedType } from "./FeedI
 import { type FeedPosition, FeedRepo, type FeedRow, type FeedSource } from "./FeedRepo.ts"
 
 export const FEED_RULES =
-  "Newest first (block time for chain events, creation time for yaps and shills). Personalised when signed in: items " +
+  "Newest first (block time for chain events, creation time for yaps and shills); tokens hidden by an admin are left out. Personalised when signed in: items " +
   "about tokens the viewer created (CREATED), holds (HOLDING; indexed balance > 0) or favorited (FAVORITE) come first, " +
   "newest first, then everything else, newest first; `relevance` says why. Cursor pages are keyset positions in that " +
   "order over the snapshot the first page saw (indexed block and time, carried in the cursor): items that arrive " +
@@ -41,7 +41,7 @@ export const toFeedItem = (r: FeedRow) =>
     id: r.k,
     type: r.type,
     at: r.at.toISOString(),
-    token: new FeedToken({ address: getAddress(r.token), symbol: r.symbol, name: r.name }),
+    token: new FeedToken({ address: getAddress(r.token), symbol: r.symbol, name: r.name, image: r.tokenImage }),
     actor: new FeedActor({
       walletAddress: checksum(r.actor),
       userId: r.userId,

@@ -6,7 +6,8 @@ export type FeedType = (typeof FEED_TYPES)[number]
 export class FeedToken extends Schema.Class<FeedToken>("FeedToken")({
   address: Schema.String.annotate({ description: "Checksummed token address (mintAddress)" }),
   symbol: Schema.NullOr(Schema.String),
-  name: Schema.NullOr(Schema.String)
+  name: Schema.NullOr(Schema.String),
+  image: Schema.NullOr(Schema.String).annotate({ description: "Token image from its claim or launch (`/v1/images/…`), null if none" })
 }) {}
 
 export class FeedActor extends Schema.Class<FeedActor>("FeedActor")({

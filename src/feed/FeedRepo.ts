@@ -30,6 +30,7 @@ export interface FeedRow extends FeedPosition {
   readonly text: string | null
   readonly symbol: string | null
   readonly name: string | null
+  readonly tokenImage: string | null
   readonly userId: string | null
   readonly username: string | null
   readonly userName: string | null
@@ -123,9 +124,11 @@ export class FeedRepo extends Context.Service<FeedRepo, {
           }
         })
         const order = [b.at, ...b.order].map((c) => `${c} DESC`).join(", ")
+        // Tokens an admin hid (token_hides) disappear from every feed.
+        const visible = raw(`AND NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = $chain AND h.token_address = x.token)`)
         return sql`(SELECT ${sql.unsafe(`'${source}'`)} AS type, ${raw(b.at)} AS at, ${src} AS src, (${raw(b.seq)})::bigint AS seq,
             ${tier} AS tier, ${raw(b.columns)}
-          FROM ${raw(b.table)} WHERE ${raw(b.where)} ${rel} ${snapshot} ${position}
+          FROM ${raw(b.table)} WHERE ${raw(b.where)} ${rel} ${snapshot} ${position} ${visible}
           ORDER BY ${raw(order)} LIMIT ${n})`
       }
 
@@ -153,13 +156,14 @@ export class FeedRepo extends Context.Service<FeedRepo, {
               ) x ORDER BY token, r
             )
             SELECT i.type, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS at_us, i.src, i.seq::text AS seq, i.k,
-              i.tier, rel.reason AS relevance, i.token, i.amount, i.tx_hash, i.text, t.symbol, t.name, usr.id AS user_id,
+              i.tier, rel.reason AS relevance, i.token, i.amount, i.tx_hash, i.text, t.symbol, t.name, m.image AS token_image, usr.id AS user_id,
               usr.username, usr.name AS user_name, usr.image, coalesce(i.actor, lower(usr.wallet_address)) AS actor,
               (SELECT blk FROM as_of)::text AS as_of_block,
               (extract(epoch FROM (SELECT at FROM as_of)) * 1000000)::bigint::text AS as_of_us
             FROM (SELECT * FROM (${union}) u ORDER BY u.tier, u.at DESC, u.src DESC, u.seq DESC LIMIT ${limit + 1}) i
             LEFT JOIN rel ON i.tier = 0 AND rel.token = i.token
             LEFT JOIN tokens t ON t.chain_id = ${chainId} AND t.address = i.token
+            LEFT JOIN token_metadata m ON m.chain_id = ${chainId} AND m.token_address = i.token
             LEFT JOIN LATERAL (
               SELECT id, username, name, image, wallet_address FROM users
               WHERE hidden_at IS NULL AND (CASE WHEN i.user_id IS NOT NULL THEN id = i.user_id ELSE lower(wallet_address) = i.actor END)

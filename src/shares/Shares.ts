@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { getAddress } from "viem"
 import { Chain } from "../../layers/Chain.ts"
-import { NotFound } from "../domain/ApiError.ts"
+import { Gone, NotFound } from "../domain/ApiError.ts"
 
 export const ShareCode = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z]{8}$/)).annotate({
   description: "8-character base62 share code"
@@ -33,7 +33,7 @@ const tokenNotFound = (mint: string) =>
 
 /** Share links: one per (user, token), created on first request; the redirect counts visits atomically. */
 export class Shares extends Context.Service<Shares, {
-  readonly create: (userId: string, mintAddress: string) => Effect.Effect<ShareLink, NotFound>
+  readonly create: (userId: string, mintAddress: string) => Effect.Effect<ShareLink, NotFound | Gone>
   /** Counts the visit and returns the redirect target. */
   readonly visit: (code: string) => Effect.Effect<string, NotFound>
 }>()("app/shares/Shares") {
@@ -68,8 +68,13 @@ export class Shares extends Context.Service<Shares, {
       return Shares.of({
         create: Effect.fn("Shares.create")(function*(userId: string, mintAddress: string) {
           const token = mintAddress.toLowerCase()
-          const known = yield* sql`SELECT 1 FROM tokens WHERE chain_id = ${chainId} AND address = ${token} AND is_launch`.pipe(Effect.orDie)
+          const known = yield* sql<{ hidden: boolean }>`
+            SELECT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = t.chain_id AND h.token_address = t.address) AS hidden
+            FROM tokens t WHERE t.chain_id = ${chainId} AND t.address = ${token} AND t.is_launch`.pipe(Effect.orDie)
           if (known.length === 0) return yield* tokenNotFound(mintAddress)
+          if (known[0]!.hidden) {
+            return yield* new Gone({ code: "TOKEN_DELETED", message: "The token was removed by an admin", details: { mintAddress } })
+          }
           return toLink(yield* insert(userId, token))
         }),
         visit: (code) =>

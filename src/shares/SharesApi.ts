@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication } from "../auth/Authentication.ts"
-import { BadRequest, NotFound } from "../domain/ApiError.ts"
+import { BadRequest, Gone, NotFound } from "../domain/ApiError.ts"
 import { WalletAddress } from "../users/User.ts"
 import { ShareCode, ShareLink } from "./Shares.ts"
 
@@ -15,11 +15,11 @@ export class SharesApi extends HttpApiGroup.make("shares")
     HttpApiEndpoint.post("createShare", "/v1/shares", {
       payload: CreateShareRequest,
       success: ShareLink.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, NotFound]
+      error: [BadRequest, NotFound, Gone]
     }).middleware(Authentication).annotateMerge(OpenApi.annotations({
       summary: "Create a share link for a token",
       description: "One link per user and token: asking again returns the same code and its visit count. " +
-        "404 TOKEN_NOT_FOUND when the address is not an indexed launched token; 400 INVALID_BODY."
+        "404 TOKEN_NOT_FOUND when the address is not an indexed launched token; 410 TOKEN_DELETED when an admin hid it; 400 INVALID_BODY."
     })),
     HttpApiEndpoint.get("followShare", "/v1/shares/:code", {
       params: { code: ShareCode },

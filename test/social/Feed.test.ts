@@ -34,7 +34,9 @@ const tip = (from: number, symbol: string, eth: string) =>
     )
   })
 
-layer(SocialServer(), { timeout: "120 seconds", excludeTestServices: true })("feeds and content", (it) => {
+const admin = newAccount()
+
+layer(SocialServer({ ADMIN_WALLETS: admin.address }), { timeout: "120 seconds", excludeTestServices: true })("feeds and content", (it) => {
   it.effect("personalisation: the viewer's created and held tokens first (newest first), then the rest; anonymous is plain time order", () =>
     Effect.gen(function*() {
       yield* indexerAtHead
@@ -151,5 +153,32 @@ layer(SocialServer(), { timeout: "120 seconds", excludeTestServices: true })("fe
       assert.deepStrictEqual(sidebar.body.newest.map((t: any) => t.mintAddress), canonical.slice(0, 5).map((l) => l.token))
       assert.isTrue(sidebar.body.trending.every((t: any, i: number) => t.swaps24h > 0 && (i === 0 || sidebar.body.trending[i - 1].swaps24h >= t.swaps24h)))
       assert.isTrue(sidebar.body.topGainers.every((t: any) => typeof t.priceChange24h === "number"))
+    }))
+
+  it.effect("a token hidden by an admin leaves the feed, the dares and the sidebar; sharing it is 410 TOKEN_DELETED", () =>
+    Effect.gen(function*() {
+      yield* tip(8, "CNDR", "0.01")
+      yield* indexerAtHead
+      const anvil = yield* AnvilChain
+      const cndr = anvil.deployments.launches.find((l) => l.symbol === "CNDR")!.token
+      const mentions = Effect.gen(function*() {
+        const feed = yield* allPages("/v1/feed", {}, 50)
+        const dares: { body: any } = yield* client("/v1/feed/dares/viral?limit=50")
+        const sidebar: { body: any } = yield* client("/v1/feed/sidebar")
+        return [
+          feed.some((x) => x.token.address === cndr),
+          dares.body.items.some((d: any) => d.mintAddress === cndr),
+          [...sidebar.body.newest, ...sidebar.body.trending].some((t: any) => t.mintAddress === cndr)
+        ]
+      })
+      assert.deepStrictEqual(yield* mentions, [true, true, true])
+      const adminToken = yield* tokenFor(admin)
+      const hide = yield* postJson(`/v1/tokens/admin/${cndr}/hide`, { reason: "test" }, bearer(adminToken))
+      assert.strictEqual(hide.status, 200, JSON.stringify(hide.body))
+      assert.deepStrictEqual(yield* mentions, [false, false, false])
+      const share = yield* postJson("/v1/shares", { mintAddress: cndr }, bearer(yield* tokenFor(newAccount())))
+      assert.deepStrictEqual([share.status, share.body.code], [410, "TOKEN_DELETED"])
+      yield* postJson(`/v1/tokens/admin/${cndr}/unhide`, { reason: "test" }, bearer(adminToken))
+      assert.deepStrictEqual(yield* mentions, [true, true, true])
     }))
 })
