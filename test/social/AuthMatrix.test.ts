@@ -97,7 +97,8 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, Auth]> = [
 /** Routes beyond the spec's tables, with the auth they document. */
 const EXTRAS: ReadonlyArray<readonly [string, string, Auth]> = [
   ["GET", "/v1/images/{x}", "None"],
-  ["GET", "/v1/shares/{x}", "None"] // the share link's counted redirect
+  ["GET", "/v1/shares/{x}", "None"], // the share link's counted redirect
+  ["GET", "/v1/tokens/{x}/claim/typed-data", "JWT"] // the EIP-712 payload a creator signs for the claim
 ]
 
 /** Spec routes not in the contract when this was written (other issues build them); the list may only shrink. */
