@@ -70,9 +70,11 @@ const program = Effect.gen(function*() {
   yield* sql`INSERT INTO indexer_checkpoints (chain_id, block_number, block_hash, block_timestamp) VALUES (31337, ${fuelRows + launchRows * 10}, 'h', now())`
   yield* sql`ANALYZE`
 
+  const me = { wallet: viewer, userId: "00000000-0000-4000-8000-000000000000" }
   const sources = ["LAUNCH", "FUEL", "YAP", "SHILL"] as const
-  const firstPage = (viewerWallet: Option.Option<string>) => repo.page({ sources, viewer: viewerWallet, after: Option.none(), limit: 20 })
-  const deep = (viewerWallet: Option.Option<string>) =>
+  type Viewer = Option.Option<{ readonly wallet: string; readonly userId: string }>
+  const firstPage = (viewerWallet: Viewer) => repo.page({ sources, viewer: viewerWallet, after: Option.none(), limit: 20 })
+  const deep = (viewerWallet: Viewer) =>
     Effect.gen(function*() {
       let rows = yield* firstPage(viewerWallet)
       if (rows.length < 20) throw new Error(`first page: ${rows.length} rows; ${JSON.stringify(yield* sql`SELECT (SELECT count(*) FROM launches) l, (SELECT count(*) FROM fuel_events) f`)}`)
@@ -82,8 +84,8 @@ const program = Effect.gen(function*() {
       }
       return rows[19]!
     })
-  const at50 = { anon: yield* deep(Option.none()), personal: yield* deep(Option.some(viewer)) }
-  const page = (viewerWallet: Option.Option<string>, after: typeof at50.anon) =>
+  const at50 = { anon: yield* deep(Option.none()), personal: yield* deep(Option.some(me)) }
+  const page = (viewerWallet: Viewer, after: typeof at50.anon) =>
     repo.page({ sources, viewer: viewerWallet, after: Option.some(after), limit: 20 })
 
   execSync("uptime", { stdio: "inherit" })
@@ -92,9 +94,9 @@ const program = Effect.gen(function*() {
   yield* time("baseline: fuel_events keyset page (index)", sql`SELECT * FROM fuel_events WHERE chain_id = 31337 AND kind = 'given'
     ORDER BY block_timestamp DESC, log_index DESC LIMIT 21`)
   yield* time("feed ALL, first page, anonymous", firstPage(Option.none()))
-  yield* time("feed ALL, first page, personalised", firstPage(Option.some(viewer)))
+  yield* time("feed ALL, first page, personalised", firstPage(Option.some(me)))
   yield* time("feed ALL, page 51, anonymous", page(Option.none(), at50.anon))
-  yield* time("feed ALL, page 51, personalised", page(Option.some(viewer), at50.personal))
+  yield* time("feed ALL, page 51, personalised", page(Option.some(me), at50.personal))
 })
 
 const admin$ = pgClientLayer(Redacted.make(admin), 2)

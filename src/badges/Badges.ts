@@ -71,7 +71,7 @@ export class Badges extends Context.Service<Badges, {
           case "yaps":
             return comments
               ? sql`SELECT lower(u.wallet_address) AS wallet, count(*)::numeric AS value FROM comments c
-                JOIN users u ON u.id = c.user_id WHERE u.wallet_address IS NOT NULL AND c.deleted_at IS NULL
+                JOIN users u ON u.id = c.author_id WHERE u.wallet_address IS NOT NULL AND c.deleted_at IS NULL
                 GROUP BY u.wallet_address`
               : sql`SELECT NULL::text AS wallet, 0::numeric AS value WHERE false`
         }

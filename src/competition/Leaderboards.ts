@@ -74,7 +74,7 @@ export class Leaderboards extends Context.Service<Leaderboards, {
             return comments
               ? sql`
                 SELECT lower(u.wallet_address) AS wallet, count(*)::numeric AS value FROM comments c
-                JOIN users u ON u.id = c.user_id
+                JOIN users u ON u.id = c.author_id
                 WHERE u.wallet_address IS NOT NULL AND c.deleted_at IS NULL AND ${within("c.created_at", startsAt, endsAt)}
                 GROUP BY u.wallet_address`
               : sql`SELECT NULL::text AS wallet, 0::numeric AS value WHERE false`

@@ -116,7 +116,7 @@ export class Discovery extends Context.Service<Discovery, {
           Effect.gen(function*() {
             const hasComments = (yield* sql<{ t: string | null }>`SELECT to_regclass('comments')::text AS t`)[0]?.t != null
             const yaps = hasComments
-              ? sql`(SELECT count(*) FROM comments c WHERE c.token_address = l.token AND c.deleted_at IS NULL
+              ? sql`(SELECT count(*) FROM comments c WHERE c.token = l.token AND c.deleted_at IS NULL
                   AND c.created_at > w.t_end - interval '24 hours' AND c.created_at <= w.t_end)`
               : sql`0`
             const rows = yield* sql<{

@@ -59,7 +59,8 @@ export const toFeedItem = (r: FeedRow) =>
 export class Feed extends Context.Service<Feed, {
   readonly feed: (input: {
     readonly type: FeedType
-    readonly viewerWallet: Option.Option<string>
+    /** The signed-in viewer; personalisation needs a wallet (holdings, launches) or a user (favorites). */
+    readonly viewer: Option.Option<{ readonly walletAddress: string | null; readonly id: string }>
     readonly cursor?: string | undefined
     readonly limit?: number | undefined
   }) => Effect.Effect<FeedPage, BadRequest>
@@ -72,7 +73,7 @@ export class Feed extends Context.Service<Feed, {
       const repo = yield* FeedRepo
       const page = Effect.fn("Feed.page")(function*(
         sources: ReadonlyArray<FeedSource>,
-        viewer: Option.Option<string>,
+        viewer: Option.Option<{ readonly walletAddress: string | null; readonly id: string }>,
         cursor: string | undefined,
         limit = 20
       ) {
@@ -80,7 +81,12 @@ export class Feed extends Context.Service<Feed, {
         if (cursor !== undefined && Option.isNone(after)) {
           return yield* new BadRequest({ code: "INVALID_CURSOR", message: "Malformed cursor: pass a nextCursor back unchanged" })
         }
-        const rows = yield* repo.page({ sources, viewer: Option.map(viewer, (w) => w.toLowerCase()), after, limit })
+        const rows = yield* repo.page({
+          sources,
+          viewer: Option.map(viewer, (v) => ({ wallet: (v.walletAddress ?? "").toLowerCase(), userId: v.id })),
+          after,
+          limit
+        })
         const shown = rows.slice(0, limit)
         const last = shown[shown.length - 1]
         return new FeedPage({
@@ -89,7 +95,7 @@ export class Feed extends Context.Service<Feed, {
         })
       })
       return Feed.of({
-        feed: ({ cursor, limit, type, viewerWallet }) => page(SOURCES[type], viewerWallet, cursor, limit),
+        feed: ({ cursor, limit, type, viewer }) => page(SOURCES[type], viewer, cursor, limit),
         stream: (sources, cursor, limit) => page(sources, Option.none(), cursor, limit)
       })
     })

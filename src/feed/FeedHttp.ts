@@ -13,7 +13,7 @@ export const FeedHttp = HttpApiBuilder.group(ClientApi, "feed", Effect.fn(functi
       Effect.flatMap(OptionalSession, (session) =>
         feed.feed({
           type: query.type ?? "ALL",
-          viewerWallet: Option.flatMapNullishOr(session, (s) => s.user.walletAddress),
+          viewer: Option.map(session, (s) => s.user),
           cursor: query.cursor,
           limit: query.limit
         })))

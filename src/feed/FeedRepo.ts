@@ -51,7 +51,7 @@ interface Branch {
   readonly where: string
 }
 
-const BRANCHES: Record<Exclude<FeedSource, "YAP">, Branch> = {
+const BRANCHES: Record<FeedSource, Branch> = {
   LAUNCH: {
     table: "launches x",
     at: "x.block_timestamp",
@@ -71,6 +71,17 @@ const BRANCHES: Record<Exclude<FeedSource, "YAP">, Branch> = {
     columns: `'fuel:' || x.block_number || ':' || x.log_index AS k, x.token, x.sender AS actor, NULL::uuid AS user_id,
       x.amount::text AS amount, x.tx_hash, NULL::text AS text`,
     where: "x.chain_id = $chain AND x.kind = 'given'"
+  },
+  YAP: {
+    // Comments (one chain: the comments table has no chain id). Deleted comments are left out.
+    table: "comments x",
+    at: "x.created_at",
+    order: ["x.id"],
+    seq: "x.id",
+    chain: false,
+    columns: `'yap:' || x.id AS k, x.token, NULL::text AS actor, x.author_id AS user_id, NULL::text AS amount,
+      NULL::text AS tx_hash, x.text`,
+    where: "x.deleted_at IS NULL"
   },
   SHILL: {
     table: "share_links x",
@@ -93,8 +104,8 @@ const BRANCHES: Record<Exclude<FeedSource, "YAP">, Branch> = {
 export class FeedRepo extends Context.Service<FeedRepo, {
   readonly page: (input: {
     readonly sources: ReadonlyArray<FeedSource>
-    /** Lower-case wallet of the viewer; none = anonymous. */
-    readonly viewer: Option.Option<string>
+    /** The viewer (lower-case wallet, user id); none = anonymous. */
+    readonly viewer: Option.Option<{ readonly wallet: string; readonly userId: string }>
     readonly after: Option.Option<FeedPosition>
     readonly limit: number
   }) => Effect.Effect<ReadonlyArray<FeedRow>>
@@ -104,11 +115,16 @@ export class FeedRepo extends Context.Service<FeedRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const { chainId } = yield* Chain
+      // The comments feature's tables (yaps, favorites) are read only where they exist.
+      const has = (table: string) =>
+        sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.pipe(Effect.map((rows) => rows[0]?.t != null), Effect.orDie)
+      const available = new Set<FeedSource>(["LAUNCH", "FUEL", "SHILL", ...((yield* has("comments")) ? ["YAP" as const] : [])])
+      const favorites = yield* has("favorites")
       const raw = (text: string) => sql.unsafe(text.replaceAll("$chain", String(chainId)))
       const ts = (us: string) => sql`(timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond')`
 
       /** Rows of one source and tier strictly after `after` in the feed order, at most `n`. */
-      const branch = (source: Exclude<FeedSource, "YAP">, tier: 0 | 1, personal: boolean, after: Option.Option<FeedPosition>, n: number) => {
+      const branch = (source: FeedSource, tier: 0 | 1, personal: boolean, after: Option.Option<FeedPosition>, n: number) => {
         const b = BRANCHES[source]
         const src = RANK[source]
         const rel = !personal ? sql`` : tier === 0 ? sql`AND x.token IN (SELECT token FROM rel)` : sql`AND x.token NOT IN (SELECT token FROM rel)`
@@ -135,10 +151,10 @@ export class FeedRepo extends Context.Service<FeedRepo, {
       return FeedRepo.of({
         page: ({ after, limit, sources, viewer }) => {
           const personal = Option.isSome(viewer)
-          const wallet = Option.getOrElse(viewer, () => "")
+          const wallet = Option.match(viewer, { onNone: () => "", onSome: (v) => v.wallet })
+          const userId = Option.match(viewer, { onNone: () => null, onSome: (v) => v.userId })
           const tiers: ReadonlyArray<0 | 1> = !personal ? [1] : Option.match(after, { onNone: () => [0, 1], onSome: (p) => (p.tier === 0 ? [0, 1] : [1]) })
-          const chainSources = sources.filter((s): s is Exclude<FeedSource, "YAP"> => s !== "YAP")
-          const branches = chainSources.flatMap((s) => tiers.map((t) => branch(s, t, personal, after, limit + 1)))
+          const branches = sources.filter((s) => available.has(s)).flatMap((s) => tiers.map((t) => branch(s, t, personal, after, limit + 1)))
           const asOf = Option.match(after, {
             onNone: () =>
               sql`SELECT coalesce((SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}), 0) AS blk, now() AS at`,
@@ -153,6 +169,9 @@ export class FeedRepo extends Context.Service<FeedRepo, {
                 SELECT token, 'CREATED' AS reason, 1 AS r FROM launches WHERE chain_id = ${chainId} AND creator = ${wallet}
                 UNION ALL
                 SELECT token, 'HOLDING', 2 FROM token_balances WHERE chain_id = ${chainId} AND holder = ${wallet} AND balance > 0
+                ${favorites && userId !== null
+                  ? sql`UNION ALL SELECT target_id, 'FAVORITE', 3 FROM favorites WHERE user_id = ${userId} AND target_type = 'token'`
+                  : sql``}
               ) x ORDER BY token, r
             )
             SELECT i.type, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS at_us, i.src, i.seq::text AS seq, i.k,
