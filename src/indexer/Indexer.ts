@@ -6,7 +6,7 @@ import { IndexerEvents } from "./IndexerEvents.ts"
 import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
 import { IndexerStatus } from "./IndexerStatus.ts"
 import type { ProjectionState } from "./project/State.ts"
-import { type CommitInput, Store } from "./store/Store.ts"
+import { type CommitInput, Store, WriterLockLost } from "./store/Store.ts"
 
 export class ReorgTooDeep extends Error {}
 
@@ -178,6 +178,13 @@ export const runIndexer = Effect.gen(function*() {
     const more = yield* step.pipe(
       Effect.catchCause((cause) => {
         if (Cause.hasDies(cause) && Cause.squash(cause) instanceof ReorgTooDeep) return Effect.failCause(cause)
+        // Another process may be the writer now: stop here (the supervisor restarts, which waits for the lock).
+        if (Cause.squash(cause) instanceof WriterLockLost) {
+          return settleQuietly.pipe(
+            Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: describe(cause) }))),
+            Effect.andThen(Effect.failCause(cause))
+          )
+        }
         const message = describe(cause)
         return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
           Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: message }))),
@@ -194,10 +201,12 @@ export const runIndexer = Effect.gen(function*() {
 
 /**
  * The loop already retries a failed batch; this restarts the whole indexer (state reloaded from the database) when
- * it dies of something unexpected, every 5 s. A reorg deeper than the kept block hashes is not retried: the index
+ * it dies of something unexpected or loses the writer lock, every 5 s. A reorg deeper than the kept block hashes is not retried: the index
  * and the chain disagree below finality, which needs an operator (or a fresh index), so it stops and says so.
  */
 const supervised = runIndexer.pipe(
+  // Each run holds the writer lock's connection for its own lifetime: released (unlocked) before a restart.
+  Effect.scoped,
   Effect.catchCause((cause): Effect.Effect<never, Cause.Cause<unknown>> =>
     Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(cause)
   ),
