@@ -4,7 +4,8 @@
  * PostgreSQL and prints events/s; then measures head latency (block mined → its rows committed) over BENCH_HEAD_SAMPLES
  * single-swap blocks. Then, unless BENCH_PONDER=0, indexes the same pools (Swap) and tokens (Transfer) up to the same
  * head with Ponder (bench/ponder, its own package.json and lockfile, installed there with `npm ci` on first use) into
- * its own database of the same PostgreSQL server, and prints both rates and their ratio.
+ * its own database of the same PostgreSQL server, and prints both rates and their ratio. BENCH_RANGES (e.g.
+ * "100,250,1000,2000") first backfills the same history once per block range, each into a fresh database.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
@@ -29,6 +30,8 @@ const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
 /** Blocks per batch: smaller batches let the fetch of one overlap the commit of the previous one. */
 const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? 250)
 const PONDER = process.env.BENCH_PONDER !== "0"
+/** Extra full backfills, one per block range (fresh database each), to pick INDEXER_MAX_BLOCK_RANGE; e.g. "250,2000". */
+const RANGES = (process.env.BENCH_RANGES ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
 const multicallAbi = parseAbi(["function multicall(bytes[] data) payable returns (bytes[] results)"])
 
 const log = (line: string) => console.log(`[bench:indexer] ${line}`)
@@ -85,6 +88,27 @@ const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
 const program = Effect.gen(function*() {
   const pg = yield* startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 })
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
+  // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
+  const sweep: Array<{ range: number; events: number; seconds: number }> = []
+  for (const range of RANGES) {
+    const name = `sweep_${range}`
+    yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
+    const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
+    const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))
+    const r = yield* Effect.gen(function*() {
+      const status = yield* IndexerStatus
+      const start = performance.now()
+      const done = yield* status.awaitBlock(head, "30 minutes")
+      return { range, events: done.eventsTotal, seconds: (performance.now() - start) / 1000 }
+    }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: range }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
+    log(`range sweep: ${range} blocks: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
+    sweep.push(r)
+  }
+  if (sweep.length > 0) {
+    console.log(["| INDEXER_MAX_BLOCK_RANGE | backfill | events/s |", "|---|---|---|",
+      ...sweep.map((r) => `| ${r.range} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`)].join("\n"))
+  }
+
   // Our indexer runs (and is stopped) inside this scope, so it does not compete with Ponder for the 2 cores.
   const ours = yield* Effect.gen(function*() {
     const status = yield* IndexerStatus
