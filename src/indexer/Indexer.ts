@@ -113,8 +113,11 @@ export const runIndexer = Effect.gen(function*() {
     }))
   })
 
+  /** The head seen by the last poll: waiting at the head returns at once if a later one was announced meanwhile. */
+  let lastHead = -1n
   const step = Effect.gen(function*() {
     const head = yield* reader.head
+    lastHead = head
     if (pending !== null && pending.to.number >= head) yield* settle
     const inFlight = pending
     const cp = inFlight === null
@@ -195,7 +198,7 @@ export const runIndexer = Effect.gen(function*() {
         )
       })
     )
-    if (!more) yield* Effect.sleep(settings.pollIntervalMs)
+    if (!more) yield* reader.awaitNewHead(lastHead, settings.pollIntervalMs)
   }
 })
 
