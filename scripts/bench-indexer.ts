@@ -16,6 +16,7 @@ import * as NodePath from "node:path"
 import { encodeFunctionData, maxUint256, parseAbi, parseEther, type Address } from "viem"
 import { freePort, startEmbeddedPostgres } from "../layers/EmbeddedPostgres.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
+import { defaultIndexerSettings } from "../src/indexer/IndexerConfig.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerStatus } from "../src/indexer/IndexerStatus.ts"
 import { abis, receiptOf, sendTx, write } from "../test/contracts/chain.ts"
@@ -27,8 +28,8 @@ const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
 const PER_TX = Number(process.env.BENCH_SWAPS_PER_TX ?? 100)
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20)
 const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
-/** Blocks per batch: smaller batches let the fetch of one overlap the commit of the previous one. */
-const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? 250)
+/** Blocks per batch of the headline backfill: the app's default INDEXER_MAX_BLOCK_RANGE unless BENCH_BLOCK_RANGE is set. */
+const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? defaultIndexerSettings(31337).maxBlockRange)
 const PONDER = process.env.BENCH_PONDER !== "0"
 /** Extra full backfills, one per block range (fresh database each), to pick INDEXER_MAX_BLOCK_RANGE; e.g. "250,2000". */
 const RANGES = (process.env.BENCH_RANGES ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
