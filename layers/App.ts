@@ -10,16 +10,18 @@ import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
+import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
 import { Chain } from "./Chain.ts"
+import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
 const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
-const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
+const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
   Layer.provide(GraphqlSchema.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.

@@ -1,0 +1,213 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { PoolDocument, TokenDocument, tokenId } from "./SearchDocument.ts"
+
+/** Keys of one chain whose documents must be rebuilt. */
+export interface ChangedKeys {
+  readonly chainId: number
+  readonly tokens: ReadonlyArray<string>
+  readonly pools: ReadonlyArray<string>
+}
+
+export interface Checkpoint {
+  readonly chainId: number
+  readonly blockNumber: bigint
+}
+
+interface TokenRow {
+  readonly chainId: number
+  readonly address: string
+  readonly name: string
+  readonly symbol: string
+  readonly decimals: number
+  readonly totalSupply: string
+  readonly isLaunch: boolean
+  readonly holderCount: number
+  readonly priceUsd: number | null
+  readonly graduated: boolean
+  readonly creator: string | null
+  readonly launchedAt: number | null
+  readonly pool: string | null
+  readonly liquidityUsd: number
+  readonly volume24hUsd: number
+}
+
+interface PoolRow {
+  readonly chainId: number
+  readonly address: string
+  readonly token0: string
+  readonly token1: string
+  readonly fee: number
+  readonly createdAt: number
+  readonly symbol0: string | null
+  readonly name0: string | null
+  readonly symbol1: string | null
+  readonly name1: string | null
+  readonly tvlUsd: number
+  readonly swapCount: string
+  readonly launchToken: string | null
+  readonly graduated: boolean
+  readonly volume24hUsd: number
+}
+
+// "24 h" is measured back from the chain's last indexed block, not the wall clock: a devnet (or a restored index)
+// whose block times differ from now still shows the volume of its last day.
+const TOKEN_SELECT = `
+  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
+  SELECT t.chain_id, t.address, t.name, t.symbol, t.decimals, t.total_supply::text AS total_supply, t.is_launch,
+    t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
+    extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
+    coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+              WHERE p.chain_id = t.chain_id AND (p.token0 = t.address OR p.token1 = t.address)), 0)::float8 AS liquidity_usd,
+    coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
+              WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8
+      AS volume24h_usd
+  FROM tokens t LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address`
+
+const POOL_SELECT = `
+  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
+  SELECT p.chain_id, p.address, p.token0, p.token1, p.fee, extract(epoch FROM p.block_timestamp)::float8 AS created_at,
+    t0.symbol AS symbol0, t0.name AS name0, t1.symbol AS symbol1, t1.name AS name1,
+    coalesce(ps.tvl_usd, 0)::float8 AS tvl_usd, coalesce(ps.swap_count, 0)::text AS swap_count,
+    l.token AS launch_token, coalesce(lt.graduated_at IS NOT NULL, false) AS graduated,
+    coalesce((SELECT sum(c.volume_usd) FROM pool_candles c JOIN ref r ON r.chain_id = c.chain_id
+              WHERE c.chain_id = p.chain_id AND c.pool = p.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8
+      AS volume24h_usd
+  FROM pools p
+    LEFT JOIN tokens t0 ON t0.chain_id = p.chain_id AND t0.address = p.token0
+    LEFT JOIN tokens t1 ON t1.chain_id = p.chain_id AND t1.address = p.token1
+    LEFT JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+    LEFT JOIN launches l ON l.chain_id = p.chain_id AND l.pool = p.address
+    LEFT JOIN tokens lt ON lt.chain_id = l.chain_id AND lt.address = l.token`
+
+const toToken = (r: TokenRow): TokenDocument => {
+  const supply = Number(r.totalSupply) / 10 ** r.decimals
+  return new TokenDocument({
+    id: tokenId(r.address, r.chainId),
+    address: r.address,
+    chainId: r.chainId,
+    name: r.name,
+    symbol: r.symbol,
+    decimals: r.decimals,
+    creator: r.creator,
+    launchedAt: r.launchedAt,
+    pool: r.pool,
+    isLaunch: r.isLaunch,
+    priceUsd: r.priceUsd,
+    marketCapUsd: r.priceUsd === null ? 0 : r.priceUsd * supply,
+    volume24hUsd: r.volume24hUsd,
+    liquidityUsd: r.liquidityUsd,
+    holders: r.holderCount,
+    graduated: r.graduated,
+    claimed: false,
+    image: null
+  })
+}
+
+const toPool = (r: PoolRow): PoolDocument =>
+  new PoolDocument({
+    id: tokenId(r.address, r.chainId),
+    address: r.address,
+    chainId: r.chainId,
+    token0: { address: r.token0, symbol: r.symbol0 ?? "", name: r.name0 ?? "" },
+    token1: { address: r.token1, symbol: r.symbol1 ?? "", name: r.name1 ?? "" },
+    fee: r.fee,
+    tvlUsd: r.tvlUsd,
+    volume24hUsd: r.volume24hUsd,
+    swapCount: Number(r.swapCount),
+    createdAt: r.createdAt,
+    isLaunchPool: r.launchToken !== null,
+    launchToken: r.launchToken,
+    graduated: r.graduated
+  })
+
+/**
+ * Builds search documents from the indexed tables (the only truth): all of them, or those of changed keys. Also
+ * answers "what changed in blocks (from, to]" for a search service that runs apart from the indexer.
+ */
+export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
+  /** Every document, in pages of `pageSize` (keyset on chain and address), for a full load or reindex. */
+  readonly allTokens: (after: { chainId: number; address: string } | null, pageSize: number) => Effect.Effect<ReadonlyArray<TokenDocument>>
+  readonly allPools: (after: { chainId: number; address: string } | null, pageSize: number) => Effect.Effect<ReadonlyArray<PoolDocument>>
+  readonly tokens: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TokenDocument>>
+  readonly pools: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PoolDocument>>
+  /** Expands changed keys to every document they affect: the pools' tokens (liquidity, price) and the tokens' pools. */
+  readonly expand: (keys: ChangedKeys) => Effect.Effect<ChangedKeys>
+  /** Keys touched by events in blocks (from, to] of a chain. */
+  readonly changedBetween: (chainId: number, from: bigint, to: bigint) => Effect.Effect<ChangedKeys>
+  readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>>
+  readonly counts: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
+}>()("app/search/SearchDocumentsRepo") {
+  static readonly layer = Layer.effect(
+    SearchDocumentsRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const q = <A>(text: string, params: ReadonlyArray<unknown>) =>
+        sql.unsafe(text, params).pipe(Effect.map((rows) => rows as unknown as ReadonlyArray<A>), Effect.orDie)
+      const page = (after: { chainId: number; address: string } | null, alias: string, pageSize: number) =>
+        after === null
+          ? { where: "", params: [pageSize] }
+          : { where: `WHERE (${alias}.chain_id, ${alias}.address) > ($2::int4, $3::text)`, params: [pageSize, after.chainId, after.address] }
+      return SearchDocumentsRepo.of({
+        allTokens: (after, pageSize) => {
+          const p = page(after, "t", pageSize)
+          return Effect.map(q<TokenRow>(`${TOKEN_SELECT} ${p.where} ORDER BY t.chain_id, t.address LIMIT $1`, p.params), (rows) => rows.map(toToken))
+        },
+        allPools: (after, pageSize) => {
+          const p = page(after, "p", pageSize)
+          return Effect.map(q<PoolRow>(`${POOL_SELECT} ${p.where} ORDER BY p.chain_id, p.address LIMIT $1`, p.params), (rows) => rows.map(toPool))
+        },
+        tokens: (chainId, addresses) =>
+          addresses.length === 0 ? Effect.succeed([]) : Effect.map(
+            q<TokenRow>(`${TOKEN_SELECT} WHERE t.chain_id = $1 AND t.address = ANY($2::text[])`, [chainId, addresses]),
+            (rows) => rows.map(toToken)
+          ),
+        pools: (chainId, addresses) =>
+          addresses.length === 0 ? Effect.succeed([]) : Effect.map(
+            q<PoolRow>(`${POOL_SELECT} WHERE p.chain_id = $1 AND p.address = ANY($2::text[])`, [chainId, addresses]),
+            (rows) => rows.map(toPool)
+          ),
+        expand: ({ chainId, tokens, pools }) =>
+          Effect.map(
+            q<{ kind: string; k: string }>(`
+              SELECT 'token' AS kind, x.token AS k FROM pools p CROSS JOIN LATERAL (VALUES (p.token0), (p.token1)) x(token)
+                WHERE p.chain_id = $1 AND p.address = ANY($2::text[])
+              UNION SELECT 'pool', l.pool FROM launches l WHERE l.chain_id = $1 AND l.token = ANY($3::text[])`,
+              [chainId, pools, tokens]),
+            (rows) => ({
+              chainId,
+              tokens: [...new Set([...tokens, ...rows.filter((r) => r.kind === "token").map((r) => r.k)])],
+              pools: [...new Set([...pools, ...rows.filter((r) => r.kind === "pool").map((r) => r.k)])]
+            })
+          ),
+        changedBetween: (chainId, from, to) =>
+          Effect.map(
+            q<{ kind: string; k: string }>(`
+              SELECT 'token' AS kind, token AS k FROM launches WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'token', token FROM token_transfers WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'token', token FROM graduation_events WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'token', token FROM fuel_events WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'pool', address FROM pools WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'pool', pool FROM swaps WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'pool', pool FROM mints WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'pool', pool FROM burns WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
+              UNION SELECT 'pool', pool FROM collects WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8`,
+              [chainId, from.toString(), to.toString()]),
+            (rows) => ({
+              chainId,
+              tokens: rows.filter((r) => r.kind === "token").map((r) => r.k),
+              pools: rows.filter((r) => r.kind === "pool").map((r) => r.k)
+            })
+          ),
+        checkpoints: Effect.map(
+          q<{ chainId: number; blockNumber: string }>(`SELECT chain_id, block_number::text AS block_number FROM indexer_checkpoints`, []),
+          (rows) => rows.map((r) => ({ chainId: r.chainId, blockNumber: BigInt(r.blockNumber) }))
+        ),
+        counts: Effect.map(
+          q<{ tokens: string; pools: string }>(`SELECT (SELECT count(*) FROM tokens)::text AS tokens, (SELECT count(*) FROM pools)::text AS pools`, []),
+          ([r]) => ({ tokens: Number(r!.tokens), pools: Number(r!.pools) })
+        )
+      })
+    })
+  )
+}
