@@ -8,6 +8,7 @@ import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
+import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
@@ -45,7 +46,10 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) => serveService(name, serviceRoutes[name]))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain)))
+    // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
+    // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
+    // indexer publishes to, and search (layers/Search.ts) listens on, one feed.
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(

@@ -16,8 +16,8 @@ export const SearchIndexFromConfig = Layer.unwrap(
 )
 
 /**
- * Everything the search routes need. `IndexerEvents.layer` is the same layer value the indexer uses, so when both
- * services run in one process (npm start) the layer is built once and search hears every commit; a search-only
+ * Everything the search routes need. `IndexerEvents.layer` is the layer value the indexer uses and App.ts builds it
+ * once for the process, so with both services in one process (npm start) search hears every commit; a search-only
  * process gets a feed nobody publishes to and follows the indexer checkpoint instead (SEARCH_POLL_MS).
  */
 export const searchServices = (config: Layer.Layer<SearchConfig, Config.ConfigError> = SearchConfig.layerConfig) =>
