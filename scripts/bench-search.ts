@@ -7,7 +7,7 @@
  *      queries: the measured alternative behind the choice of the in-process index;
  *   3. over HTTP: the built app (`--services search`) at BENCH_CONNECTIONS (50) connections with autocannon, rotating
  *      the same queries, beside a bare node:http server answering a fixed search body (the baseline).
- * Typesense's published figure is printed as an anchor, not measured here.
+ * Typesense's published figure is printed as an anchor, not measured here. BENCH_HTTP=0 skips part 3.
  */
 import { NodeServices } from "@effect/platform-node"
 import autocannon from "autocannon"
@@ -180,7 +180,7 @@ try {
   const { url, queries } = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const r = yield* program
     // The embedded PostgreSQL stays up for the HTTP part (its scope is this one).
-    yield* Effect.promise(() => http(r.url, r.queries))
+    if (process.env.BENCH_HTTP !== "0") yield* Effect.promise(() => http(r.url, r.queries))
     return r
   })))
   void url

@@ -2,6 +2,7 @@ import { ADDRESS_SCORE, RELATED_ADDRESS_SCORE, wordScore } from "../Ranking.ts"
 import type { Hit, MatchKind, QueryBase, ResultPage } from "../SearchQuery.ts"
 import { TermDictionary } from "../text/TermDictionary.ts"
 import { asAddress, terms, typoBudget } from "../text/Terms.ts"
+import { Scratch } from "./Scratch.ts"
 import { topK } from "./TopK.ts"
 
 /** What a collection needs to know about its documents (tokens and pools differ only here). */
@@ -20,31 +21,34 @@ export interface CollectionSpec<D, S extends string> {
   readonly sortValue: (d: D, sort: Exclude<S, "relevance">) => number
 }
 
-interface Candidate {
-  readonly id: number
-  readonly score: number
-  readonly match: MatchKind
-  readonly sortValue: number
+const MAX_QUERY_WORDS = 8
+const NONE: ReadonlySet<number> = new Set()
+
+const addTo = (map: Map<string, Set<number>>, key: string, id: number) => {
+  let ids = map.get(key)
+  if (ids === undefined) map.set(key, (ids = new Set()))
+  ids.add(id)
 }
 
-const MAX_QUERY_WORDS = 8
-
 /**
- * One in-memory collection (tokens or pools): documents in slots, a term dictionary over their symbol and name
- * words, and address maps. Writes replace a document's terms; reads never see a half-written document because the
- * index is only touched from one fiber at a time and JavaScript does not interleave synchronous code.
+ * One in-memory collection (tokens or pools): documents in numbered slots, two term dictionaries (symbol words and
+ * name words, so a match knows where it landed without a lookup), and address maps. A query scores into typed
+ * scratch arrays indexed by slot (no per-query maps: a 1-character query touches tens of thousands of postings),
+ * then keeps the best `page × limit` with a bounded heap. Writes and reads run on the one JavaScript thread, so a
+ * reader never sees a half-written document.
  */
 export class Collection<D, S extends string> {
   private docs: Array<D | undefined> = []
   private popularity: Array<number> = []
-  private symbolTerms: Array<ReadonlyArray<string>> = []
-  private nameTerms: Array<ReadonlyArray<string>> = []
+  private symbolCount: Array<number> = []
+  private termsOf: Array<{ readonly symbol: ReadonlyArray<string>; readonly name: ReadonlyArray<string> }> = []
   private readonly slots = new Map<string, number>()
   private readonly free: Array<number> = []
-  private dictionary = new TermDictionary()
+  private symbols = new TermDictionary()
+  private names = new TermDictionary()
   private readonly own = new Map<string, Set<number>>()
   private readonly related = new Map<string, Set<number>>()
-
+  private readonly scratch = new Scratch()
   private readonly spec: CollectionSpec<D, S>
 
   constructor(spec: CollectionSpec<D, S>) {
@@ -56,7 +60,7 @@ export class Collection<D, S extends string> {
   }
 
   get termCount(): number {
-    return this.dictionary.size
+    return this.symbols.size + this.names.size
   }
 
   get(key: string): D | undefined {
@@ -68,34 +72,36 @@ export class Collection<D, S extends string> {
   replaceAll(documents: Iterable<D>): void {
     this.docs = []
     this.popularity = []
-    this.symbolTerms = []
-    this.nameTerms = []
+    this.symbolCount = []
+    this.termsOf = []
     this.slots.clear()
     this.free.length = 0
     this.own.clear()
     this.related.clear()
-    const entries: Array<readonly [string, number]> = []
+    const symbolEntries: Array<readonly [string, number]> = []
+    const nameEntries: Array<readonly [string, number]> = []
     for (const d of documents) {
       const id = this.place(d)
-      for (const t of this.symbolTerms[id]!) entries.push([t, id])
-      for (const t of this.nameTerms[id]!) entries.push([t, id])
+      for (const t of this.termsOf[id]!.symbol) symbolEntries.push([t, id])
+      for (const t of this.termsOf[id]!.name) nameEntries.push([t, id])
     }
-    this.dictionary = TermDictionary.from(entries)
+    this.symbols = TermDictionary.from(symbolEntries)
+    this.names = TermDictionary.from(nameEntries)
   }
 
   upsert(d: D): void {
     this.remove(this.spec.key(d))
     const id = this.place(d)
-    for (const t of this.symbolTerms[id]!) this.dictionary.add(t, id)
-    for (const t of this.nameTerms[id]!) this.dictionary.add(t, id)
+    for (const t of this.termsOf[id]!.symbol) this.symbols.add(t, id)
+    for (const t of this.termsOf[id]!.name) this.names.add(t, id)
   }
 
   remove(key: string): void {
     const id = this.slots.get(key)
     if (id === undefined) return
     const d = this.docs[id]!
-    for (const t of this.symbolTerms[id]!) this.dictionary.remove(t, id)
-    for (const t of this.nameTerms[id]!) this.dictionary.remove(t, id)
+    for (const t of this.termsOf[id]!.symbol) this.symbols.remove(t, id)
+    for (const t of this.termsOf[id]!.name) this.names.remove(t, id)
     this.own.get(this.spec.address(d))?.delete(id)
     for (const a of this.spec.related(d)) this.related.get(a)?.delete(id)
     this.docs[id] = undefined
@@ -108,8 +114,8 @@ export class Collection<D, S extends string> {
     this.docs[id] = d
     this.popularity[id] = this.spec.popularity(d)
     const symbol = terms(this.spec.symbolText(d))
-    this.symbolTerms[id] = symbol
-    this.nameTerms[id] = terms(this.spec.nameText(d)).filter((t) => !symbol.includes(t))
+    this.termsOf[id] = { symbol, name: terms(this.spec.nameText(d)).filter((t) => !symbol.includes(t)) }
+    this.symbolCount[id] = symbol.length
     this.slots.set(this.spec.key(d), id)
     addTo(this.own, this.spec.address(d), id)
     for (const a of this.spec.related(d)) addTo(this.related, a, id)
@@ -117,26 +123,35 @@ export class Collection<D, S extends string> {
   }
 
   search(query: QueryBase, sort: S | "relevance"): ResultPage<D> {
-    const candidates = this.candidates(query, sort)
+    const found = this.candidates(query, sort)
     const need = query.page * query.limit
-    const compare = sort === "relevance" ? byScore : bySortValue
-    const top = topK(candidates, need, compare)
-    const hits: Array<Hit<D>> = top.slice((query.page - 1) * query.limit).map((c) => ({
-      document: this.docs[c.id]!,
-      score: Math.round(c.score * 1000) / 1000,
-      match: c.match
+    const { ids, score, match, sortValue } = found
+    const compare = sort === "relevance"
+      ? (a: number, b: number) => score[b]! - score[a]! || a - b
+      : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
+    const top = topK(ids, need, compare)
+    const hits: Array<Hit<D>> = top.slice((query.page - 1) * query.limit).map((id) => ({
+      document: this.docs[id]!,
+      score: Math.round(score[id]! * 1000) / 1000,
+      match: match[id]!
     }))
-    return { hits, total: candidates.length }
+    return { hits, total: ids.length }
   }
 
-  private candidates(query: QueryBase, sort: S | "relevance"): Array<Candidate> {
-    const out: Array<Candidate> = []
+  /** Matching slots (after filters) with their score, match kind and sort value in slot-indexed arrays. */
+  private candidates(query: QueryBase, sort: S | "relevance") {
+    const s = this.scratch
+    s.ensure(this.docs.length)
+    const ids: Array<number> = []
     const add = (id: number, score: number, match: MatchKind) => {
       const d = this.docs[id]
       if (d === undefined || !this.spec.passes(d, query)) return
-      const sortValue = sort === "relevance" ? 0 : this.spec.sortValue(d, sort as Exclude<S, "relevance">)
-      out.push({ id, score, match, sortValue: match === "address" ? Infinity : sortValue })
+      s.score[id] = score
+      s.match[id] = match
+      s.sortValue[id] = match === "address" ? Infinity : sort === "relevance" ? 0 : this.spec.sortValue(d, sort as Exclude<S, "relevance">)
+      ids.push(id)
     }
+    const out = { ids, score: s.score, match: s.match, sortValue: s.sortValue }
     const address = asAddress(query.q)
     if (address !== null) {
       // An address is looked up, never matched as text: a near-miss address finds nothing.
@@ -147,64 +162,37 @@ export class Collection<D, S extends string> {
     }
     const words = terms(query.q, MAX_QUERY_WORDS)
     if (words.length === 0) {
-      if (query.q.trim() !== "") return out
-      for (const id of this.slots.values()) add(id, this.spec.score(0, false, this.popularity[id]!), "all")
+      if (query.q.trim() === "") for (const id of this.slots.values()) add(id, this.spec.score(0, false, this.popularity[id]!), "all")
       return out
     }
-    let acc: Map<number, WordHit> | undefined
+    const matched = s.begin()
     for (let w = 0; w < words.length; w++) {
-      const hits = this.matchWord(words[w]!, w === words.length - 1)
-      if (acc === undefined) acc = hits
-      else {
-        const next = new Map<number, WordHit>()
-        for (const [id, h] of acc) {
-          const other = hits.get(id)
-          if (other !== undefined) {
-            next.set(id, { score: h.score + other.score, distance: Math.max(h.distance, other.distance), exact: h.exact && other.exact })
+      const word = words[w]!
+      const prefix = w === words.length - 1
+      const budget = typoBudget(word)
+      const pass = s.beginWord()
+      for (const dictionary of [this.symbols, this.names]) {
+        const onSymbol = dictionary === this.symbols
+        for (const { term, distance } of dictionary.lookup(word, prefix, budget)) {
+          const exact = distance === 0 && term === word
+          const postings = dictionary.documents(term)
+          for (let i = 0; i < postings.length; i++) {
+            const id = postings[i]!
+            // Every word must match: from the second word on, only documents all earlier words matched.
+            if (w > 0 && (s.stamp[id] !== matched || s.count[id] !== w)) continue
+            const score = wordScore(distance, exact, onSymbol, exact && onSymbol && this.symbolCount[id] === 1)
+            s.offer(id, pass, score, distance, exact)
           }
         }
-        acc = next
       }
-      if (acc.size === 0) return out
+      s.foldWord(w, matched)
     }
-    for (const [id, h] of acc!) {
-      const typos = h.distance > 0
-      add(id, this.spec.score(h.score / words.length, typos, this.popularity[id]!), typos ? "typo" : h.exact ? "exact" : "prefix")
-    }
-    return out
-  }
-
-  /** Documents matching one query word, each with its best word score. The last word is matched as a prefix. */
-  private matchWord(word: string, prefix: boolean): Map<number, WordHit> {
-    const out = new Map<number, WordHit>()
-    for (const { term, distance } of this.dictionary.lookup(word, prefix, typoBudget(word))) {
-      const exact = distance === 0 && term === word
-      for (const id of this.dictionary.documents(term)) {
-        const symbol = this.symbolTerms[id]!
-        const score = wordScore(distance, exact, symbol.includes(term), symbol[0] === term && symbol.length === 1)
-        const seen = out.get(id)
-        if (seen === undefined || score > seen.score) out.set(id, { score, distance, exact })
-      }
+    const n = words.length
+    for (const id of s.touched) {
+      if (s.count[id] !== n) continue
+      const typos = s.distance[id]! > 0
+      add(id, this.spec.score(s.total[id]! / n, typos, this.popularity[id]!), typos ? "typo" : s.exact[id] === 1 ? "exact" : "prefix")
     }
     return out
   }
 }
-
-const NONE: ReadonlySet<number> = new Set()
-
-const addTo = (map: Map<string, Set<number>>, key: string, id: number) => {
-  let ids = map.get(key)
-  if (ids === undefined) map.set(key, (ids = new Set()))
-  ids.add(id)
-}
-
-interface WordHit {
-  readonly score: number
-  readonly distance: number
-  readonly exact: boolean
-}
-
-const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.id - b.id
-const bySortValue = (a: Candidate, b: Candidate) =>
-  (b.sortValue === a.sortValue ? 0 : b.sortValue > a.sortValue ? 1 : -1) || b.score - a.score || a.id - b.id
-

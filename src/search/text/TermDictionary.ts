@@ -16,7 +16,7 @@ export interface TermMatch {
  */
 export class TermDictionary {
   private sorted: Array<string> = []
-  private readonly postings = new Map<string, Set<number>>()
+  private readonly postings = new Map<string, Array<number>>()
 
   get size(): number {
     return this.sorted.length
@@ -25,18 +25,22 @@ export class TermDictionary {
   add(term: string, id: number): void {
     let ids = this.postings.get(term)
     if (ids === undefined) {
-      ids = new Set()
+      ids = []
       this.postings.set(term, ids)
       this.sorted.splice(this.lowerBound(term, 0), 0, term)
     }
-    ids.add(id)
+    if (!ids.includes(id)) ids.push(id)
   }
 
   remove(term: string, id: number): void {
     const ids = this.postings.get(term)
     if (ids === undefined) return
-    ids.delete(id)
-    if (ids.size === 0) {
+    const at = ids.indexOf(id)
+    if (at === -1) return
+    // Order within a posting list does not matter: swap the last one in.
+    ids[at] = ids[ids.length - 1]!
+    ids.pop()
+    if (ids.length === 0) {
       this.postings.delete(term)
       const at = this.lowerBound(term, 0)
       if (this.sorted[at] === term) this.sorted.splice(at, 1)
@@ -48,14 +52,14 @@ export class TermDictionary {
     const dictionary = new TermDictionary()
     for (const [term, id] of entries) {
       let ids = dictionary.postings.get(term)
-      if (ids === undefined) dictionary.postings.set(term, (ids = new Set()))
-      ids.add(id)
+      if (ids === undefined) dictionary.postings.set(term, (ids = []))
+      if (ids[ids.length - 1] !== id) ids.push(id)
     }
     dictionary.sorted = [...dictionary.postings.keys()].sort()
     return dictionary
   }
 
-  documents(term: string): ReadonlySet<number> {
+  documents(term: string): ReadonlyArray<number> {
     return this.postings.get(term) ?? EMPTY
   }
 
@@ -155,4 +159,4 @@ export class TermDictionary {
   }
 }
 
-const EMPTY: ReadonlySet<number> = new Set()
+const EMPTY: ReadonlyArray<number> = []
