@@ -22,6 +22,17 @@ export interface CollectionSpec<D, S extends string> {
 }
 
 const MAX_QUERY_WORDS = 8
+/** Results deeper than this are never served (the routes' page × limit bound), so a cached list stops there. */
+const CACHE_DEPTH = 1_000
+const CACHE_ENTRIES = 2_000
+
+/** The ranked result of a 1–2 character query, kept until a document with a term under that prefix changes. */
+interface ShortResult {
+  readonly ids: ReadonlyArray<number>
+  readonly scores: ReadonlyArray<number>
+  readonly matches: ReadonlyArray<MatchKind>
+  readonly total: number
+}
 const NONE: ReadonlySet<number> = new Set()
 
 const addTo = (map: Map<string, Set<number>>, key: string, id: number) => {
@@ -49,6 +60,13 @@ export class Collection<D, S extends string> {
   private readonly own = new Map<string, Set<number>>()
   private readonly related = new Map<string, Set<number>>()
   private readonly scratch = new Scratch()
+  /**
+   * 1–2 character queries match a large share of the index (every term under the prefix) yet there are few of them:
+   * their ranked lists are cached per (prefix, filters, sort) and dropped when a document with a term under that
+   * prefix is written. The rest of the index keeps its entries.
+   */
+  private readonly short = new Map<string, ShortResult>()
+  private readonly shortByPrefix = new Map<string, Set<string>>()
   private readonly spec: CollectionSpec<D, S>
 
   constructor(spec: CollectionSpec<D, S>) {
@@ -78,6 +96,8 @@ export class Collection<D, S extends string> {
     this.free.length = 0
     this.own.clear()
     this.related.clear()
+    this.short.clear()
+    this.shortByPrefix.clear()
     const symbolEntries: Array<readonly [string, number]> = []
     const nameEntries: Array<readonly [string, number]> = []
     for (const d of documents) {
@@ -100,6 +120,7 @@ export class Collection<D, S extends string> {
     const id = this.slots.get(key)
     if (id === undefined) return
     const d = this.docs[id]!
+    this.invalidate(id)
     for (const t of this.termsOf[id]!.symbol) this.symbols.remove(t, id)
     for (const t of this.termsOf[id]!.name) this.names.remove(t, id)
     this.own.get(this.spec.address(d))?.delete(id)
@@ -117,12 +138,28 @@ export class Collection<D, S extends string> {
     this.termsOf[id] = { symbol, name: terms(this.spec.nameText(d)).filter((t) => !symbol.includes(t)) }
     this.symbolCount[id] = symbol.length
     this.slots.set(this.spec.key(d), id)
+    this.invalidate(id)
     addTo(this.own, this.spec.address(d), id)
     for (const a of this.spec.related(d)) addTo(this.related, a, id)
     return id
   }
 
+  private invalidate(id: number): void {
+    if (this.short.size === 0) return
+    const { symbol, name } = this.termsOf[id]!
+    for (const t of [...symbol, ...name]) {
+      for (const prefix of [t.slice(0, 1), t.slice(0, 2)]) {
+        const keys = this.shortByPrefix.get(prefix)
+        if (keys === undefined) continue
+        for (const key of keys) this.short.delete(key)
+        this.shortByPrefix.delete(prefix)
+      }
+    }
+  }
+
   search(query: QueryBase, sort: S | "relevance"): ResultPage<D> {
+    const words = asAddress(query.q) === null ? terms(query.q, MAX_QUERY_WORDS) : []
+    if (words.length === 1 && words[0]!.length <= 2) return this.searchShort(words[0]!, query, sort)
     const found = this.candidates(query, sort)
     const need = query.page * query.limit
     const { ids, score, match, sortValue } = found
@@ -138,14 +175,39 @@ export class Collection<D, S extends string> {
     return { hits, total: ids.length }
   }
 
+  private searchShort(word: string, query: QueryBase, sort: S | "relevance"): ResultPage<D> {
+    const key = `${word}|${query.chainId ?? ""}|${query.launchpad ?? ""}|${query.graduated ?? ""}|${sort}`
+    let result = this.short.get(key)
+    if (result === undefined) {
+      const { ids, score, match, sortValue } = this.candidates(query, sort)
+      const compare = sort === "relevance"
+        ? (a: number, b: number) => score[b]! - score[a]! || a - b
+        : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
+      const top = topK(ids, CACHE_DEPTH, compare)
+      result = { ids: top, scores: top.map((id) => score[id]!), matches: top.map((id) => match[id]!), total: ids.length }
+      if (this.short.size >= CACHE_ENTRIES) this.short.delete(this.short.keys().next().value!)
+      this.short.set(key, result)
+      let keys = this.shortByPrefix.get(word)
+      if (keys === undefined) this.shortByPrefix.set(word, (keys = new Set()))
+      keys.add(key)
+    }
+    const from = (query.page - 1) * query.limit
+    const hits: Array<Hit<D>> = []
+    for (let i = from; i < Math.min(result.ids.length, from + query.limit); i++) {
+      hits.push({ document: this.docs[result.ids[i]!]!, score: Math.round(result.scores[i]! * 1000) / 1000, match: result.matches[i]! })
+    }
+    return { hits, total: result.total }
+  }
+
   /** Matching slots (after filters) with their score, match kind and sort value in slot-indexed arrays. */
   private candidates(query: QueryBase, sort: S | "relevance") {
     const s = this.scratch
     s.ensure(this.docs.length)
     const ids: Array<number> = []
+    const filtered = query.chainId !== undefined || query.launchpad !== undefined || query.graduated !== undefined
     const add = (id: number, score: number, match: MatchKind) => {
       const d = this.docs[id]
-      if (d === undefined || !this.spec.passes(d, query)) return
+      if (d === undefined || (filtered && !this.spec.passes(d, query))) return
       s.score[id] = score
       s.match[id] = match
       s.sortValue[id] = match === "address" ? Infinity : sort === "relevance" ? 0 : this.spec.sortValue(d, sort as Exclude<S, "relevance">)
