@@ -78,6 +78,7 @@ export const insertCorpus = (sql: SqlClient.SqlClient, corpus: Corpus) =>
         SELECT chain_id::int4, pool, tvl::float8, 1, 1 FROM unnest($1::text[], $2::text[], $3::text[]) AS x(chain_id, pool, tvl)`,
         [text(c, (p) => p.chainId), text(c, (p) => p.address), text(c, (p) => p.tvlUsd)])
     }
+    yield* sql.unsafe(`ANALYZE tokens, launches, pools, pool_states`)
     for (const cp of corpus.checkpoints) {
       yield* sql.unsafe(`
         INSERT INTO indexer_checkpoints (chain_id, block_number, block_hash, block_timestamp) VALUES ($1, $2, '0x00', to_timestamp($3))

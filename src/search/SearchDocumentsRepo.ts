@@ -54,14 +54,17 @@ interface PoolRow {
 // whose block times differ from now still shows the volume of its last day.
 // `$TOKENS` / `$POOLS` are the rows to build: the table itself, or a LIMITed subquery for a page. A page must be a
 // subquery: with table statistics the planner may otherwise compute the per-row subselects for every row before
-// the sort and limit (seen: one page of 1,000 taking over 20 s on 100,000 tokens).
+// the sort and limit. The pool TVL is two equality lookups (pools_token0, pools_token1), not one OR: without table
+// statistics (fresh rows) the OR was planned as a scan of every pool per token (a page of 1,000 took over 30 s).
 const TOKEN_SELECT = (rows: string) => `
   WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
   SELECT t.chain_id, t.address, t.name, t.symbol, t.decimals, t.total_supply::text AS total_supply, t.is_launch,
     t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
     extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
-    coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-              WHERE p.chain_id = t.chain_id AND (p.token0 = t.address OR p.token1 = t.address)), 0)::float8 AS liquidity_usd,
+    (coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+               WHERE p.chain_id = t.chain_id AND p.token0 = t.address), 0)
+     + coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+               WHERE p.chain_id = t.chain_id AND p.token1 = t.address), 0))::float8 AS liquidity_usd,
     coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
               WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8
       AS volume24h_usd
