@@ -52,23 +52,36 @@ interface PoolRow {
 
 // "24 h" is measured back from the chain's last indexed block, not the wall clock: a devnet (or a restored index)
 // whose block times differ from now still shows the volume of its last day.
-// `$TOKENS` / `$POOLS` are the rows to build: the table itself, or a LIMITed subquery for a page. A page must be a
-// subquery: with table statistics the planner may otherwise compute the per-row subselects for every row before
-// the sort and limit. The pool TVL is two equality lookups (pools_token0, pools_token1), not one OR: without table
-// statistics (fresh rows) the OR was planned as a scan of every pool per token (a page of 1,000 took over 30 s).
+// `rows` selects the tokens to build (a keyset page, or the changed keys). Liquidity and volume are joined per set,
+// not computed per row: a per-row subselect on pools.token0 was planned as a scan of every pool when one token
+// (WETH) is token0 of most pools, and a page of 1,000 took over 14 s on 100,000 tokens.
 const TOKEN_SELECT = (rows: string) => `
-  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
+  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints),
+  page AS MATERIALIZED (${rows}),
+  liquidity AS (
+    SELECT chain_id, token, sum(tvl) AS tvl FROM (
+      SELECT g.chain_id, g.address AS token, ps.tvl_usd AS tvl FROM page g
+        JOIN pools p ON p.chain_id = g.chain_id AND p.token0 = g.address
+        JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+      UNION ALL
+      SELECT g.chain_id, g.address, ps.tvl_usd FROM page g
+        JOIN pools p ON p.chain_id = g.chain_id AND p.token1 = g.address
+        JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+    ) x GROUP BY chain_id, token),
+  volume AS (
+    SELECT c.chain_id, c.token, sum(c.volume_usd) AS v FROM page g
+      JOIN token_candles c ON c.chain_id = g.chain_id AND c.token = g.address AND c.period = '1h'
+      JOIN ref r ON r.chain_id = c.chain_id
+    WHERE c.bucket_start >= r.since GROUP BY c.chain_id, c.token)
   SELECT t.chain_id, t.address, t.name, t.symbol, t.decimals, t.total_supply::text AS total_supply, t.is_launch,
     t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
     extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
-    (coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-               WHERE p.chain_id = t.chain_id AND p.token0 = t.address), 0)
-     + coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-               WHERE p.chain_id = t.chain_id AND p.token1 = t.address), 0))::float8 AS liquidity_usd,
-    coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
-              WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8
-      AS volume24h_usd
-  FROM ${rows} t LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address`
+    coalesce(lq.tvl, 0)::float8 AS liquidity_usd, coalesce(v.v, 0)::float8 AS volume24h_usd
+  FROM page t
+    LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address
+    LEFT JOIN liquidity lq ON lq.chain_id = t.chain_id AND lq.token = t.address
+    LEFT JOIN volume v ON v.chain_id = t.chain_id AND v.token = t.address
+  ORDER BY t.chain_id, t.address`
 
 const POOL_SELECT = (rows: string) => `
   WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
@@ -152,23 +165,23 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
         sql.unsafe(text, params).pipe(Effect.map((rows) => rows as unknown as ReadonlyArray<A>), Effect.orDie)
       const page = (table: string, after: { chainId: number; address: string } | null, pageSize: number) =>
         after === null
-          ? { rows: `(SELECT * FROM ${table} ORDER BY chain_id, address LIMIT $1)`, params: [pageSize] }
+          ? { rows: `SELECT * FROM ${table} ORDER BY chain_id, address LIMIT $1`, params: [pageSize] }
           : {
-            rows: `(SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) ORDER BY chain_id, address LIMIT $1)`,
+            rows: `SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) ORDER BY chain_id, address LIMIT $1`,
             params: [pageSize, after.chainId, after.address]
           }
       return SearchDocumentsRepo.of({
         allTokens: (after, pageSize) => {
           const p = page("tokens", after, pageSize)
-          return Effect.map(q<TokenRow>(`${TOKEN_SELECT(p.rows)} ORDER BY t.chain_id, t.address`, p.params), (rows) => rows.map(toToken))
+          return Effect.map(q<TokenRow>(TOKEN_SELECT(p.rows), p.params), (rows) => rows.map(toToken))
         },
         allPools: (after, pageSize) => {
           const p = page("pools", after, pageSize)
-          return Effect.map(q<PoolRow>(`${POOL_SELECT(p.rows)} ORDER BY p.chain_id, p.address`, p.params), (rows) => rows.map(toPool))
+          return Effect.map(q<PoolRow>(`${POOL_SELECT(`(${p.rows})`)} ORDER BY p.chain_id, p.address`, p.params), (rows) => rows.map(toPool))
         },
         tokens: (chainId, addresses) =>
           addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<TokenRow>(`${TOKEN_SELECT("tokens")} WHERE t.chain_id = $1 AND t.address = ANY($2::text[])`, [chainId, addresses]),
+            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`), [chainId, addresses]),
             (rows) => rows.map(toToken)
           ),
         pools: (chainId, addresses) =>
