@@ -85,8 +85,9 @@ const program = Effect.gen(function*() {
     t = performance.now()
     const tokens: Array<TokenDocument> = []
     const pools: Array<PoolDocument> = []
+    const figures = yield* repo.tokenFigures
     for (let after: { chainId: number; address: string } | null = null;;) {
-      const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, 1_000)
+      const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, 1_000, figures)
       if (page.length === 0) break
       tokens.push(...page)
       after = { chainId: page.at(-1)!.chainId, address: page.at(-1)!.address }

@@ -34,8 +34,9 @@ const program = Effect.gen(function*() {
     console.log(`  ${what.padEnd(6)} ${String(done).padStart(9)} / ${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)} %), ${(done / Math.max(seconds, 0.001)).toFixed(0)} documents/s`)
   }
   let done = 0
+  const figures = yield* repo.tokenFigures
   for (let after: { chainId: number; address: string } | null = null;;) {
-    const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, settings.batchSize)
+    const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, settings.batchSize, figures)
     if (page.length === 0) break
     yield* run.add(page, [])
     done += page.length

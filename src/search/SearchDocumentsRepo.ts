@@ -52,39 +52,47 @@ interface PoolRow {
 
 // "24 h" is measured back from the chain's last indexed block, not the wall clock: a devnet (or a restored index)
 // whose block times differ from now still shows the volume of its last day.
-// `rows` selects the tokens to build (a keyset page, or the changed keys). Liquidity and volume are joined per set,
-// not computed per row: a per-row subselect on pools.token0 was planned as a scan of every pool when one token
-// (WETH) is token0 of most pools, and a page of 1,000 took over 14 s on 100,000 tokens.
-const TOKEN_SELECT = (rows: string) => `
-  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints),
-  page AS MATERIALIZED (${rows}),
-  liquidity AS (
-    SELECT chain_id, token, sum(tvl) AS tvl FROM (
-      SELECT g.chain_id, g.address AS token, ps.tvl_usd AS tvl FROM page g
-        JOIN pools p ON p.chain_id = g.chain_id AND p.token0 = g.address
-        JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-      UNION ALL
-      SELECT g.chain_id, g.address, ps.tvl_usd FROM page g
-        JOIN pools p ON p.chain_id = g.chain_id AND p.token1 = g.address
-        JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-    ) x GROUP BY chain_id, token),
-  volume AS (
-    SELECT c.chain_id, c.token, sum(c.volume_usd) AS v FROM page g
-      JOIN token_candles c ON c.chain_id = g.chain_id AND c.token = g.address AND c.period = '1h'
-      JOIN ref r ON r.chain_id = c.chain_id
-    WHERE c.bucket_start >= r.since GROUP BY c.chain_id, c.token)
+const REF = `ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)`
+
+/**
+ * Token rows. For a few changed keys, liquidity and volume are per-row index lookups. A full load pages through the
+ * tokens without them (`figures` false) and takes both from two aggregates over all pools and candles
+ * (`tokenFigures`): per-row lookups on pools.token0 are planned as scans of every pool when one token (WETH) is
+ * token0 of most pools, and a page of 1,000 tokens took 5–18 s on 100,000 tokens however the join was written.
+ */
+const TOKEN_SELECT = (rows: string, figures: boolean) => `
+  WITH ${REF}
   SELECT t.chain_id, t.address, t.name, t.symbol, t.decimals, t.total_supply::text AS total_supply, t.is_launch,
     t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
     extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
-    coalesce(lq.tvl, 0)::float8 AS liquidity_usd, coalesce(v.v, 0)::float8 AS volume24h_usd
-  FROM page t
-    LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address
-    LEFT JOIN liquidity lq ON lq.chain_id = t.chain_id AND lq.token = t.address
-    LEFT JOIN volume v ON v.chain_id = t.chain_id AND v.token = t.address
+    ${figures ? `(coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+               WHERE p.chain_id = t.chain_id AND p.token0 = t.address), 0)
+     + coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+               WHERE p.chain_id = t.chain_id AND p.token1 = t.address), 0))::float8` : "0::float8"} AS liquidity_usd,
+    ${figures ? `coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
+              WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8` : "0::float8"}
+      AS volume24h_usd
+  FROM (${rows}) t LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address
   ORDER BY t.chain_id, t.address`
 
+/** Liquidity (TVL of every pool holding the token) and 24 h volume of every token, keyed `<address>-<chainId>`. */
+const LIQUIDITY_ALL = `
+  SELECT p.chain_id, x.token, sum(ps.tvl_usd)::float8 AS value
+  FROM pools p CROSS JOIN LATERAL (VALUES (p.token0), (p.token1)) x(token)
+    JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+  GROUP BY p.chain_id, x.token`
+const VOLUME_ALL = `
+  WITH ${REF}
+  SELECT c.chain_id, c.token, sum(c.volume_usd)::float8 AS value FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
+  WHERE c.period = '1h' AND c.bucket_start >= r.since GROUP BY c.chain_id, c.token`
+
+export interface TokenFigures {
+  readonly liquidity: ReadonlyMap<string, number>
+  readonly volume: ReadonlyMap<string, number>
+}
+
 const POOL_SELECT = (rows: string) => `
-  WITH ref AS (SELECT chain_id, block_timestamp - interval '24 hours' AS since FROM indexer_checkpoints)
+  WITH ${REF}
   SELECT p.chain_id, p.address, p.token0, p.token1, p.fee, extract(epoch FROM p.block_timestamp)::float8 AS created_at,
     t0.symbol AS symbol0, t0.name AS name0, t1.symbol AS symbol1, t1.name AS name1,
     coalesce(ps.tvl_usd, 0)::float8 AS tvl_usd, coalesce(ps.swap_count, 0)::text AS swap_count,
@@ -145,8 +153,14 @@ const toPool = (r: PoolRow): PoolDocument =>
  * answers "what changed in blocks (from, to]" for a search service that runs apart from the indexer.
  */
 export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
+  /** Liquidity and volume of every token at once, for a full load (`allTokens`). */
+  readonly tokenFigures: Effect.Effect<TokenFigures>
   /** Every document, in pages of `pageSize` (keyset on chain and address), for a full load or reindex. */
-  readonly allTokens: (after: { chainId: number; address: string } | null, pageSize: number) => Effect.Effect<ReadonlyArray<TokenDocument>>
+  readonly allTokens: (
+    after: { chainId: number; address: string } | null,
+    pageSize: number,
+    figures: TokenFigures
+  ) => Effect.Effect<ReadonlyArray<TokenDocument>>
   readonly allPools: (after: { chainId: number; address: string } | null, pageSize: number) => Effect.Effect<ReadonlyArray<PoolDocument>>
   readonly tokens: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TokenDocument>>
   readonly pools: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PoolDocument>>
@@ -171,9 +185,20 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
             params: [pageSize, after.chainId, after.address]
           }
       return SearchDocumentsRepo.of({
-        allTokens: (after, pageSize) => {
+        tokenFigures: Effect.map(
+          Effect.all([q<{ chainId: number; token: string; value: number }>(LIQUIDITY_ALL, []), q<{ chainId: number; token: string; value: number }>(VOLUME_ALL, [])]),
+          ([liquidity, volume]) => ({
+            liquidity: new Map(liquidity.map((r) => [tokenId(r.token, r.chainId), r.value])),
+            volume: new Map(volume.map((r) => [tokenId(r.token, r.chainId), r.value]))
+          })
+        ),
+        allTokens: (after, pageSize, figures) => {
           const p = page("tokens", after, pageSize)
-          return Effect.map(q<TokenRow>(TOKEN_SELECT(p.rows), p.params), (rows) => rows.map(toToken))
+          return Effect.map(q<TokenRow>(TOKEN_SELECT(p.rows, false), p.params), (rows) =>
+            rows.map((r) => {
+              const key = tokenId(r.address, r.chainId)
+              return toToken({ ...r, liquidityUsd: figures.liquidity.get(key) ?? 0, volume24hUsd: figures.volume.get(key) ?? 0 })
+            }))
         },
         allPools: (after, pageSize) => {
           const p = page("pools", after, pageSize)
@@ -181,7 +206,7 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
         },
         tokens: (chainId, addresses) =>
           addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`), [chainId, addresses]),
+            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`, true), [chainId, addresses]),
             (rows) => rows.map(toToken)
           ),
         pools: (chainId, addresses) =>

@@ -64,9 +64,10 @@ export class SearchSync extends Context.Service<SearchSync, {
         const run = yield* index.rebuild
         let tokens = 0
         let pools = 0
+        const figures = yield* repo.tokenFigures
         let after: { chainId: number; address: string } | null = null
         for (;;) {
-          const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, settings.batchSize)
+          const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, settings.batchSize, figures)
           if (page.length === 0) break
           yield* run.add(page, [])
           tokens += page.length
