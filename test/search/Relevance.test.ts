@@ -24,7 +24,12 @@ const loaded = Effect.gen(function*() {
   const [{ n }] = (yield* sql`SELECT count(*)::int AS n FROM tokens`) as unknown as [{ n: number }]
   if (n === 0) yield* insertCorpus(sql, corpus)
   yield* ok("/api/v1/search/index").pipe(
-    Effect.repeat({ until: (b) => b.documents.tokens === corpus.tokens.length, schedule: Schedule.spaced("50 millis") }),
+    // Complete and caught up with both checkpoints (the index may have loaded the rows before the checkpoints landed).
+    Effect.repeat({
+      until: (b): boolean =>
+        b.documents.tokens === corpus.tokens.length && b.chains.length === 2 && b.chains.every((c: any) => c.searchBlock === "10"),
+      schedule: Schedule.spaced("50 millis")
+    }),
     Effect.timeout("30 seconds")
   )
 })
