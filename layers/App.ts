@@ -1,15 +1,20 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
+import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
+import { ExchangeValidationLive } from "../src/exchange/ExchangeValidation.ts"
 import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
+import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
+import { Notifications } from "../src/notifications/Notifications.ts"
+import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
+import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/system/Health.ts"
@@ -20,8 +25,21 @@ import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
-const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
+const clientRoutes = apiRoutes(
+  ClientApi,
+  Layer.mergeAll(
+    ClientSystemHttp,
+    AccountsHttpLive,
+    // Notifications, web push and the chain-event notifier of the process's chain.
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
+    // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
+    ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer)))
+  )
+)
+const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(
+  // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
+  Layer.provide(ExchangeValidationLive)
+)
 const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
   Layer.provide(GraphqlSchema.layer),
@@ -49,7 +67,7 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
     // indexer publishes to, and search (layers/Search.ts) listens on, one feed.
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, IndexerEvents.layer)))
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(
