@@ -30,6 +30,8 @@ interface TokenRow {
   readonly pool: string | null
   readonly liquidityUsd: number
   readonly volume24hUsd: number
+  readonly claimed: boolean
+  readonly image: string | null
 }
 
 interface PoolRow {
@@ -65,6 +67,7 @@ const TOKEN_SELECT = (rows: string, figures: boolean) => `
   SELECT t.chain_id, t.address, t.name, t.symbol, t.decimals, t.total_supply::text AS total_supply, t.is_launch,
     t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
     extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
+    m.creator_id IS NOT NULL AS claimed, m.image,
     ${figures ? `(coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
                WHERE p.chain_id = t.chain_id AND p.token0 = t.address), 0)
      + coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
@@ -73,7 +76,15 @@ const TOKEN_SELECT = (rows: string, figures: boolean) => `
               WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8` : "0::float8"}
       AS volume24h_usd
   FROM (${rows}) t LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address
+    LEFT JOIN token_metadata m ON m.chain_id = t.chain_id AND m.token_address = t.address
   ORDER BY t.chain_id, t.address`
+
+/** Tokens an admin hid (client API moderation) are not searchable, nor their launch pools. */
+const VISIBLE_TOKEN = (alias: string) =>
+  `NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = ${alias}.chain_id AND h.token_address = ${alias}.address)`
+const VISIBLE_POOL = (alias: string) =>
+  `NOT EXISTS (SELECT 1 FROM launches hl JOIN token_hides h ON h.chain_id = hl.chain_id AND h.token_address = hl.token
+               WHERE hl.chain_id = ${alias}.chain_id AND hl.pool = ${alias}.address)`
 
 /** Liquidity (TVL of every pool holding the token) and 24 h volume of every token, keyed `<address>-<chainId>`. */
 const LIQUIDITY_ALL = `
@@ -126,8 +137,8 @@ const toToken = (r: TokenRow): TokenDocument => {
     liquidityUsd: r.liquidityUsd,
     holders: r.holderCount,
     graduated: r.graduated,
-    claimed: false,
-    image: null
+    claimed: r.claimed,
+    image: r.image
   })
 }
 
@@ -169,6 +180,11 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
   /** Keys touched by events in blocks (from, to] of a chain. */
   readonly changedBetween: (chainId: number, from: bigint, to: bigint) => Effect.Effect<ChangedKeys>
   readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>>
+  /**
+   * Tokens whose listing changed (claim, claim image, admin hide/unhide) since `since` (a database timestamp), and
+   * the database time to ask from next. These changes come from the client API, not from indexer commits.
+   */
+  readonly listingChanges: (since: string | null) => Effect.Effect<{ readonly keys: ReadonlyArray<ChangedKeys>; readonly now: string }>
   readonly counts: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
 }>()("app/search/SearchDocumentsRepo") {
   static readonly layer = Layer.effect(
@@ -177,11 +193,13 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
       const sql = yield* SqlClient.SqlClient
       const q = <A>(text: string, params: ReadonlyArray<unknown>) =>
         sql.unsafe(text, params).pipe(Effect.map((rows) => rows as unknown as ReadonlyArray<A>), Effect.orDie)
+      const visible = (table: string) => (table === "tokens" ? VISIBLE_TOKEN(table) : VISIBLE_POOL(table))
       const page = (table: string, after: { chainId: number; address: string } | null, pageSize: number) =>
         after === null
-          ? { rows: `SELECT * FROM ${table} ORDER BY chain_id, address LIMIT $1`, params: [pageSize] }
+          ? { rows: `SELECT * FROM ${table} WHERE ${visible(table)} ORDER BY chain_id, address LIMIT $1`, params: [pageSize] }
           : {
-            rows: `SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) ORDER BY chain_id, address LIMIT $1`,
+            rows: `SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) AND ${visible(table)}
+                   ORDER BY chain_id, address LIMIT $1`,
             params: [pageSize, after.chainId, after.address]
           }
       return SearchDocumentsRepo.of({
@@ -206,12 +224,12 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
         },
         tokens: (chainId, addresses) =>
           addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`, true), [chainId, addresses]),
+            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[]) AND ${VISIBLE_TOKEN("tokens")}`, true), [chainId, addresses]),
             (rows) => rows.map(toToken)
           ),
         pools: (chainId, addresses) =>
           addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<PoolRow>(`${POOL_SELECT("pools")} WHERE p.chain_id = $1 AND p.address = ANY($2::text[])`, [chainId, addresses]),
+            q<PoolRow>(`${POOL_SELECT("pools")} WHERE p.chain_id = $1 AND p.address = ANY($2::text[]) AND ${VISIBLE_POOL("p")}`, [chainId, addresses]),
             (rows) => rows.map(toPool)
           ),
         expand: ({ chainId, tokens, pools }) =>
@@ -245,6 +263,25 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
               tokens: rows.filter((r) => r.kind === "token").map((r) => r.k),
               pools: rows.filter((r) => r.kind === "pool").map((r) => r.k)
             })
+          ),
+        listingChanges: (since) =>
+          Effect.map(
+            q<{ chainId: number | null; token: string | null; now: string }>(`
+              SELECT x.chain_id, x.token, now()::text AS now FROM (
+                SELECT chain_id, token_address AS token FROM token_metadata WHERE $1::timestamptz IS NOT NULL AND updated_at > $1::timestamptz
+                UNION SELECT chain_id, token_address FROM token_admin_actions WHERE $1::timestamptz IS NOT NULL AND created_at > $1::timestamptz
+              ) x RIGHT JOIN (SELECT 1) one ON true`, [since]),
+            (rows) => {
+              const byChain = new Map<number, Array<string>>()
+              for (const r of rows) {
+                if (r.chainId === null || r.token === null) continue
+                byChain.set(r.chainId, [...(byChain.get(r.chainId) ?? []), r.token])
+              }
+              return {
+                keys: [...byChain].map(([chainId, tokens]) => ({ chainId, tokens, pools: [] })),
+                now: rows[0]!.now
+              }
+            }
           ),
         checkpoints: Effect.map(
           q<{ chainId: number; blockNumber: string }>(`SELECT chain_id, block_number::text AS block_number FROM indexer_checkpoints`, []),

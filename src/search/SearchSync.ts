@@ -26,7 +26,9 @@ type Signal = { readonly _tag: "change"; readonly change: IndexerChange } | { re
  *   - after each indexer commit in this process (IndexerEvents), the documents of the batch's tokens and pools (and of
  *     what they affect: a pool's tokens, a token's launch pool) are rebuilt from Postgres and upserted in one batch;
  *     keys that no longer exist (a reorg) are removed. So a launch or a swap is searchable one batch after its block;
- *   - every SEARCH_POLL_MS the indexer checkpoint is read, for a search service running apart from the indexer:
+ *   - every SEARCH_POLL_MS, claims, claim images and admin hides/unhides made since the last poll (client API
+ *     writes, no indexer event) are applied, and the indexer checkpoint is read, for a search service running apart
+ *     from the indexer:
  *     blocks it has not seen are caught up from the event tables (a checkpoint that went back, a reorg seen from
  *     outside, triggers a full rebuild);
  *   - every SEARCH_REFRESH_MS a full rebuild, so that 24 h volumes age without events.
@@ -49,6 +51,8 @@ export class SearchSync extends Context.Service<SearchSync, {
       const sql = yield* SqlClient.SqlClient
       const status = yield* Ref.make<SyncStatus>({ ready: false, lastUpdateAt: null, blocks: new Map(), updates: 0, lastError: null })
       const persistent = index.backend !== "embedded"
+      // Database time from which claims and hides are still to be applied (set when a full load starts).
+      let listingsSince: string | null = null
 
       const setBlock = (chainId: number, block: bigint) =>
         Effect.gen(function*() {
@@ -60,6 +64,7 @@ export class SearchSync extends Context.Service<SearchSync, {
         })
 
       const rebuild = Effect.gen(function*() {
+        listingsSince = (yield* repo.listingChanges(null)).now
         const checkpoints = yield* repo.checkpoints
         const run = yield* index.rebuild
         let tokens = 0
@@ -122,6 +127,10 @@ export class SearchSync extends Context.Service<SearchSync, {
         })
 
       const poll = Effect.gen(function*() {
+        const listings = yield* repo.listingChanges(listingsSince)
+        for (const keys of listings.keys) yield* apply(keys)
+        if (listings.keys.length > 0) yield* Ref.update(status, (s) => ({ ...s, lastUpdateAt: Date.now(), updates: s.updates + 1 }))
+        listingsSince = listings.now
         for (const cp of yield* repo.checkpoints) {
           const seen = yield* known(cp.chainId)
           if (seen === undefined || cp.blockNumber < seen) {

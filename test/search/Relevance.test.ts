@@ -140,6 +140,34 @@ layer(TestServices(["search"]), { timeout: "120 seconds", excludeTestServices: t
       assert.strictEqual(PEP.address.length + MOON.address.length + T2024.address.length + MOONBAG.address.length, 168)
     }))
 
+  it.effect("claims (claimed, image) and admin hides reach the index within a poll, without an indexer event", () =>
+    Effect.gen(function*() {
+      yield* loaded
+      const sql = yield* SqlClient.SqlClient
+      const before = (yield* ok(`/api/v1/search/tokens?q=${PEPE.address}`)).items[0].token
+      assert.deepStrictEqual([before.claimed, before.image], [false, null])
+      const [user] = (yield* sql`INSERT INTO users (idp_did) VALUES ('wallet:search-test') RETURNING id`) as unknown as [{ id: string }]
+      yield* sql`INSERT INTO token_metadata (chain_id, token_address, creator_id, creator_wallet, name, symbol, image, source)
+                 VALUES (31337, ${PEPE.address}, ${user!.id}, '0x0000000900000000000000000000000000000001', 'Pepe', 'PEPE',
+                         '/v1/images/abc.webp', 'claim')`
+      yield* sql`INSERT INTO token_hides (chain_id, token_address, hidden_by) VALUES (31337, ${MOONCAT.address}, ${user!.id})`
+      yield* sql`INSERT INTO token_admin_actions (admin_id, chain_id, token_address, action) VALUES (${user!.id}, 31337, ${MOONCAT.address}, 'hide')`
+      const claimed = yield* ok(`/api/v1/search/tokens?q=${PEPE.address}`).pipe(
+        Effect.repeat({ until: (b): boolean => b.items[0].token.claimed === true, schedule: Schedule.spaced("50 millis") }),
+        Effect.timeout("20 seconds")
+      )
+      assert.strictEqual(claimed.items[0].token.image, "/v1/images/abc.webp")
+      assert.deepStrictEqual(symbols((yield* ok("/api/v1/search/tokens?q=moon")).items), ["MOON", "MOONBAG"], "hidden: MOONCAT")
+      assert.notInclude(poolAddresses((yield* ok("/api/v1/search/pools?q=moon")).items), MOONCAT.pool, "and its launch pool")
+      // Unhide: the row goes, the action is recorded; the token comes back.
+      yield* sql`DELETE FROM token_hides WHERE token_address = ${MOONCAT.address}`
+      yield* sql`INSERT INTO token_admin_actions (admin_id, chain_id, token_address, action) VALUES (${user!.id}, 31337, ${MOONCAT.address}, 'unhide')`
+      yield* ok("/api/v1/search/tokens?q=moon").pipe(
+        Effect.repeat({ until: (b): boolean => b.items.length === 3, schedule: Schedule.spaced("50 millis") }),
+        Effect.timeout("20 seconds")
+      )
+    }))
+
   it.effect("bad parameters → 400 with a stable code", () =>
     Effect.gen(function*() {
       yield* loaded
