@@ -29,8 +29,9 @@ const program = Effect.gen(function*() {
   const checkpoints = yield* repo.checkpoints
   const totals = yield* repo.counts
   const run = yield* index.rebuild
+  let phaseStart = performance.now()
   const progress = (what: string, done: number, total: number) => {
-    const seconds = (performance.now() - started) / 1000
+    const seconds = (performance.now() - phaseStart) / 1000
     console.log(`  ${what.padEnd(6)} ${String(done).padStart(9)} / ${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)} %), ${(done / Math.max(seconds, 0.001)).toFixed(0)} documents/s`)
   }
   let done = 0
@@ -44,6 +45,7 @@ const program = Effect.gen(function*() {
     after = { chainId: page.at(-1)!.chainId, address: page.at(-1)!.address }
   }
   done = 0
+  phaseStart = performance.now()
   for (let after: { chainId: number; address: string } | null = null;;) {
     const page: ReadonlyArray<PoolDocument> = yield* repo.allPools(after, settings.batchSize)
     if (page.length === 0) break
