@@ -12,16 +12,20 @@ import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
+import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
 import { Notifications } from "../src/notifications/Notifications.ts"
 import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
 import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
+import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
+import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
 import { Chain } from "./Chain.ts"
+import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -30,6 +34,7 @@ const clientRoutes = apiRoutes(
   Layer.mergeAll(
     ClientSystemHttp,
     AccountsHttpLive,
+    SocialHttpLive,
     // Notifications, web push and the chain-event notifier of the process's chain.
     Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
@@ -40,7 +45,7 @@ const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp,
   // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
   Layer.provide([ExchangeValidationLive, PublicRateLimitLive])
 )
-const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
+const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive).pipe(
   Layer.provide(GraphqlSchema.layer),
@@ -65,7 +70,10 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) => serveService(name, serviceRoutes[name]))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive)))
+    // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
+    // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
+    // indexer publishes to, and search (layers/Search.ts) listens on, one feed.
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(
