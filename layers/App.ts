@@ -9,6 +9,7 @@ import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
+import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
@@ -17,8 +18,8 @@ import { Chain } from "./Chain.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive))
-const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
+const clientRoutes = Layer.mergeAll(apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive)), ClientMcpLive)
+const exchangeRoutes = Layer.mergeAll(apiRoutes(ExchangeApi, ExchangeSystemHttp), ExchangeMcpLive)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
   Layer.provide(GraphqlSchema.layer),
