@@ -1,6 +1,6 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { AccountsHttpLive } from "../src/auth/AccountsLive.ts"
+import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.ts"
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
@@ -10,6 +10,7 @@ import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
+import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
@@ -18,9 +19,20 @@ import { Chain } from "./Chain.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
-const clientRoutes = Layer.mergeAll(apiRoutes(ClientApi, Layer.mergeAll(ClientSystemHttp, AccountsHttpLive)), ClientMcpLive)
-const exchangeRoutes = Layer.mergeAll(apiRoutes(ExchangeApi, ExchangeSystemHttp), ExchangeMcpLive)
+const clientRoutes = apiRoutes(
+  ClientApi,
+  Layer.mergeAll(
+    ClientSystemHttp,
+    AccountsHttpLive,
+    // Notifications, web push and the chain-event notifier of the process's chain.
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive))
+  )
+)
+const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
+/** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
+const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
+const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive).pipe(
   Layer.provide(GraphqlSchema.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
@@ -28,13 +40,13 @@ const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), G
 )
 type RoutesOf<L extends Layer.Any> = Layer.Layer<never, Layer.Error<L>, Layer.Services<L>>
 type AnyRoutes =
-  | RoutesOf<typeof clientRoutes>
-  | RoutesOf<typeof exchangeRoutes>
+  | RoutesOf<typeof clientWithMcp>
+  | RoutesOf<typeof exchangeWithMcp>
   | RoutesOf<typeof searchRoutes>
   | RoutesOf<typeof indexerRoutes>
 const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoutes>, Layer.Services<AnyRoutes>>> = {
-  client: clientRoutes,
-  exchange: exchangeRoutes,
+  client: clientWithMcp,
+  exchange: exchangeWithMcp,
   search: searchRoutes,
   indexer: indexerRoutes
 }

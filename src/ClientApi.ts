@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { Validation } from "./http/Validation.ts"
 import { ImagesApi } from "./images/ImagesApi.ts"
+import { NotificationsApi } from "./notifications/NotificationsApi.ts"
+import { PushApi } from "./push/PushApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -15,6 +17,8 @@ export class ClientApi extends HttpApi.make("client")
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)
+  .add(NotificationsApi)
+  .add(PushApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({
