@@ -116,7 +116,9 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
       for (const [client, tools] of [[app, inCallOrder(clientTools())], [dex, exchangeTools()]] as const) {
         for (const tool of tools) {
           for (const seed of [1, 2, 3]) {
-            const args = generateSync(tool.inputSchema as any, { seed, alwaysFakeOptionals: seed !== 1 } as any) as Record<string, unknown>
+            // A field's `examples` are used where it has them: a check JSON Schema cannot state (a P-256 point, an
+            // https URL) is documented by a real example, which a model can follow too.
+            const args = generateSync(tool.inputSchema as any, { seed, alwaysFakeOptionals: seed !== 1, useExamplesValue: true } as any) as Record<string, unknown>
             const result = yield* callTool(client, tool.name, args)
             if (result.isError) {
               assert.isFalse(SHAPE_ERRORS.has(result.error!.code), `${tool.name}(${JSON.stringify(args).slice(0, 300)}) → ${JSON.stringify(result.error)}`)
