@@ -3,6 +3,7 @@ import { McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
 import { Listening } from "../Http.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
+import { LlmsTxtLive } from "./LlmsTxt.ts"
 import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
 
 /**
@@ -12,6 +13,7 @@ import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerR
  * otherwise SEARCH_URL).
  */
 
+/** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
 export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
   const local = inProcessExecutor(router)
@@ -24,7 +26,7 @@ export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
     allowSessionTermination: true,
     registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials })
   })
-}))
+})).pipe(Layer.merge(LlmsTxtLive))
 
 export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter

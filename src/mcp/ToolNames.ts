@@ -2,8 +2,10 @@
  * Tool names are derived from the route's method and path, not from a list: `<prefix>_<segments>` where the
  * segments are the path's fixed parts after `/v1` or `/api/v1` (parameters dropped), snake_cased. So
  * `POST /v1/session/wallet/verify` is `app_session_wallet_verify` and `GET /api/v1/pools/:poolId/ticks` is
- * `dex_pools_ticks`. Routes that share those segments are told apart by their method (`app_launch_get`,
- * `app_launch_delete`), then, for the same method, by their parameters (`app_badges_get_by_badge_id`).
+ * `dex_pools_ticks`. Routes that share those segments are told apart by a verb for their method (`app_launch_create`,
+ * `app_launch_get`, `app_launch_delete`: GET get, POST create, PUT/PATCH update, DELETE delete; the method itself
+ * if two verbs clash), then, for the same method, by their parameters (`app_badges_by_badge_id`). A verb, not the
+ * method, because "post" is also a path word (`app_comments_tokens_post` is GET a comment by post number).
  * The names are a function of the whole API: adding a route can rename the routes it collides with.
  */
 
@@ -31,6 +33,9 @@ export const pathStem = (path: string): string => {
   return stem === "" ? "root" : stem
 }
 
+const verbs: Record<string, string> = { GET: "get", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" }
+const verbOf = (method: string) => verbs[method] ?? method.toLowerCase()
+
 const paramsOf = (path: string) => segments(path).filter(isParam).map((s) => snake(paramName(s)))
 
 /** One name per route, in the routes' order; throws when two routes still end up with one name (a test catches it). */
@@ -40,7 +45,10 @@ export const toolNames = (prefix: "app" | "dex", routes: ReadonlyArray<NamedRout
     const clash = routes.filter((_, j) => stems[j] === stems[i])
     if (clash.length === 1) return stems[i]!
     const parts = [stems[i]!]
-    if (new Set(clash.map((r) => r.method)).size > 1) parts.push(route.method.toLowerCase())
+    if (new Set(clash.map((r) => r.method)).size > 1) {
+      const verbClash = clash.some((r) => r.method !== route.method && verbOf(r.method) === verbOf(route.method))
+      parts.push(verbClash ? route.method.toLowerCase() : verbOf(route.method))
+    }
     const sameMethod = clash.filter((r) => r.method === route.method)
     const params = paramsOf(route.path)
     if (sameMethod.length > 1 && params.length > 0) parts.push("by", ...params)

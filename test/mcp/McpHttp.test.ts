@@ -11,6 +11,7 @@ const SHAPE_ERRORS = new Set(["INVALID_ARGUMENTS", "INVALID_PATH", "INVALID_QUER
 const inCallOrder = (tools: ReadonlyArray<RouteTool>) =>
   [...tools].sort((a, b) => Number(a.route.sessionEffect === "ends") - Number(b.route.sessionEffect === "ends"))
 import { newAccount } from "../sessions/support.ts"
+import { baseUrl, fetchJson } from "../layers/TestServer.ts"
 import { AgentServers, callTool, connectMcp, signInWithTools, tinyPng } from "./support.ts"
 
 layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MCP over streamable HTTP (official SDK client)", (it) => {
@@ -128,5 +129,14 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
         }
       }
       assert.strictEqual(checked.length, clientTools().length + exchangeTools().length)
+    }))
+
+  it.effect("/llms.txt on the client service lists every tool of both servers", () =>
+    Effect.gen(function*() {
+      const res = yield* fetchJson(`${yield* baseUrl("client")}/llms.txt`)
+      assert.strictEqual(res.status, 200)
+      assert.match(res.headers.get("content-type") ?? "", /^text\/markdown/)
+      for (const tool of [...clientTools(), ...exchangeTools()]) assert.include(res.body, `\`${tool.name}\``)
+      assert.include(res.body, "app_session_wallet_verify")
     }))
 })

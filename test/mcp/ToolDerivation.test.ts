@@ -54,7 +54,11 @@ describe("MCP tools derived from the HttpApi definitions", () => {
         { method: "GET", path: "/v1/badges" },
         { method: "GET", path: "/v1/badges/:badgeId" }
       ]),
-      ["app_launch_post", "app_launch_get", "app_launch_delete", "app_launch_pending", "app_badges", "app_badges_by_badge_id"]
+      ["app_launch_create", "app_launch_get", "app_launch_delete", "app_launch_pending", "app_badges", "app_badges_by_badge_id"]
+    )
+    assert.deepStrictEqual(
+      toolNames("app", [{ method: "PUT", path: "/v1/x/:id" }, { method: "PATCH", path: "/v1/x/:id" }, { method: "GET", path: "/v1/x/:id" }]),
+      ["app_x_put", "app_x_patch", "app_x_get"]
     )
     assert.deepStrictEqual(toolNames("dex", [{ method: "GET", path: "/api/v1/pools/:poolId/ticks" }, { method: "GET", path: "/api/health" }]), [
       "dex_pools_ticks",
