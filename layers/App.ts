@@ -4,12 +4,14 @@ import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.
 import { ClientApi } from "../src/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/Config.ts"
 import { ExchangeApi } from "../src/ExchangeApi.ts"
+import { ExchangeValidationLive } from "../src/exchange/ExchangeValidation.ts"
 import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
+import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
 import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
 import { Health } from "../src/system/Health.ts"
@@ -28,7 +30,10 @@ const clientRoutes = apiRoutes(
     Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive))
   )
 )
-const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp)
+const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(
+  // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
+  Layer.provide(ExchangeValidationLive)
+)
 const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
 const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
@@ -56,7 +61,7 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) => serveService(name, serviceRoutes[name]))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain)))
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(

@@ -1,14 +1,15 @@
 import { HttpApi, OpenApi } from "effect/http-api"
-import { Validation } from "./http/Validation.ts"
+import { ExchangeValidation } from "./exchange/ExchangeValidation.ts"
 import { healthGroup } from "./system/SystemApi.ts"
 
 /** The exchange API (`/api/v1`): quotes, pools, tokens, stats, positions, swap status. Source of the `dex_*` tools. */
 export class ExchangeApi extends HttpApi.make("exchange")
   .add(healthGroup("/api/health"))
-  .middleware(Validation)
+  // Must stay last: it covers only the groups added before it. Decode failures → 400 in the exchange shape.
+  .middleware(ExchangeValidation)
   .annotateMerge(OpenApi.annotations({
     title: "fire-api exchange API",
     version: "1",
-    description: "Trading-side data of the DEX. Errors: `{ code, message, details? }` unless a route documents its own shape."
+    description: "Trading-side data of the DEX. Errors: `{ error, code, details? }` (the spec's `{ error, details? }` plus a stable code)."
   }))
 {}

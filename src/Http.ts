@@ -6,7 +6,8 @@ import type { HttpApi, HttpApiGroup } from "effect/http-api"
 import { createServer, type IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "./Config.ts"
-import { NotFoundFallbackLive, RequestContextLive } from "./http/RequestContext.ts"
+import { exchangeErrorResponse } from "./exchange/ExchangeError.ts"
+import { errorResponse, notFoundFallback, requestContext } from "./http/RequestContext.ts"
 import { ValidationLive } from "./http/Validation.ts"
 
 /** Where each started service listens; filled as servers bind, read by `main` for the ready lines and by tests. */
@@ -85,7 +86,9 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
         address._tag !== "UnixPathAddress" && wildcard ? `http://localhost:${address.port}` : HttpServer.formatAddress(address)
       )
     }))
-    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), RequestContextLive, NotFoundFallbackLive), {
+    // The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500.
+    const writeError = name === "exchange" ? exchangeErrorResponse : errorResponse
+    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), requestContext(writeError), notFoundFallback(writeError)), {
       disableLogger: !config.accessLog,
       disableListenLog: true
     }).pipe(Layer.merge(register), Layer.provide(server))

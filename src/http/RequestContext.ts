@@ -5,6 +5,9 @@ import type { ErrorBody } from "../domain/ApiError.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
 
+/** How a service writes the error bodies this stack produces itself (client/search/indexer: `errorResponse`). */
+export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerResponse.HttpServerResponse
+
 /** A client-supplied request id is kept when it is short and plain; otherwise we mint one. */
 const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
   const given = request.headers["x-request-id"]
@@ -26,12 +29,12 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
  *   the request id, which the caller can quote.
  */
-export const RequestContextLive = HttpRouter.middleware(
+export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware(
   Effect.gen(function*() {
     const { maxBodyBytes } = yield* AppConfig
     const limit = ByteSize.bytes(maxBodyBytes)
     const tooLarge = () =>
-      errorResponse(413, {
+      writeError(413, {
         code: "PAYLOAD_TOO_LARGE",
         message: `Request body exceeds the limit of ${maxBodyBytes} bytes`,
         details: { maxBytes: maxBodyBytes }
@@ -48,7 +51,7 @@ export const RequestContextLive = HttpRouter.middleware(
             if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge())
             return Effect.as(
               Effect.logError(`${request.method} ${request.url} failed`, cause),
-              errorResponse(500, {
+              writeError(500, {
                 code: "INTERNAL",
                 message: `Internal error; quote request id ${requestId} when reporting it`
               })
@@ -56,11 +59,12 @@ export const RequestContextLive = HttpRouter.middleware(
           }),
           Effect.annotateLogs({ requestId })
         )
-        return HttpServerResponse.setHeader(asErrorBody(response), "x-request-id", requestId)
+        return HttpServerResponse.setHeader(asErrorBody(response, writeError), "x-request-id", requestId)
       })
   }),
   { global: true }
 )
+export const RequestContextLive = requestContext(errorResponse)
 
 const codeOfStatus: Record<number, string> = {
   400: "BAD_REQUEST",
@@ -79,7 +83,7 @@ const decoder = new TextDecoder()
  * Error responses the framework writes itself (415 for a body in a content type the route does not take, empty
  * 4xx bodies) get our error body too, so that clients only ever parse one shape. Ours, already JSON, pass as they are.
  */
-const asErrorBody = (response: HttpServerResponse.HttpServerResponse) => {
+const asErrorBody = (response: HttpServerResponse.HttpServerResponse, writeError: ErrorWriter) => {
   if (response.status < 400 || (response.headers["content-type"] ?? "").includes("json")) return response
   const text = response.body._tag === "Empty"
     ? ""
@@ -88,7 +92,7 @@ const asErrorBody = (response: HttpServerResponse.HttpServerResponse) => {
     : undefined
   if (text === undefined) return response
   return HttpServerResponse.setHeaders(
-    errorResponse(response.status, {
+    writeError(response.status, {
       code: codeOfStatus[response.status] ?? `HTTP_${response.status}`,
       message: text.trim() || `HTTP ${response.status}`
     }),
@@ -97,8 +101,10 @@ const asErrorBody = (response: HttpServerResponse.HttpServerResponse) => {
 }
 
 /** Unknown routes answer with the error body instead of an empty 404. Registered on every service. */
-export const NotFoundFallbackLive = HttpRouter.add("*", "*", (request) =>
-  Effect.succeed(errorResponse(404, {
-    code: "NOT_FOUND",
-    message: `No route for ${request.method} ${request.url.split("?")[0]}`
-  })))
+export const notFoundFallback = (writeError: ErrorWriter) =>
+  HttpRouter.add("*", "*", (request) =>
+    Effect.succeed(writeError(404, {
+      code: "NOT_FOUND",
+      message: `No route for ${request.method} ${request.url.split("?")[0]}`
+    })))
+export const NotFoundFallbackLive = notFoundFallback(errorResponse)

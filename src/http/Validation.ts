@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SchemaIssue } from "effect"
-import { HttpApiMiddleware } from "effect/http-api"
+import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { BadRequest } from "../domain/ApiError.ts"
 
 /**
@@ -29,7 +29,8 @@ const where = {
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
-export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) => {
+/** Code, sentence and per-field issues of a decode failure; shared with the exchange API's own error shape. */
+export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError) => {
   const issues = formatIssues(error.cause.issue).issues.map((issue) => ({
     field: (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("."),
     message: issue.message
@@ -40,5 +41,10 @@ export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Valida
     : first.field === ""
     ? `Invalid ${error.kind === "Payload" || error.kind === "Body" ? "body" : where[error.kind]}: ${first.message}`
     : `Invalid ${where[error.kind]} "${first.field}": ${first.message}`
-  return Effect.fail(new BadRequest({ code: codes[error.kind], message, details: { issues } }))
+  return { code: codes[error.kind], message, issues }
+}
+
+export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) => {
+  const { code, message, issues } = describeSchemaError(error)
+  return Effect.fail(new BadRequest({ code, message, details: { issues } }))
 })

@@ -3,6 +3,8 @@ import { Effect, Layer } from "effect"
 import { servicesLayer } from "../../layers/App.ts"
 import { AppConfig, type AppSettings, type ServiceName, ServiceNames } from "../../src/Config.ts"
 import { Listening } from "../../src/Http.ts"
+import { defaultRateLimitSettings, type RateLimitSettings } from "../../src/ratelimit/RateLimitConfig.ts"
+import { RateLimitConfig } from "../../src/ratelimit/RateLimiter.ts"
 import { AnvilChain } from "./AnvilChain.ts"
 import { TestDatabase } from "./TestDatabase.ts"
 
@@ -23,10 +25,16 @@ export const testSettings = (overrides: Partial<AppSettings> = {}): AppSettings 
  */
 export const TestServices = (
   services: ReadonlyArray<ServiceName> = ServiceNames,
-  overrides: Partial<AppSettings> = {}
+  overrides: Partial<AppSettings> = {},
+  rateLimits: Partial<RateLimitSettings> = {}
 ) =>
   servicesLayer(services).pipe(
-    Layer.provideMerge(Layer.mergeAll(AppConfig.layerWith(testSettings(overrides)), Listening.layer)),
+    Layer.provideMerge(Layer.mergeAll(
+      AppConfig.layerWith(testSettings(overrides)),
+      Listening.layer,
+      // Postgres counters (the default without REDIS_URL) with a limit no other test reaches.
+      RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "postgres", ...rateLimits })
+    )),
     Layer.provideMerge(Layer.mergeAll(TestDatabase, AnvilChain.chainLayer)),
     Layer.provideMerge(NodeServices.layer)
   )

@@ -1,0 +1,34 @@
+import { Effect, Layer } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { AppConfig } from "../Config.ts"
+import { rateLimited } from "../ratelimit/RateLimitHttp.ts"
+import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
+import { callerIp } from "../system/CallerIp.ts"
+import { ExchangeTooManyRequests } from "./ExchangeError.ts"
+
+/**
+ * Per-client-IP limit of the exchange API's public routes (spec: "rate-limited per IP"): RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT
+ * requests per RATE_LIMIT_EXCHANGE_PUBLIC_WINDOW_SECONDS (default 600 per 60 s) across all public routes and all
+ * processes sharing the store. The IP is the socket peer, or the left-most X-Forwarded-For entry behind TRUST_PROXY.
+ * Over the limit: 429 `RATE_LIMITED` with `Retry-After`; every answer carries `RateLimit-*` headers.
+ */
+export class PublicRateLimit extends HttpApiMiddleware.Service<PublicRateLimit>()("app/exchange/PublicRateLimit", {
+  error: ExchangeTooManyRequests
+}) {}
+
+export const PublicRateLimitLive = Layer.effect(
+  PublicRateLimit,
+  Effect.gen(function*() {
+    const settings = yield* rateLimitSettings
+    const app = yield* AppConfig
+    const limiter = yield* RateLimiter
+    const rule = settings.exchangePublic
+    if (!settings.enabled) return PublicRateLimit.of((httpEffect) => httpEffect)
+    return PublicRateLimit.of((httpEffect) =>
+      Effect.flatMap(
+        Effect.provideService(callerIp, AppConfig, app),
+        (ip) => rateLimited("exchange-public", ip, rule)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
+      )
+    )
+  })
+)
