@@ -6,15 +6,19 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import sharp from "sharp"
 import type { LocalAccount } from "viem/accounts"
+import type { ServiceName } from "../../src/Config.ts"
 import { baseUrl, TestServices } from "../layers/TestServer.ts"
 import { siweMessage, TEST_JWT_SECRET } from "../sessions/support.ts"
 
 /** The client, exchange and search services (real Postgres, real anvil), as an agent finds them. */
 class TempDataDir extends Context.Service<TempDataDir, string>()("test/mcp/TempDataDir") {}
-export const AgentServers = (env: Record<string, string> = {}) =>
+export const AgentServers = (
+  env: Record<string, string> = {},
+  services: ReadonlyArray<ServiceName> = ["client", "exchange", "search"]
+) =>
   Layer.unwrap(Effect.gen(function*() {
     const dataDir = yield* TempDataDir
-    return TestServices(["client", "exchange", "search"], { dataDir }).pipe(
+    return TestServices(services, { dataDir }).pipe(
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
     )
   })).pipe(Layer.provide(Layer.effect(
