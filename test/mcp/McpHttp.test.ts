@@ -12,7 +12,7 @@ const inCallOrder = (tools: ReadonlyArray<RouteTool>) =>
   [...tools].sort((a, b) => Number(a.route.sessionEffect === "ends") - Number(b.route.sessionEffect === "ends"))
 import { newAccount } from "../sessions/support.ts"
 import { baseUrl, fetchJson } from "../layers/TestServer.ts"
-import { AgentServers, callTool, connectMcp, signInWithTools, tinyPng } from "./support.ts"
+import { AgentServers, callTool, connectMcp, noisePng, signInWithTools, tinyPng } from "./support.ts"
 
 layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MCP over streamable HTTP (official SDK client)", (it) => {
   it.effect("tools/list on /mcp: one tool per route, with schemas, descriptions and annotations", () =>
@@ -104,6 +104,13 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
         file: { base64: Buffer.from("hello").toString("base64"), contentType: "image/png" }
       })
       assert.strictEqual(notImage.error?.code, "NOT_AN_IMAGE")
+      // Near IMAGE_MAX_BYTES: its base64 JSON-RPC body is over MAX_BODY_BYTES (1 MiB), yet /mcp takes it, and the
+      // multipart request it becomes is within the route's limit.
+      const large = yield* noisePng(540)
+      assert.isTrue(large.length > 800_000 && large.length < 1_000_000, `${large.length} bytes`)
+      assert.isTrue(large.toString("base64").length > 1_048_576)
+      const big = yield* callTool(agent, "app_users_profile_image", { file: { base64: large.toString("base64"), contentType: "image/png" } })
+      assert.isFalse(big.isError, JSON.stringify(big.error))
       const ip = yield* callTool(agent, "app_ip")
       assert.strictEqual(ip.structured.ip, "127.0.0.1")
     }))

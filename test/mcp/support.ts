@@ -74,3 +74,11 @@ export const tinyPng = () =>
   Effect.promise(() =>
     sharp(Buffer.alloc(8 * 8 * 3, 200), { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer()
   )
+
+/** A PNG of random pixels (incompressible): about `side² × 3` bytes. */
+export const noisePng = (side: number) =>
+  Effect.promise(() =>
+    sharp(Buffer.from(Array.from({ length: side * side * 3 }, () => Math.floor(Math.random() * 256))), {
+      raw: { width: side, height: side, channels: 3 }
+    }).png({ compressionLevel: 0 }).toBuffer()
+  )
