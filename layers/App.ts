@@ -10,7 +10,9 @@ import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
+import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
+import { Notifications } from "../src/notifications/Notifications.ts"
 import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
 import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
@@ -27,7 +29,9 @@ const clientRoutes = apiRoutes(
     ClientSystemHttp,
     AccountsHttpLive,
     // Notifications, web push and the chain-event notifier of the process's chain.
-    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive))
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
+    // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
+    ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer)))
   )
 )
 const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(

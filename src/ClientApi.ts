@@ -1,8 +1,12 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { Validation } from "./http/Validation.ts"
+import { ClaimsApi } from "./claims/ClaimsApi.ts"
 import { ImagesApi } from "./images/ImagesApi.ts"
+import { LaunchesApi } from "./launches/LaunchesApi.ts"
+import { TokenAdminApi } from "./moderation/TokenAdminApi.ts"
 import { NotificationsApi } from "./notifications/NotificationsApi.ts"
 import { PushApi } from "./push/PushApi.ts"
+import { TokensApi } from "./tokens/TokensApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -19,6 +23,10 @@ export class ClientApi extends HttpApi.make("client")
   .add(ImagesApi)
   .add(NotificationsApi)
   .add(PushApi)
+  .add(TokensApi)
+  .add(ClaimsApi)
+  .add(LaunchesApi)
+  .add(TokenAdminApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({

@@ -20,6 +20,7 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(fie
 export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(fields, { httpApiStatus: 403 }) {}
 export class NotFound extends Schema.Error<NotFound>("NotFound")(fields, { httpApiStatus: 404 }) {}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, { httpApiStatus: 409 }) {}
+export class Gone extends Schema.Error<Gone>("Gone")(fields, { httpApiStatus: 410 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413 }) {}
 export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(fields, { httpApiStatus: 429 }) {}
 export class Internal extends Schema.Error<Internal>("Internal")(fields, { httpApiStatus: 500 }) {}

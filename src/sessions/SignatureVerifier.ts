@@ -1,6 +1,6 @@
 import { Context, Data, Effect, Layer } from "effect"
-import { type Address, type Hex, type PublicClient, recoverMessageAddress } from "viem"
-import { verifyMessage } from "viem/actions"
+import { type Address, type Hex, type PublicClient, recoverMessageAddress, recoverTypedDataAddress, type TypedDataDefinition } from "viem"
+import { verifyMessage, verifyTypedData } from "viem/actions"
 
 /** The chain could not be asked (transport error, timeout): not a verdict on the signature. */
 export class SignatureVerifierUnavailable extends Data.TaggedError("SignatureVerifierUnavailable")<{
@@ -19,11 +19,28 @@ export interface SignatureVerifierShape {
     readonly message: string
     readonly signature: Hex
   }) => Effect.Effect<boolean, SignatureVerifierUnavailable>
+  /**
+   * Whether `signature` is `address`'s EIP-712 signature of `typedData` (EOA, ERC-1271 or ERC-6492 alike). Same
+   * contract as `verify`: `false` for a signature that does not verify, failure only when the chain cannot be asked.
+   */
+  readonly verifyTypedData: (input: {
+    readonly address: Address
+    readonly typedData: TypedDataDefinition
+    readonly signature: Hex
+  }) => Effect.Effect<boolean, SignatureVerifierUnavailable>
 }
 
 const localVerify = (input: { address: Address; message: string; signature: Hex }) =>
   Effect.promise(() =>
     recoverMessageAddress({ message: input.message, signature: input.signature }).then(
+      (signer) => signer.toLowerCase() === input.address.toLowerCase(),
+      () => false
+    )
+  )
+
+const localVerifyTypedData = (input: { address: Address; typedData: TypedDataDefinition; signature: Hex }) =>
+  Effect.promise(() =>
+    recoverTypedDataAddress({ ...input.typedData, signature: input.signature }).then(
       (signer) => signer.toLowerCase() === input.address.toLowerCase(),
       () => false
     )
@@ -40,7 +57,7 @@ const localVerify = (input: { address: Address; message: string; signature: Hex 
  * wallet's signature is then refused, never wrongly accepted).
  */
 const Reference = Context.Reference<SignatureVerifierShape>("app/sessions/SignatureVerifier", {
-  defaultValue: () => ({ description: "local (EOA only)", verify: localVerify })
+  defaultValue: () => ({ description: "local (EOA only)", verify: localVerify, verifyTypedData: localVerifyTypedData })
 })
 
 const layerFromClient = (client: PublicClient) =>
@@ -50,10 +67,19 @@ const layerFromClient = (client: PublicClient) =>
       Effect.tryPromise({
         try: () => verifyMessage(client, { address, message, signature, mode: "eoa" }),
         catch: (cause) => new SignatureVerifierUnavailable({ cause })
+      }),
+    verifyTypedData: ({ address, signature, typedData }) =>
+      Effect.tryPromise({
+        try: () => verifyTypedData(client, { ...typedData, address, signature, mode: "eoa" }),
+        catch: (cause) => new SignatureVerifierUnavailable({ cause })
       })
   })
 
 /** EOA-only verification without a chain (the default), for chainless tools and tests of pure logic. */
-const layerLocal = Layer.succeed(Reference, { description: "local (EOA only)", verify: localVerify })
+const layerLocal = Layer.succeed(Reference, {
+  description: "local (EOA only)",
+  verify: localVerify,
+  verifyTypedData: localVerifyTypedData
+})
 
 export const SignatureVerifier = Object.assign(Reference, { layerFromClient, layerLocal })

@@ -25,6 +25,8 @@ const isUniqueViolation = (error: SqlError, constraint: string) =>
 export class UsersRepo extends Context.Service<UsersRepo, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
   readonly findByWallet: (address: string) => Effect.Effect<Option.Option<User>>
+  /** Users of many (checksummed) wallets at once, keyed by wallet address. */
+  readonly findByWallets: (addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, User>>
   /** Finds or creates the user of a wallet (`idp_did = wallet:<address>`); `admin` only ever promotes. */
   readonly upsertWalletUser: (address: string, admin: boolean) => Effect.Effect<User>
   readonly upsertIdpUser: (did: string) => Effect.Effect<User>
@@ -54,6 +56,14 @@ export class UsersRepo extends Context.Service<UsersRepo, {
         findById: (id) => sql`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.flatMap(one), Effect.orDie),
         findByWallet: (address) =>
           sql`SELECT * FROM users WHERE wallet_address = ${address}`.pipe(Effect.flatMap(one), Effect.orDie),
+        findByWallets: (addresses) =>
+          addresses.length === 0
+            ? Effect.succeed(new Map())
+            : sql`SELECT * FROM users WHERE wallet_address = ANY(${addresses}::text[])`.pipe(
+              Effect.flatMap(decodeRows),
+              Effect.map((users) => new Map(users.map((u) => [u.walletAddress!, u]))),
+              Effect.orDie
+            ),
         upsertWalletUser: (address, admin) =>
           sql`
             INSERT INTO users (idp_did, wallet_address, is_admin) VALUES (${`wallet:${address}`}, ${address}, ${admin})
