@@ -87,8 +87,9 @@ export const buildRequest = (
     const form = new FormData()
     for (const name of route.body.fields) if (args[name] !== undefined && args[name] !== null) form.append(name, text(args[name]))
     for (const name of route.body.files) {
-      const file = args[name] as { base64?: unknown; contentType?: unknown; filename?: unknown } | undefined
-      if (file === undefined || typeof file.base64 !== "string" || typeof file.contentType !== "string") {
+      const file = args[name] as { base64?: unknown; contentType?: unknown; filename?: unknown } | undefined | null
+      if (file === undefined || file === null) continue // an optional part left out: the route decides
+      if (typeof file.base64 !== "string" || typeof file.contentType !== "string") {
         return invalid(`"${name}" takes {base64, contentType}`, { field: name })
       }
       const bytes = decodeBase64(file.base64)

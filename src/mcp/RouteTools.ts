@@ -176,7 +176,7 @@ const buildInput = (route: Reflected, defs: Record<string, Json>) => {
     for (const [name, property] of Object.entries(object?.properties ?? {})) {
       const isFile = files.includes(name)
       const schemaJson = isFile ? fileInputSchema(name) : descriptionOf(doc, property)
-      if (add(name, schemaJson, object!.required.includes(name) || isFile, `The form field \`${name}\``)) fields.push(name)
+      if (add(name, schemaJson, object!.required.includes(name), `The form field \`${name}\``)) fields.push(name)
       else throw new Error(`${endpoint.method} ${endpoint.path}: form field ${name} clashes with a parameter`)
     }
     body = { kind: "multipart", fields: fields.filter((f) => !files.includes(f)), files }

@@ -1,5 +1,4 @@
 import { Schema, SchemaAST } from "effect"
-import { Multipart } from "effect/http"
 
 /** JSON Schema pieces for tool inputs and outputs, built from the route's Effect schemas. */
 
@@ -63,13 +62,20 @@ export const withoutNullBranch = (property: Json): Json => {
   return texts.length === 2 && texts[0] !== texts[1] ? { ...merged, description: `${texts[0]}. ${texts[1]}` } : merged
 }
 
-const fileAsts = new Set<SchemaAST.AST>([Multipart.SingleFileSchema.ast, Multipart.FilesSchema.ast, Multipart.PersistedFileSchema.ast])
+const isPersistedFile = (ast: SchemaAST.AST) =>
+  ast._tag === "Declaration" && (ast.annotations?.["representation"] as { id?: string } | undefined)?.id === "effect/http/PersistedFile"
 
-/** Names of the file parts of a multipart payload (the rest are text fields). */
+/**
+ * Names of the file parts of a multipart payload (the rest are text fields): any property whose wire form is a
+ * PersistedFile or an array of them (`SingleFileSchema`, `FilesSchema`, optional or not).
+ */
 export const fileFields = (schema: Schema.Top): Array<string> => {
   const ast = schema.ast
   if (ast._tag !== "Objects") return []
-  return ast.propertySignatures.filter((p) => fileAsts.has(p.type)).map((p) => String(p.name))
+  return ast.propertySignatures.filter((p) => {
+    const encoded = SchemaAST.toEncoded(p.type)
+    return isPersistedFile(encoded) || (encoded._tag === "Arrays" && encoded.rest.length === 1 && isPersistedFile(encoded.rest[0]!))
+  }).map((p) => String(p.name))
 }
 
 /** How a file part is given to a tool: the bytes in base64 and their declared content type. */

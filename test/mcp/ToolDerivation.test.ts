@@ -2,6 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { HttpApi } from "effect/http-api"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
 import { generateSync } from "json-schema-faker"
 import { ClientApi } from "../../src/ClientApi.ts"
 import { ExchangeApi } from "../../src/ExchangeApi.ts"
@@ -115,5 +117,15 @@ describe("MCP tools derived from the HttpApi definitions", () => {
     assert.strictEqual(unknown._tag === "Invalid" && unknown.error.code, "INVALID_ARGUMENTS")
     const missing = buildRequest(profile, {}, "http://localhost", {})
     assert.strictEqual(missing._tag === "Invalid" && missing.error.code, "INVALID_ARGUMENTS")
+  })
+
+  it("string patterns in src carry the u flag (without it Effect leaves them out of JSON Schema: OpenAPI and MCP)", () => {
+    const files = NodeFs.readdirSync(NodePath.resolve(import.meta.dirname, "../../src"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+    const offenders = files.flatMap((file) => {
+      const text = NodeFs.readFileSync(NodePath.resolve(import.meta.dirname, "../../src", file), "utf8")
+      return [...text.matchAll(/isPattern\(\/(?:[^/\\\n]|\\.)+\/([a-z]*)\)/g)].filter((m) => !m[1]!.includes("u")).map((m) => `${file}: ${m[0]}`)
+    })
+    assert.deepStrictEqual(offenders, [])
   })
 })
