@@ -24,6 +24,8 @@ export interface FlowOptions {
   /** The agent's only credential. */
   readonly privateKey: Hex
   readonly contracts: { readonly fireLaunch: Address; readonly fuelVault: Address; readonly fireGraduator: Address; readonly weth9: Address; readonly swapRouter02: Address }
+  /** The launch image (PNG bytes). */
+  readonly image: Buffer
   /** A launch of another creator, to tip. */
   readonly otherToken: Address
   /** Tips the agent's token from someone else, so there are fees to sweep (a devnet faucet account). */
@@ -105,13 +107,39 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
     // 4. Launch: draft and image first (when the launch tools exist), ignite from the wallet, then submit.
     const launchTools = missing("app_launch_create", "app_launch_image", "app_launch_submit")
     const symbol = `AG${Date.now().toString(36).slice(-4).toUpperCase()}`
-    const ignited = await sender.write(account, options.contracts.fireLaunch, FireLaunchAbi, "ignite", [`Agent ${symbol}`, symbol])
+    const name = `Agent ${symbol}`
+    let draftId: string | undefined
+    if (launchTools.length === 0) {
+      const draft = await call(app, "app_launch_create", { name, symbol, description: "Launched by an agent", category: "ai", chainId: options.chainId })
+      check(draft.status === "DRAFT", `a new launch is a DRAFT (got ${draft.status})`)
+      const withImage = await call(app, "app_launch_image", { id: draft.id, file: { base64: options.image.toString("base64"), contentType: "image/png" } })
+      check(withImage.status === "IMAGE_UPLOADED", `the image moves it to IMAGE_UPLOADED (got ${withImage.status})`)
+      draftId = draft.id
+    }
+    const ignited = await sender.write(account, options.contracts.fireLaunch, FireLaunchAbi, "ignite", [name, symbol])
     const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: ignited.logs, eventName: "Ignited" })
     const token = event!.args.token as Address
     const creator = await chain.readContract({ address: options.contracts.fireLaunch, abi: FireLaunchAbi, functionName: "creatorOf", args: [token] })
     check(creator === account.address, "the agent is the on-chain creator")
     record("launch on-chain (FireLaunch.ignite)", "passed", `token ${token}`)
     if (launchTools.length > 0) record("launch metadata (draft, image, submit)", "missing", `needs ${launchTools.join(", ")}`)
+    else {
+      const submitted = await call(app, "app_launch_submit", { id: draftId, tokenAddress: token })
+      check(submitted.status === "COMPLETED", `submit completes the launch (got ${submitted.status})`)
+      const pending = await call(app, "app_launch_pending")
+      check(!(pending.items ?? pending.launches ?? []).some((l: any) => l.id === draftId), "a completed launch is no longer pending")
+      if (available.has("app_tokens")) {
+        // The token page reads the index: wait (bounded) until the indexer has the launch.
+        let listing: any
+        for (let attempt = 0; attempt < 60 && listing === undefined; attempt++) {
+          const result: any = await app.callTool({ name: "app_tokens", arguments: { mintAddress: token } })
+          if (!result.isError) listing = result.structuredContent
+          else await options.settle()
+        }
+        check(listing !== undefined && JSON.stringify(listing).includes(symbol), "the token page shows the submitted metadata")
+      }
+      record("launch metadata (draft, image, submit)", "passed", `launch ${draftId} COMPLETED for ${token}`)
+    }
 
     // 5. Buy it in a second transaction: through a quote when the quote tools exist, else the router directly.
     const launch = await chain.readContract({ address: options.contracts.fireLaunch, abi: FireLaunchAbi, functionName: "launchOf", args: [token] }) as { fee: number }
@@ -206,6 +234,7 @@ if (import.meta.main) {
     privateKey: values.key as Hex,
     contracts: deployments.contracts,
     otherToken: other.token,
+    image: await (await import("sharp")).default(Buffer.alloc(64 * 64 * 3, 180), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer(),
     tipAgentToken: async (token) => void (await sender.write(tipper, deployments.contracts.fuelVault, FuelVaultAbi, "give", [token], parseEther("0.02"))),
     settle: () => rpcRequest(values.rpc, "anvil_mine", ["0x2"]).then(() => undefined)
   })

@@ -39,3 +39,34 @@ export const signIn = async (
   const message = signInMessage(account.address, options)
   return { message, signature: await account.signMessage({ message }) }
 }
+
+/** The answer of `GET /v1/tokens/{mintAddress}/claim/typed-data` (tool `app_tokens_claim_typed_data`). */
+export interface ClaimTypedDataAnswer {
+  readonly domain: { readonly name: string; readonly version: string; readonly chainId: number; readonly verifyingContract: string }
+  readonly types: { readonly Claim: ReadonlyArray<{ readonly name: string; readonly type: string }> }
+  readonly primaryType: "Claim"
+  readonly message: { readonly token: string; readonly wallet: string; readonly userId: string; readonly signedAt: string }
+}
+
+/**
+ * Signs the claim typed data the server handed out (EIP-712, `Claim(address token,address wallet,string userId,
+ * uint256 signedAt)`), as the token's creator. Returns the body of `POST /v1/tokens/{mintAddress}/claim`
+ * (tool `app_tokens_claim`): `{ wallet, signedAt, signature }`.
+ */
+export const signClaim = async (
+  account: Account & { signTypedData: NonNullable<Account["signTypedData"]> },
+  typedData: ClaimTypedDataAnswer
+): Promise<{ wallet: Hex; signedAt: number; signature: Hex }> => {
+  const signature = await account.signTypedData({
+    domain: { ...typedData.domain, verifyingContract: typedData.domain.verifyingContract as Hex },
+    types: { Claim: typedData.types.Claim.map((f) => ({ ...f })) },
+    primaryType: "Claim",
+    message: {
+      token: typedData.message.token as Hex,
+      wallet: typedData.message.wallet as Hex,
+      userId: typedData.message.userId,
+      signedAt: BigInt(typedData.message.signedAt)
+    }
+  })
+  return { wallet: account.address, signedAt: Number(typedData.message.signedAt), signature }
+}

@@ -12,7 +12,7 @@ import { SearchApi } from "../SearchApi.ts"
  */
 
 export { ClientApi, ExchangeApi, SearchApi }
-export { signIn, signInMessage, type SignInOptions } from "./Signing.ts"
+export { type ClaimTypedDataAnswer, signClaim, signIn, signInMessage, type SignInOptions } from "./Signing.ts"
 export { FetchHttpClient }
 
 export interface Credentials {

@@ -6,7 +6,7 @@ import { FuelVaultAbi } from "../../contracts/generated/index.ts"
 import { runAgentFlow } from "../../scripts/agent-flow.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { baseUrl } from "../layers/TestServer.ts"
-import { AgentServers } from "./support.ts"
+import { AgentServers, tinyPng } from "./support.ts"
 
 /**
  * scripts/agent-flow.ts against the four services on the seeded devnet: an agent with a fresh private key (funded by a
@@ -26,6 +26,7 @@ layer(servers, { timeout: "240 seconds", excludeTestServices: true })("the agent
       yield* Effect.promise(() => anvil.sender.send(faucet, { to: agent.address, value: parseEther("10") }))
       const c = anvil.deployments.contracts
       const other = anvil.deployments.launches.find((l) => l.canonical && !l.graduated && l.creator !== agent.address)!
+      const image = yield* tinyPng()
       const clientUrl = yield* baseUrl("client")
       const exchangeUrl = yield* baseUrl("exchange")
       const results = yield* Effect.promise(() =>
@@ -37,6 +38,7 @@ layer(servers, { timeout: "240 seconds", excludeTestServices: true })("the agent
           privateKey: key,
           contracts: { fireLaunch: c.fireLaunch, fuelVault: c.fuelVault, fireGraduator: c.fireGraduator, weth9: c.weth9, swapRouter02: c.swapRouter02 },
           otherToken: other.token,
+          image,
           tipAgentToken: async (token) => {
             await anvil.sender.write(tipper, c.fuelVault, FuelVaultAbi, "give", [token], parseEther("0.02"))
           },
@@ -49,6 +51,7 @@ layer(servers, { timeout: "240 seconds", excludeTestServices: true })("the agent
       for (const step of [
         "sign in (SIWE)",
         "launch on-chain (FireLaunch.ignite)",
+        "launch metadata (draft, image, submit)",
         "buy the new token (second transaction)",
         "tip fuel (and SelfGiftNotAllowed on itself)",
         "sweep fees (FuelVault.withdraw)",
