@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { parseArgs } from "node:util"
 import { login, missingRoutes, pendingCommands, status, type Targets } from "./cli/Commands.ts"
+import { claim, launch } from "./cli/LaunchCommands.ts"
 import { readSession } from "./cli/SessionFile.ts"
 
 /**
@@ -16,9 +17,14 @@ const usage = `usage: fire-api [serve] [--services client,exchange,search,indexe
                                                 MCP server over stdio; calls the running services
        fire-api login --key 0x<private key>     sign in with Ethereum (EIP-4361); stores the session
        fire-api status                          stored session and service health
+       fire-api launch --key K --name N --symbol S --image F [--category C] [--description D]
+                                                draft, image, FireLaunch.ignite() from the wallet, submit
+       fire-api claim --key K --token 0x… [--image F]
+                                                sign the claim typed data (EIP-712) and claim the token
 ${Object.entries(pendingCommands).map(([name, c]) => `       fire-api ${name.padEnd(35)} ${c.what}`).join("\n")}
 environment: FIRE_CLIENT_URL, FIRE_EXCHANGE_URL, FIRE_SEARCH_URL (defaults http://localhost:3000/3001/3002),
-             FIRE_CHAIN_ID (31337), FIRE_API_TOKEN (session JWT for mcp), FIRE_API_KEY (partner key), FIRE_API_HOME`
+             FIRE_CHAIN_ID (31337), FIRE_API_TOKEN (session JWT for mcp), FIRE_API_KEY (partner key), FIRE_API_HOME,
+             FIRE_RPC_URL (--rpc-url, http://127.0.0.1:8545), FIRE_DEPLOYMENTS (--deployments, data/devnet/deployments.json)`
 
 const [command, ...rest] = process.argv.slice(2)
 
@@ -34,6 +40,14 @@ const options = {
   "exchange-url": { type: "string" },
   "search-url": { type: "string" },
   "chain-id": { type: "string" },
+  "rpc-url": { type: "string" },
+  deployments: { type: "string" },
+  name: { type: "string" },
+  symbol: { type: "string" },
+  category: { type: "string" },
+  description: { type: "string" },
+  image: { type: "string" },
+  token: { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -88,6 +102,25 @@ if (command === "--help" || command === "-h" || command === "help") {
   runCli(login(targetsOf(values), values.key!))
 } else if (command === "status") {
   runCli(status(targetsOf(parse(rest))))
+} else if (command === "launch") {
+  const values = parse(rest)
+  if (values.name === undefined || values.symbol === undefined || values.image === undefined) {
+    fail(`launch takes --name, --symbol and --image\n${usage}`)
+  }
+  runCli(launch(targetsOf(values), {
+    key: values.key ?? process.env["FIRE_PRIVATE_KEY"],
+    rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545",
+    deployments: values.deployments ?? process.env["FIRE_DEPLOYMENTS"] ?? "data/devnet/deployments.json",
+    name: values.name!,
+    symbol: values.symbol!,
+    category: values.category ?? "other",
+    description: values.description,
+    image: values.image!
+  }))
+} else if (command === "claim") {
+  const values = parse(rest)
+  if (values.token === undefined) fail(`claim takes --token 0x<token address>\n${usage}`)
+  runCli(claim(targetsOf(values), { key: values.key ?? process.env["FIRE_PRIVATE_KEY"], token: values.token!, image: values.image }))
 } else if (command in pendingCommands) {
   const missing = missingRoutes(command)
   fail(

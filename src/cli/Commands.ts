@@ -64,11 +64,6 @@ export const status = (targets: Targets) =>
 export const pendingCommands: Record<string, { readonly routes: ReadonlyArray<string>; readonly what: string }> = {
   quote: { routes: ["GET /api/v1/quote"], what: "quote a trade (WETH → token) with calldata" },
   swap: { routes: ["GET /api/v1/quote"], what: "quote, then send the calldata from the key's wallet" },
-  launch: {
-    routes: ["POST /v1/launch", "POST /v1/launch/:id/image", "POST /v1/launch/:id/submit"],
-    what: "draft, image, FireLaunch.ignite() on-chain, submit"
-  },
-  claim: { routes: ["POST /v1/tokens/:mintAddress/claim"], what: "sign the claim typed data and claim a token" },
   comment: { routes: ["POST /v1/comments"], what: "comment on a token's thread" }
 }
 

@@ -6,7 +6,11 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { baseUrl } from "../layers/TestServer.ts"
-import { AgentServers } from "../mcp/support.ts"
+import { parseEther, parseEventLogs } from "viem"
+import { FireLaunchAbi } from "../../contracts/generated/index.ts"
+import { writeDeploymentsSync } from "../../layers/Deployments.ts"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AgentServers, tinyPng } from "../mcp/support.ts"
 
 const bin = NodePath.resolve(import.meta.dirname, "../../bin/fire-api.js")
 
@@ -18,7 +22,9 @@ const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     })
   )
 
-layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("the fire-api CLI", (it) => {
+const servers = AgentServers({ FINALITY_DEPTH: "1", INDEXER_POLL_MS: "100" }, ["client", "exchange", "indexer"])
+
+layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-api CLI", (it) => {
   it.effect("login --key signs in with SIWE and stores the session; status shows it; a bad key is a clear error", () =>
     Effect.gen(function*() {
       const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
@@ -57,5 +63,42 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("th
       const unknown = yield* run(["frobnicate"], {})
       assert.strictEqual(unknown.code, 2)
       assert.include(unknown.stderr, "unknown command frobnicate")
+    }))
+
+  it.effect("launch (draft, image, ignite from the key's wallet, submit) and claim (typed data signed by the creator)", () =>
+    Effect.gen(function*() {
+      const anvil = yield* AnvilChain
+      const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
+      const deployments = NodePath.join(home, "deployments.json")
+      writeDeploymentsSync(deployments, anvil.deployments)
+      const image = NodePath.join(home, "logo.png")
+      NodeFs.writeFileSync(image, yield* tinyPng())
+      const key = generatePrivateKey()
+      const account = privateKeyToAccount(key)
+      yield* Effect.promise(() => anvil.sender.send(anvil.accounts[0]!, { to: account.address, value: parseEther("5") }))
+      const env = {
+        FIRE_API_HOME: home, FIRE_CLIENT_URL: yield* baseUrl("client"), FIRE_RPC_URL: anvil.rpcUrl, FIRE_DEPLOYMENTS: deployments,
+        FIRE_CHAIN_ID: String(anvil.chainId)
+      }
+      assert.strictEqual((yield* run(["login", "--key", key], env)).code, 0)
+
+      const launched = yield* run(["launch", "--key", key, "--name", "Cli Token", "--symbol", "CLI1", "--category", "meme", "--image", image], env)
+      assert.strictEqual(launched.code, 0, launched.stderr)
+      assert.match(launched.stderr, /✓ launch \S+ COMPLETED: token 0x[0-9a-fA-F]{40}/)
+
+      // A token made without the API (ignite only) is claimed afterwards.
+      const receipt = yield* Effect.promise(() => anvil.sender.write(account, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", ["Claim Me", "CLM"]))
+      const token = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })[0]!.args.token
+      let claimed = yield* run(["claim", "--key", key, "--token", token, "--image", image], env)
+      for (let attempt = 0; attempt < 30 && claimed.code !== 0 && claimed.stderr.includes("TOKEN_NOT_FOUND"); attempt++) {
+        yield* Effect.promise(() => anvil.mine(2)) // the listing appears once the indexer has the launch
+        claimed = yield* run(["claim", "--key", key, "--token", token, "--image", image], env)
+      }
+      assert.strictEqual(claimed.code, 0, claimed.stderr)
+      assert.include(claimed.stderr, `✓ claimed ${token}`)
+      const again = yield* run(["claim", "--key", key, "--token", token], env)
+      assert.strictEqual(again.code, 1)
+      assert.match(again.stderr, /ALREADY_CLAIMED|already/i)
+      NodeFs.rmSync(home, { recursive: true, force: true })
     }))
 })
