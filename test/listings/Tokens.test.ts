@@ -130,6 +130,11 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       assert.isTrue(BigInt(p.currentValueWei) > 0n)
       assert.strictEqual(BigInt(p.unrealizedPnlWei), BigInt(p.currentValueWei) - basis)
       assert.strictEqual((yield* client(`/v1/tokens/${launched.token}/position`)).status, 401)
+
+      // The trader signed in: the holder leaderboard links the wallet to its user.
+      const traderId = (yield* authed(jwt, "GET", "/v1/users/me")).body.id
+      const holders = (yield* client(`/v1/tokens/${launched.token}/buyers`)).body.items
+      assert.deepStrictEqual(holders.map((b: any) => [b.address, b.balance, b.user?.id ?? null]), [[trader.address, p.balance, traderId]])
     }))
 
   it.effect("batch images: every address answered; limit of 100 documented and enforced", () =>
