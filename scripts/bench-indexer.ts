@@ -2,33 +2,44 @@
  * `npm run bench:indexer`: builds a large swap history on a fresh anvil (launches, then BENCH_SWAPS swaps through
  * SwapRouter02.multicall, BENCH_SWAPS_PER_TX per transaction), then times a full backfill into a fresh embedded
  * PostgreSQL and prints events/s; then measures head latency (block mined → its rows committed) over BENCH_HEAD_SAMPLES
- * single-swap blocks. Ponder's side of the comparison is not run yet (see docs/BENCHMARKS.md).
+ * single-swap blocks. Then, unless BENCH_PONDER=0, indexes the same pools (Swap) and tokens (Transfer) up to the same
+ * head with Ponder (bench/ponder, its own package.json and lockfile, installed there with `npm ci` on first use) into
+ * its own database of the same PostgreSQL server, and prints both rates and their ratio. BENCH_RANGES (e.g.
+ * "100,250,1000,2000") first backfills the same history once per block range, each into a fresh database.
  */
 import { NodeServices } from "@effect/platform-node"
-import { Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, Redacted, Stream } from "effect"
+import { SqlClient } from "effect/sql"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { encodeFunctionData, maxUint256, parseAbi, parseEther, type Address } from "viem"
-import { startEmbeddedPostgres } from "../layers/EmbeddedPostgres.ts"
+import { freePort, startEmbeddedPostgres } from "../layers/EmbeddedPostgres.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
+import { defaultIndexerSettings } from "../src/indexer/IndexerConfig.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerStatus } from "../src/indexer/IndexerStatus.ts"
 import { abis, receiptOf, sendTx, write } from "../test/contracts/chain.ts"
 import { ignite, seed, startDevnet } from "../test/indexer/devnet.ts"
 import { indexerLayer } from "../test/indexer/harness.ts"
+import { ensurePonderInstalled, runPonder } from "./bench/ponder-indexer.ts"
 
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
 const PER_TX = Number(process.env.BENCH_SWAPS_PER_TX ?? 100)
 const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 20)
 const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
-/** Blocks per batch: smaller batches let the fetch of one overlap the commit of the previous one. */
-const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? 250)
+/** Blocks per batch of the headline backfill: the app's default INDEXER_MAX_BLOCK_RANGE unless BENCH_BLOCK_RANGE is set. */
+const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? defaultIndexerSettings(31337).maxBlockRange)
+const PONDER = process.env.BENCH_PONDER !== "0"
+/** Extra full backfills, one per block range (fresh database each), to pick INDEXER_MAX_BLOCK_RANGE; e.g. "250,2000". */
+const RANGES = (process.env.BENCH_RANGES ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
 const multicallAbi = parseAbi(["function multicall(bytes[] data) payable returns (bytes[] results)"])
 
 const log = (line: string) => console.log(`[bench:indexer] ${line}`)
 const pct = (xs: Array<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 
+const loadAverage = () => NodeOs.loadavg().map((x) => x.toFixed(2)).join(", ")
+log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${loadAverage()}`)
 const d = await startDevnet()
 const t0 = performance.now()
 const s = await seed(d)
@@ -78,7 +89,29 @@ const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
 const program = Effect.gen(function*() {
   const pg = yield* startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 })
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
-  yield* Effect.gen(function*() {
+  // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
+  const sweep: Array<{ range: number; events: number; seconds: number }> = []
+  for (const range of RANGES) {
+    const name = `sweep_${range}`
+    yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
+    const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
+    const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))
+    const r = yield* Effect.gen(function*() {
+      const status = yield* IndexerStatus
+      const start = performance.now()
+      const done = yield* status.awaitBlock(head, "30 minutes")
+      return { range, events: done.eventsTotal, seconds: (performance.now() - start) / 1000 }
+    }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: range }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
+    log(`range sweep: ${range} blocks: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
+    sweep.push(r)
+  }
+  if (sweep.length > 0) {
+    console.log(["| INDEXER_MAX_BLOCK_RANGE | backfill | events/s |", "|---|---|---|",
+      ...sweep.map((r) => `| ${r.range} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`)].join("\n"))
+  }
+
+  // Our indexer runs (and is stopped) inside this scope, so it does not compete with Ponder for the 2 cores.
+  const ours = yield* Effect.gen(function*() {
     const status = yield* IndexerStatus
     const start = performance.now()
     const done = yield* status.awaitBlock(head, "30 minutes")
@@ -95,8 +128,61 @@ const program = Effect.gen(function*() {
       latencies.push(performance.now() - mined)
     }
     log(`head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`)
-  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE }).pipe(Layer.provideMerge(db))))
+
+    // What Ponder indexes: the pools and tokens our indexer stored Swap/Transfer rows for, up to the same head.
+    const sql = yield* SqlClient.SqlClient
+    const pools = (yield* sql<{ a: string }>`SELECT DISTINCT pool AS a FROM swaps WHERE block_number <= ${Number(head)}`).map((r) => r.a)
+    const tokens = (yield* sql<{ a: string }>`SELECT DISTINCT token AS a FROM token_transfers WHERE block_number <= ${Number(head)}`).map((r) => r.a)
+    const [rows] = yield* sql<{ n: string }>`SELECT ((SELECT count(*) FROM swaps WHERE block_number <= ${Number(head)}) + (SELECT count(*) FROM token_transfers WHERE block_number <= ${Number(head)}))::text AS n`
+    return { events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, pools, tokens, swapTransferRows: Number(rows!.n) }
+  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE }).pipe(Layer.provideMerge(db))), Effect.scoped)
+  log(`load average ${loadAverage()}`)
+  if (!PONDER) return
+  yield* Effect.sync(() => ensurePonderInstalled(log))
+
+  // Ponder's historical sync stops at its finalized block (latest - 30 on chain 31337) and, with an end block, never
+  // indexes past it: empty blocks on top put the bench's head (and the empty range used for its start-up) below it.
+  const emptyFrom = (yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 }))) + 1n
+  yield* Effect.promise(() => d.chain.test.mine({ blocks: 45 }))
+  // Its own database on the same server: Ponder's sync tables (ponder_sync) and its schemas stay apart from ours.
+  const ponderUrl = Redacted.value(pg.url).replace(/\/postgres$/, "/ponder_bench")
+  yield* Effect.scoped(Effect.gen(function*() {
+    const admin = yield* sqlClientOf(Redacted.value(pg.url))
+    yield* admin.unsafe("CREATE DATABASE ponder_bench")
+  }))
+  const port = yield* freePort
+  const common = { rpcUrl: d.anvil.rpcUrl, databaseUrl: ponderUrl, port, pools: ours.pools, tokens: ours.tokens }
+  // Its fixed cost (Node start, building the config/schema/handlers, creating its tables, shutdown) measured alone: the
+  // same contracts over 10 blocks with no events.
+  const startup = yield* Effect.promise(() => runPonder({ ...common, schema: "startup", startBlock: emptyFrom, endBlock: emptyFrom + 9n }))
+  log(`Ponder start-up alone (same config, 10 blocks without events): ${startup.seconds.toFixed(2)} s`)
+  log(`Ponder: ${ours.pools.length} pools (Swap), ${ours.tokens.length} tokens (Transfer), blocks ${d.startBlock}..${head}`)
+  const ponder = yield* Effect.promise(() => runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head }))
+  const [counted] = yield* Effect.scoped(Effect.gen(function*() {
+    const ponderSql = yield* sqlClientOf(ponderUrl)
+    return yield* ponderSql<{ s: string; t: string }>`SELECT (SELECT count(*) FROM bench.swaps)::text AS s, (SELECT count(*) FROM bench.transfers)::text AS t`
+  }))
+  const ponderEvents = Number(counted!.s) + Number(counted!.t)
+  const ponderRate = ponderEvents / ponder.seconds
+  const ponderRateNoStartup = ponderEvents / Math.max(ponder.seconds - startup.seconds, 0.001)
+  log(`Ponder: ${ponderEvents} events (${counted!.s} Swap + ${counted!.t} Transfer rows) to block ${head} in ${ponder.seconds.toFixed(2)} s = ${Math.round(ponderRate)} events/s; without its start-up ${Math.round(ponderRateNoStartup)} events/s (ours stored ${ours.swapTransferRows} Swap + Transfer rows of ${ours.events} events)`)
+  const row = (name: string, events: number, s: number, rate: number) =>
+    `| ${name} | ${events.toLocaleString("en-US")} | ${s.toFixed(1)} s | ${Math.round(rate).toLocaleString("en-US")} |`
+  console.log([
+    "| indexer | events | time | events/s |",
+    "|---|---|---|---|",
+    row(`fire-api (batches of ${BLOCK_RANGE} blocks)`, ours.events, ours.seconds, ours.rate),
+    row("Ponder 1.0.0, spawn → /ready at the head", ponderEvents, ponder.seconds, ponderRate),
+    row("Ponder 1.0.0, minus its start-up", ponderEvents, ponder.seconds - startup.seconds, ponderRateNoStartup),
+    `| ratio fire-api / Ponder | | | **${(ours.rate / ponderRate).toFixed(1)}×** (${(ours.rate / ponderRateNoStartup).toFixed(1)}× without its start-up) |`
+  ].join("\n"))
+  log(`load average ${loadAverage()}`)
+  log(`targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`)
 }).pipe(Effect.scoped)
+
+/** A one-connection client for a database URL, closed with the surrounding scope. */
+const sqlClientOf = (url: string) =>
+  Layer.build(pgClientLayer(Redacted.make(url), 1)).pipe(Effect.map((ctx) => Context.get(ctx, SqlClient.SqlClient)))
 
 await Effect.runPromise(program).finally(async () => {
   await d.anvil.stop()

@@ -95,7 +95,8 @@ export const entities: ReadonlyArray<EntityDef> = [
     defaultOrder: "blockNumber",
     fields: {
       ...event, pool: { kind: "Address" }, sender: { kind: "Address" }, owner: { kind: "Address" }, tickLower: { kind: "Int" },
-      tickUpper: { kind: "Int" }, amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" }
+      tickUpper: { kind: "Int" }, amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" },
+      tvlUsd: { kind: "Float", description: "The pool's TVL in USD right after this mint (null without a USD path)" }
     }
   },
   {
@@ -103,7 +104,8 @@ export const entities: ReadonlyArray<EntityDef> = [
     defaultOrder: "blockNumber",
     fields: {
       ...event, pool: { kind: "Address" }, owner: { kind: "Address" }, tickLower: { kind: "Int" }, tickUpper: { kind: "Int" },
-      amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" }
+      amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" },
+      tvlUsd: { kind: "Float", description: "The pool's TVL in USD right after this burn (null without a USD path)" }
     }
   },
   {

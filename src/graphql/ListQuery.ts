@@ -73,6 +73,7 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
     const entry = Object.entries(entity.fields).find(([name, f]) => columnOf(name, f) === column)
     return entry === undefined ? "text" : pgType[entry[1].kind]
   }
+  const orderIsKey = entity.key.some((k) => `t.${k}` === orderCol)
   const sortCols = [orderCol, ...entity.key.map((k) => `t.${k}`).filter((k) => k !== orderCol)]
   const sortTypes = sortCols.map((c) => typeOfColumn(c.slice(2)))
 
@@ -85,18 +86,40 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
       throw badInput("after is not a cursor returned by this endpoint", "INVALID_CURSOR")
     }
     if (!Array.isArray(values) || values.length !== sortCols.length) throw badInput("cursor does not match this ordering", "INVALID_CURSOR")
-    // Keyset pagination: (order column, key columns) strictly after the cursor's values, in the page's direction.
-    // (Rows whose order column is NULL are not reached by a cursor: order by non-null fields to page through all.)
-    const typed = sortCols.map((_, i) => param(values[i], sortTypes[i]!))
-    filters.push(`(${sortCols.join(", ")}) ${direction === "ASC" ? ">" : "<"} (${typed.join(", ")})`)
+    // A NULL order value is not sent (the predicate tests IS NULL; an unreferenced parameter has no type to infer).
+    const cursorIsNull = values[0] === null && !orderIsKey
+    const typed = sortCols.map((_, i) => (i === 0 && cursorIsNull ? "NULL" : param(values[i], sortTypes[i]!)))
+    filters.push(after(sortCols, typed, cursorIsNull, direction, orderIsKey))
   }
   const select = Object.entries(entity.fields).map(([name, f]) => `t.${columnOf(name, f)} AS "${name}"`)
   const cursorCols = sortCols.map((c, i) => `${c}::text AS "cursor${i}"`)
   const text = `SELECT ${[...select, ...cursorCols].join(", ")} FROM ${entity.source}
     WHERE ${filters.join(" AND ")}
-    ORDER BY ${sortCols.map((c) => `${c} ${direction}`).join(", ")}
+    ORDER BY ${sortCols.map((c) => `${c} ${direction} ${direction === "ASC" ? "NULLS LAST" : "NULLS FIRST"}`).join(", ")}
     LIMIT ${first + 1}`
   return { text, params, first, sortCount: sortCols.length }
+}
+
+/**
+ * Keyset pagination: the rows strictly after the cursor (order column, then key columns) in the page's order.
+ *
+ * NULLs of the order column sort as PostgreSQL's default places them (ASC NULLS LAST, DESC NULLS FIRST: what a btree
+ * index yields read forwards or backwards, so ordered pages keep their index scans), and the predicate follows that
+ * same order: a plain row comparison is NULL for a NULL column, which would silently skip those rows. Key columns are
+ * never NULL (primary keys); an order column that is a key needs no NULL branch (and keeps an indexable predicate).
+ */
+const after = (cols: ReadonlyArray<string>, values: ReadonlyArray<string>, cursorIsNull: boolean, direction: "ASC" | "DESC", orderIsKey: boolean) => {
+  const op = direction === "ASC" ? ">" : "<"
+  const row = `(${cols.join(", ")}) ${op} (${values.join(", ")})`
+  if (orderIsKey) return row
+  const [order, ...keys] = cols
+  const keysAfter = keys.length === 0 ? "FALSE" : `(${keys.join(", ")}) ${op} (${values.slice(1).join(", ")})`
+  if (direction === "ASC") {
+    // … non-NULL values, then the NULLs: after a value come greater values and every NULL; after a NULL, NULLs only.
+    return cursorIsNull ? `(${order} IS NULL AND ${keysAfter})` : `(${row} OR ${order} IS NULL)`
+  }
+  // NULLs first, then values descending: after a NULL come later NULLs and every value; after a value, smaller values.
+  return cursorIsNull ? `((${order} IS NULL AND ${keysAfter}) OR ${order} IS NOT NULL)` : `(${row} AND ${order} IS NOT NULL)`
 }
 
 /** The opaque cursor of a row: the values of the sort columns, as text. */

@@ -6,7 +6,7 @@ import { IndexerEvents } from "./IndexerEvents.ts"
 import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
 import { IndexerStatus } from "./IndexerStatus.ts"
 import type { ProjectionState } from "./project/State.ts"
-import { type CommitInput, Store } from "./store/Store.ts"
+import { type CommitInput, Store, WriterLockLost } from "./store/Store.ts"
 
 export class ReorgTooDeep extends Error {}
 
@@ -113,8 +113,11 @@ export const runIndexer = Effect.gen(function*() {
     }))
   })
 
+  /** The head seen by the last poll: waiting at the head returns at once if a later one was announced meanwhile. */
+  let lastHead = -1n
   const step = Effect.gen(function*() {
     const head = yield* reader.head
+    lastHead = head
     if (pending !== null && pending.to.number >= head) yield* settle
     const inFlight = pending
     const cp = inFlight === null
@@ -178,6 +181,13 @@ export const runIndexer = Effect.gen(function*() {
     const more = yield* step.pipe(
       Effect.catchCause((cause) => {
         if (Cause.hasDies(cause) && Cause.squash(cause) instanceof ReorgTooDeep) return Effect.failCause(cause)
+        // Another process may be the writer now: stop here (the supervisor restarts, which waits for the lock).
+        if (Cause.squash(cause) instanceof WriterLockLost) {
+          return settleQuietly.pipe(
+            Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: describe(cause) }))),
+            Effect.andThen(Effect.failCause(cause))
+          )
+        }
         const message = describe(cause)
         return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
           Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: message }))),
@@ -188,16 +198,18 @@ export const runIndexer = Effect.gen(function*() {
         )
       })
     )
-    if (!more) yield* Effect.sleep(settings.pollIntervalMs)
+    if (!more) yield* reader.awaitNewHead(lastHead, settings.pollIntervalMs)
   }
 })
 
 /**
  * The loop already retries a failed batch; this restarts the whole indexer (state reloaded from the database) when
- * it dies of something unexpected, every 5 s. A reorg deeper than the kept block hashes is not retried: the index
+ * it dies of something unexpected or loses the writer lock, every 5 s. A reorg deeper than the kept block hashes is not retried: the index
  * and the chain disagree below finality, which needs an operator (or a fresh index), so it stops and says so.
  */
 const supervised = runIndexer.pipe(
+  // Each run holds the writer lock's connection for its own lifetime: released (unlocked) before a restart.
+  Effect.scoped,
   Effect.catchCause((cause): Effect.Effect<never, Cause.Cause<unknown>> =>
     Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(cause)
   ),

@@ -20,7 +20,10 @@ export interface IndexerSettings {
 
 export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   finalityDepth: chainId === 31337 ? 2 : 12,
-  maxBlockRange: 2_000,
+  // Measured by `BENCH_RANGES=100,250,500,1000,2000 npm run bench:indexer` (docs/BENCHMARKS.md): 1,000 was the fastest
+  // backfill of the dense history; 2,000 hit viem's response-size cap and timeouts, then halved. Many providers also
+  // cap eth_getLogs near 1,000 blocks.
+  maxBlockRange: 1_000,
   pollIntervalMs: chainId === 31337 ? 200 : 2_000,
   addressesPerRequest: 500,
   rpcConcurrency: 16,

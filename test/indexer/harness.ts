@@ -9,7 +9,7 @@ import type { Devnet } from "./devnet.ts"
 export const indexerLayer = (
   d: Devnet,
   overrides: Partial<IndexerSettings> = {},
-  source: { readonly reindexOnDeepReorg?: boolean } = {}
+  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client">> = {}
 ) =>
   Indexer.layerFiber.pipe(
     Layer.provideMerge(indexerServices(31337)),

@@ -4,6 +4,7 @@ import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
 import { rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
+import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 
 /** A log as the pipeline carries it: hex fields parsed, addresses lowercased. */
 export interface RawLog {
@@ -72,6 +73,10 @@ export class ChainReader extends Context.Service<ChainReader, {
   readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
   /** The current eth_getLogs range (for status and tests). */
   readonly logRange: Effect.Effect<number>
+  /** Waits at the head: for a new-heads notification over WebSocket (the poll interval as fallback), else sleeps it. */
+  readonly awaitNewHead: NewHeads["await"]
+  /** True when new heads come from an `eth_subscribe("newHeads")` subscription (RPC URL ws:// or wss://). */
+  readonly subscribedToHeads: boolean
 }>()("app/indexer/ChainReader") {
   static readonly layer = Layer.effect(
     ChainReader,
@@ -156,8 +161,11 @@ export class ChainReader extends Context.Service<ChainReader, {
       }
 
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(rpcCall(method, f))
+      const newHeads = yield* makeNewHeads(client)
 
       return ChainReader.of({
+        awaitNewHead: newHeads.await,
+        subscribedToHeads: newHeads.subscribed,
         head: rpcRetry(rpcCall("eth_blockNumber", () => client.getBlockNumber({ cacheTime: 0 }))),
         header,
         headers: (numbers) => Effect.forEach(numbers, header, { concurrency: settings.rpcConcurrency }),

@@ -1,9 +1,19 @@
 import type { DecodedLog } from "../decode/Decode.ts"
 import { decimalsOf, human, poolPrice, poolUsdPrices } from "./Prices.ts"
 import { argsJson, type BatchRows, metaOf, type Row, type Timestamps } from "./Rows.ts"
-import type { ProjectionState } from "./State.ts"
+import type { PoolInfo, ProjectionState } from "./State.ts"
 
 const abs = (x: bigint) => (x < 0n ? -x : x)
+
+/** The pool's reserves in USD at its current prices; null when either token has no USD path. */
+const tvlOf = (
+  state: ProjectionState,
+  pool: PoolInfo,
+  [usd0, usd1]: readonly [number | null, number | null] = poolUsdPrices(state, pool)
+): number | null =>
+  usd0 === null || usd1 === null
+    ? null
+    : human(pool.reserve0, decimalsOf(state, pool.token0)) * usd0 + human(pool.reserve1, decimalsOf(state, pool.token1)) * usd1
 
 /**
  * The project stage: decoded logs of one batch (sorted by block and log index, discovery already applied) → rows of
@@ -83,9 +93,7 @@ export const project = (
           : usd1 !== null
           ? human(abs(a.amount1), d1) * usd1
           : null
-        const tvlUsd = usd0 !== null && usd1 !== null
-          ? human(pool.reserve0, d0) * usd0 + human(pool.reserve1, d1) * usd1
-          : null
+        const tvlUsd = tvlOf(state, pool, [usd0, usd1])
         ev.swaps.push({
           ...m(),
           pool: pool.address,
@@ -114,7 +122,7 @@ export const project = (
         pool.reserve1 += a.amount1
         ev.mints.push({
           ...m(), pool: pool.address, sender: a.sender, owner: a.owner, tick_lower: a.tickLower, tick_upper: a.tickUpper,
-          amount: a.amount, amount0: a.amount0, amount1: a.amount1
+          amount: a.amount, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
         })
         if (a.owner === positionManager) {
           managerMint.set(d.log.transactionHash, { pool: pool.address, tickLower: a.tickLower, tickUpper: a.tickUpper })
@@ -123,11 +131,12 @@ export const project = (
         break
       }
       case "pool.Burn": {
+        // The burned amounts stay in the pool (owed to the position) until a Collect takes them out.
         const pool = state.pools.get(d.log.address)
         if (pool === undefined) break
         ev.burns.push({
           ...m(), pool: pool.address, owner: a.owner, tick_lower: a.tickLower, tick_upper: a.tickUpper,
-          amount: a.amount, amount0: a.amount0, amount1: a.amount1
+          amount: a.amount, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
         })
         batch.touchedPools.add(pool.address)
         break
@@ -139,7 +148,7 @@ export const project = (
         pool.reserve1 -= a.amount1
         ev.collects.push({
           ...m(), pool: pool.address, owner: a.owner, recipient: a.recipient, tick_lower: a.tickLower,
-          tick_upper: a.tickUpper, amount0: a.amount0, amount1: a.amount1
+          tick_upper: a.tickUpper, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
         })
         batch.touchedPools.add(pool.address)
         break

@@ -64,9 +64,16 @@ export const bulkInsert = (
     const t = columnTypes[c] ?? "text"
     return t === "timestamp" ? `to_timestamp(u.${c})` : t === "jsonb" ? `u.${c}::jsonb` : `u.${c}`
   })
+  const values = columns.map((c) => rows.map((r) => param(r[c])))
+  // The driver cannot type an array of NULLs only: such a column is written as a typed array of NULLs instead.
+  const params: Array<ReadonlyArray<string | null>> = []
+  const arrays = arrayTypes.map((t, i) => {
+    if (values[i]!.every((v) => v === null)) return `array_fill(NULL::${t}, ARRAY[${rows.length}])`
+    params.push(values[i]!)
+    return `$${params.length}::${t}[]`
+  })
   const text = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${select.join(", ")} FROM unnest(${
-    arrayTypes.map((t, i) => `$${i + 1}::${t}[]`).join(", ")
+    arrays.join(", ")
   }) AS u(${columns.join(", ")}) ${onConflict}`
-  const params = columns.map((c) => rows.map((r) => param(r[c])))
   return sql.unsafe(text, params).pipe(Effect.asVoid)
 }

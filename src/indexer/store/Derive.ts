@@ -163,7 +163,10 @@ export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter
   ], { discard: true, concurrency: 1 })
 }
 
-/** After ticks and slot0: in-range liquidity (Σ liquidityNet of ticks ≤ current tick), price and TVL of the pools. */
+/**
+ * After ticks and slot0: in-range liquidity (Σ liquidityNet of ticks ≤ current tick), price, and TVL of the pools (the
+ * one recorded with the pool's latest Swap, Mint, Burn or Collect: liquidity changes move it too).
+ */
 export const refreshPoolSummaries = (sql: SqlClient.SqlClient, chainId: number, pools: ReadonlyArray<string>) =>
   pools.length === 0 ? Effect.void : Effect.all([
     run(sql, `DELETE FROM ticks WHERE chain_id = $1 AND pool = ANY($2::text[]) AND liquidity_gross = 0`, [chainId, pools]),
@@ -173,8 +176,10 @@ export const refreshPoolSummaries = (sql: SqlClient.SqlClient, chainId: number, 
                               WHERE t.chain_id = ps.chain_id AND t.pool = ps.pool AND t.tick <= ps.tick), 0),
         price = CASE WHEN ps.sqrt_price_x96 IS NULL THEN NULL
                 ELSE power(ps.sqrt_price_x96::float8 / (2::float8 ^ 96), 2) * power(10::float8, t0.decimals - t1.decimals) END,
-        tvl_usd = (SELECT tvl_usd FROM swaps s WHERE s.chain_id = ps.chain_id AND s.pool = ps.pool
-                   ORDER BY block_number DESC, log_index DESC LIMIT 1)
+        tvl_usd = (SELECT tvl_usd FROM (${["swaps", "mints", "burns", "collects"].map((e) => `
+                     (SELECT block_number, log_index, tvl_usd FROM ${e} e WHERE e.chain_id = ps.chain_id AND e.pool = ps.pool
+                      ORDER BY block_number DESC, log_index DESC LIMIT 1)`).join(" UNION ALL ")}
+                   ) latest ORDER BY block_number DESC, log_index DESC LIMIT 1)
       FROM pools p
         JOIN tokens t0 ON t0.chain_id = p.chain_id AND t0.address = p.token0
         JOIN tokens t1 ON t1.chain_id = p.chain_id AND t1.address = p.token1

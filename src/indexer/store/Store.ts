@@ -32,6 +32,28 @@ export interface Touched {
 const rowsOf = <A>(rows: ReadonlyArray<unknown>) => rows as ReadonlyArray<A>
 
 /**
+ * The writer lock is gone: its connection dropped (the server released the lock, another process may hold it now).
+ * Nothing was written; the indexer must stop and take the lock again before it writes anything.
+ */
+export class WriterLockLost extends Error {
+  override readonly name = "WriterLockLost"
+}
+
+/** The backend that holds the writer lock, identified by pid and start time (a pid alone can be reused). */
+interface LockHolder {
+  readonly key: bigint
+  readonly pid: number
+  readonly backendStart: string
+}
+
+/**
+ * The bigint advisory key as pg_locks shows it (classid = high 32 bits, objid = low 32 bits, objsubid 1), and the
+ * commit section's key: the two-int form (objsubid 2, a separate key space) of the same number.
+ */
+const lockParts = (key: bigint) => ({ classid: (BigInt.asUintN(64, key) >> 32n).toString(), objid: (key & 0xffffffffn).toString() })
+const commitSectionKey = (key: bigint) => [Number(BigInt.asIntN(32, key >> 32n)), Number(BigInt.asIntN(32, key))] as const
+
+/**
  * The store stage: one transaction per batch (event rows, new pools and tokens, the derived tables, the checkpoint and
  * the unfinalized block hashes), the rollback to a common ancestor, and the single-writer lock.
  */
@@ -42,7 +64,10 @@ export class Store extends Context.Service<Store, {
   readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, unknown>
   readonly commit: (input: CommitInput) => Effect.Effect<Touched, unknown>
   readonly rollback: (ancestor: BlockHeader) => Effect.Effect<Touched, unknown>
-  /** Holds a session-level advisory lock for the scope; waits (polling) while another process holds it. */
+  /**
+   * Holds a session-level advisory lock for the scope; waits (polling) while another process holds it. Every commit
+   * and rollback then proves the lock is still held (else fails with WriterLockLost and writes nothing).
+   */
   readonly lock: (key: number, onWait: Effect.Effect<void>) => Effect.Effect<void, unknown, Scope.Scope>
 }>()("app/indexer/Store") {
   static readonly layer = (chainId: number) => Layer.effect(Store, make(chainId))
@@ -50,6 +75,35 @@ export class Store extends Context.Service<Store, {
 
 const make = (chainId: number) => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+
+  let holder: LockHolder | undefined
+
+  /**
+   * First statement of every writing transaction: proves that the lock connection still holds the writer lock.
+   * It takes the commit section (a transaction-level advisory lock, released at commit) and then looks the lock up
+   * in pg_locks by the holder's pid and backend start. A new holder passes the same section before it reads the
+   * checkpoint (see `lock`), so a batch that passed this check is committed before another writer starts, and a
+   * batch that did not pass writes nothing.
+   */
+  const fence = Effect.suspend(() => {
+    if (holder === undefined) return Effect.void
+    const { key, pid, backendStart } = holder
+    const { classid, objid } = lockParts(key)
+    const [k1, k2] = commitSectionKey(key)
+    return sql<{ held: boolean }>`
+      SELECT EXISTS (
+        SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.classid = ${classid}::oid
+          AND l.objid = ${objid}::oid AND l.pid = ${pid} AND a.backend_start = ${backendStart}::timestamptz
+      ) AS held
+      FROM (SELECT pg_advisory_xact_lock(${k1}::int4, ${k2}::int4)) section`.pipe(
+      Effect.flatMap((rows) =>
+        rows[0]?.held === true
+          ? Effect.void
+          : Effect.fail(new WriterLockLost(`the writer lock (key ${key}) is no longer held by this indexer's connection (pid ${pid})`))
+      )
+    )
+  })
 
   const tokenRows = (metadata: ReadonlyMap<string, TokenMetadata>, firstBlock: (a: string) => bigint, isLaunch: (a: string) => boolean): Array<Row> =>
     [...metadata].map(([address, m]) => ({
@@ -117,6 +171,7 @@ const make = (chainId: number) => Effect.gen(function*() {
     const firstBlocks = new Map(rows.newTokens.map((t) => [t.address, t.firstBlock]))
     const range = { kind: "range" as const, from: input.from, to: input.to.number }
     return sql.withTransaction(Effect.gen(function*() {
+      yield* fence
       yield* bulkInsert(sql, "tokens", tokenRows(input.tokenMetadata, (a) => firstBlocks.get(a) ?? input.from, (a) => isLaunch.has(a)),
         "ON CONFLICT (chain_id, address) DO NOTHING")
       yield* bulkInsert(sql, "pools", rows.pools)
@@ -148,6 +203,7 @@ const make = (chainId: number) => Effect.gen(function*() {
   }
 
   const rollback = (ancestor: BlockHeader) => sql.withTransaction(Effect.gen(function*() {
+    yield* fence
     const a = ancestor.number.toString()
     const above = (table: string, column: string) => `SELECT DISTINCT ${column} AS k FROM ${table} WHERE chain_id = $1 AND block_number > $2::int8`
     const keys = (text: string) =>
@@ -224,16 +280,28 @@ const make = (chainId: number) => Effect.gen(function*() {
     commit,
     rollback,
     lock: (key, onWait) => Effect.gen(function*() {
+      const k = BigInt(Math.trunc(key))
       const connection = yield* sql.reserve
       for (;;) {
-        const rows = yield* connection.executeUnprepared(`SELECT pg_try_advisory_lock(${Math.trunc(key)}) AS ok`, [], undefined)
+        const rows = yield* connection.executeUnprepared(`SELECT pg_try_advisory_lock(${k}) AS ok`, [], undefined)
         if ((rows[0] as { ok: boolean }).ok) break
         yield* onWait
         yield* Effect.sleep("1 second")
       }
       yield* Effect.addFinalizer(() =>
-        connection.executeUnprepared(`SELECT pg_advisory_unlock(${Math.trunc(key)})`, [], undefined).pipe(Effect.ignore)
+        Effect.sync(() => { holder = undefined }).pipe(
+          Effect.andThen(connection.executeUnprepared(`SELECT pg_advisory_unlock(${k})`, [], undefined)),
+          Effect.ignore
+        )
       )
+      const [me] = (yield* connection.executeUnprepared(
+        `SELECT pid, backend_start::text AS backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()`, [], undefined
+      )) as ReadonlyArray<{ pid: number; backend_start?: string; backendStart?: string }>
+      // Wait for a previous holder's batch that passed its fence to commit, so the checkpoint read next includes it.
+      const [k1, k2] = commitSectionKey(k)
+      yield* connection.executeUnprepared(`SELECT pg_advisory_lock(${k1}, ${k2})`, [], undefined)
+      yield* connection.executeUnprepared(`SELECT pg_advisory_unlock(${k1}, ${k2})`, [], undefined)
+      holder = { key: k, pid: Number(me!.pid), backendStart: (me!.backendStart ?? me!.backend_start)! }
     })
   })
 })
