@@ -9,6 +9,7 @@ import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
+import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
@@ -16,10 +17,12 @@ import { Notifications } from "../src/notifications/Notifications.ts"
 import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
 import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/SearchApi.ts"
+import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
 import { Chain } from "./Chain.ts"
+import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -38,7 +41,7 @@ const exchangeRoutes = apiRoutes(ExchangeApi, ExchangeSystemHttp).pipe(
   // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
   Layer.provide(ExchangeValidationLive)
 )
-const searchRoutes = apiRoutes(SearchApi, SearchSystemHttp)
+const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
 const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
 const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
@@ -65,7 +68,10 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) => serveService(name, serviceRoutes[name]))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive)))
+    // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
+    // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
+    // indexer publishes to, and search (layers/Search.ts) listens on, one feed.
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(
