@@ -21,6 +21,7 @@ import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
+import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
 import { Chain } from "./Chain.ts"
 import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
@@ -31,6 +32,7 @@ const clientRoutes = apiRoutes(
   Layer.mergeAll(
     ClientSystemHttp,
     AccountsHttpLive,
+    SocialHttpLive,
     // Notifications, web push and the chain-event notifier of the process's chain.
     Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.

@@ -7,6 +7,13 @@ import { TokenAdminApi } from "./moderation/TokenAdminApi.ts"
 import { NotificationsApi } from "./notifications/NotificationsApi.ts"
 import { PushApi } from "./push/PushApi.ts"
 import { TokensApi } from "./tokens/TokensApi.ts"
+import { FuelApi } from "./fuel/FuelApi.ts"
+import { GiftsApi } from "./gifts/GiftsApi.ts"
+import { BadgesApi } from "./badges/BadgesApi.ts"
+import { CompetitionApi } from "./competition/CompetitionApi.ts"
+import { SharesApi } from "./shares/SharesApi.ts"
+import { XAuthApi } from "./xauth/XAuthApi.ts"
+import { ContentApi, FeedApi } from "./feed/FeedApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -27,6 +34,14 @@ export class ClientApi extends HttpApi.make("client")
   .add(ClaimsApi)
   .add(LaunchesApi)
   .add(TokenAdminApi)
+  .add(FuelApi)
+  .add(GiftsApi)
+  .add(CompetitionApi)
+  .add(BadgesApi)
+  .add(SharesApi)
+  .add(XAuthApi)
+  .add(FeedApi)
+  .add(ContentApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({

@@ -1,4 +1,7 @@
 import { Layer } from "effect"
+import { Badges } from "../badges/Badges.ts"
+import { FuelLedger } from "../fuel/FuelLedger.ts"
+import { FuelRepo } from "../fuel/FuelRepo.ts"
 import { ImagesHttp } from "../images/ImagesHttp.ts"
 import { ImageStore } from "../images/ImageStore.ts"
 import { ImageUploadLimitsLive } from "../images/ImageUploadLimits.ts"
@@ -18,11 +21,16 @@ export const AccountServicesLive = Layer.mergeAll(WalletSignIn.layer, IdpSignIn.
   Layer.provideMerge(SessionConfig.layer)
 )
 
+/** The fuel ledger over its repo (also used by the social routes: the same layer value, built once). */
+export const FuelLedgerLive = FuelLedger.layer.pipe(Layer.provideMerge(FuelRepo.layer))
+
 /**
  * The client API's account routes (sessions, users, images) with everything they need except the process's
  * infrastructure (database, AppConfig, file system) and the signature verifier, which defaults to EOA-only
  * verification until the composition root provides a chain-backed one (see SignatureVerifier).
  */
 export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp).pipe(
-  Layer.provideMerge(AccountServicesLive)
+  Layer.provideMerge(AccountServicesLive),
+  // The profile's fuel widget, counters and badges read the fuel ledger (indexed FuelVault events) and badges.
+  Layer.provide(Layer.mergeAll(FuelLedgerLive, Badges.layer))
 )

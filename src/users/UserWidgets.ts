@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { EarnedBadge } from "../badges/BadgeCatalog.ts"
 
 /**
  * The profile widgets (stats, activity, yaps, fuels, trades). They show what exists so far: counters and lists stay
@@ -13,7 +14,8 @@ export class UserStats extends Schema.Class<UserStats>("UserStats")({
   fuelsGiven: Schema.Int.annotate({ description: "Fuel (tip) transactions sent" }),
   fuelsReceived: Schema.Int.annotate({ description: "Fuel (tip) transactions received" }),
   trades: Schema.Int.annotate({ description: "Swaps made" }),
-  launches: Schema.Int.annotate({ description: "Tokens launched" })
+  launches: Schema.Int.annotate({ description: "Tokens launched" }),
+  badges: Schema.Array(EarnedBadge).annotate({ description: "Badges the wallet earned (catalog: GET /v1/badges)" })
 }) {}
 
 export class WidgetPage extends Schema.Class<WidgetPage>("WidgetPage")({

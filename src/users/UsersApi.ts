@@ -103,7 +103,7 @@ export class UsersApi extends HttpApiGroup.make("users")
     )),
     widget("getActivity", "activity", "Recent activity"),
     widget("getYaps", "yaps", "Comments"),
-    widget("getFuels", "fuels", "Fuel (tips) given and received"),
+    widget("getFuels", "fuels", "Fuel (tips) given and received (the indexed FuelVault events of /v1/fuel/*; each item is a FuelTransaction plus `direction`: given | received)"),
     widget("getTrades", "trades", "Trades")
   )
   .add(

@@ -1,7 +1,9 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser, OptionalSession } from "../auth/Authentication.ts"
+import { Badges } from "../badges/Badges.ts"
 import { ClientApi } from "../ClientApi.ts"
+import { FuelLedger } from "../fuel/FuelLedger.ts"
 import { toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
 import { Users } from "./Users.ts"
 import { UsernameAvailability } from "./UsersApi.ts"
@@ -12,6 +14,8 @@ const viewer = Effect.map(OptionalSession, Option.map((session) => session.user)
 
 export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(function*(handlers) {
   const users = yield* Users
+  const fuel = yield* FuelLedger
+  const badges = yield* Badges
 
   // Writes start from the current row; reads use the session's user, at most SESSION_CACHE_MS old (this process
   // drops it at once when it changes the user, so only another process's edit can lag, by ≤ 1 s).
@@ -35,22 +39,37 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
       Effect.flatMap(me, (user) => users.setImage(user, payload.file.path)).pipe(Effect.map(toOwnProfile)))
     .handle("getStats", ({ query }) =>
       Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(
-        Effect.map(({ user, walletAddress }) =>
+        Effect.bindTo("subject"),
+        Effect.bind("fuels", ({ subject }) => fuel.counts(subject.walletAddress)),
+        Effect.bind("badges", ({ subject }) => badges.earnedBy(subject.walletAddress)),
+        Effect.map(({ badges, fuels, subject: { user, walletAddress } }) =>
           new UserStats({
             walletAddress,
             userId: Option.match(user, { onNone: () => null, onSome: (u) => u.id }),
             joinedAt: Option.match(user, { onNone: () => null, onSome: (u) => u.createdAt.toISOString() }),
             yaps: 0,
-            fuelsGiven: 0,
-            fuelsReceived: 0,
+            fuelsGiven: fuels.given,
+            fuelsReceived: fuels.received,
             trades: 0,
-            launches: 0
+            launches: 0,
+            badges
           })
         )
       ))
     .handle("getActivity", page)
     .handle("getYaps", page)
-    .handle("getFuels", page)
+    .handle("getFuels", ({ query }) =>
+      // The same indexed FuelVault events as /v1/fuel/*: tips the wallet gave or received, newest first.
+      Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(
+        Effect.flatMap(({ walletAddress }) => fuel.page({ wallet: walletAddress, side: "both", ...query })),
+        Effect.map((p) =>
+          new WidgetPage({
+            walletAddress: p.walletAddress ?? "",
+            items: p.items.map((t) => ({ direction: t.from === p.walletAddress ? "given" : "received", ...t })),
+            nextCursor: p.nextCursor
+          })
+        )
+      ))
     .handle("getTrades", page)
     .handle("moderateUser", ({ params, payload }) =>
       Effect.flatMap(CurrentUser, (admin) => users.moderate(admin, params.userId, payload)).pipe(

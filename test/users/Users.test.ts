@@ -126,7 +126,8 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
         fuelsGiven: 0,
         fuelsReceived: 0,
         trades: 0,
-        launches: 0
+        launches: 0,
+        badges: []
       })
       assert.isString(stats.body.joinedAt)
       const stranger = newAccount().address
