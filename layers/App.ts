@@ -15,6 +15,7 @@ import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
 import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
+import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
 import { Notifications } from "../src/notifications/Notifications.ts"
 import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
 import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
@@ -46,6 +47,9 @@ const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp,
   Layer.provide([ExchangeValidationLive, PublicRateLimitLive])
 )
 const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
+/** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
+const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
+const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive).pipe(
   Layer.provide(GraphqlSchema.layer),
@@ -54,13 +58,13 @@ const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), G
 )
 type RoutesOf<L extends Layer.Any> = Layer.Layer<never, Layer.Error<L>, Layer.Services<L>>
 type AnyRoutes =
-  | RoutesOf<typeof clientRoutes>
-  | RoutesOf<typeof exchangeRoutes>
+  | RoutesOf<typeof clientWithMcp>
+  | RoutesOf<typeof exchangeWithMcp>
   | RoutesOf<typeof searchRoutes>
   | RoutesOf<typeof indexerRoutes>
 const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoutes>, Layer.Services<AnyRoutes>>> = {
-  client: clientRoutes,
-  exchange: exchangeRoutes,
+  client: clientWithMcp,
+  exchange: exchangeWithMcp,
   search: searchRoutes,
   indexer: indexerRoutes
 }

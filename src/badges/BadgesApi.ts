@@ -12,7 +12,7 @@ export class BadgesApi extends HttpApiGroup.make("badges")
     HttpApiEndpoint.get("listBadges", "/v1/badges", { success: BadgeList })
       .annotateMerge(OpenApi.annotations({ summary: "Badge catalog", description: `Every badge with its criterion and holder count. ${EARNING}` })),
     HttpApiEndpoint.get("getBadge", "/v1/badges/:badgeId", {
-      params: { badgeId: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{1,40}$/)) },
+      params: { badgeId: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{1,40}$/u)) },
       success: BadgeDetail,
       error: [BadRequest, NotFound]
     }).annotateMerge(OpenApi.annotations({

@@ -7,7 +7,7 @@ import { Schema } from "effect"
  * whose rows a reorg removes, so every figure is a sum over the events of the current canonical chain.
  */
 
-export const Wei = Schema.String.check(Schema.isPattern(/^\d+$/)).annotate({
+export const Wei = Schema.String.check(Schema.isPattern(/^\d+$/u)).annotate({
   description: "Amount in wei as a decimal string (uint256 does not fit a JSON number)",
   examples: ["250000000000000000"]
 })

@@ -32,23 +32,28 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
 export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware(
   Effect.gen(function*() {
     const { maxBodyBytes } = yield* AppConfig
-    const limit = ByteSize.bytes(maxBodyBytes)
-    const tooLarge = () =>
+    // An MCP tool call carries a file as base64 inside JSON-RPC: 4/3 of the bytes plus the envelope. The route it
+    // becomes is held to MAX_BODY_BYTES as usual, so the largest file is the same over REST and MCP.
+    const mcpMaxBodyBytes = Math.ceil((maxBodyBytes * 4) / 3) + 65_536
+    const limits = { rest: ByteSize.bytes(maxBodyBytes), mcp: ByteSize.bytes(mcpMaxBodyBytes) }
+    const tooLarge = (maxBytes: number) =>
       writeError(413, {
         code: "PAYLOAD_TOO_LARGE",
-        message: `Request body exceeds the limit of ${maxBodyBytes} bytes`,
-        details: { maxBytes: maxBodyBytes }
+        message: `Request body exceeds the limit of ${maxBytes} bytes`,
+        details: { maxBytes }
       })
     return (app) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
         const declared = Number(request.headers["content-length"] ?? 0)
-        const response = declared > maxBodyBytes ? tooLarge() : yield* app.pipe(
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
+        const isMcp = request.url === "/mcp" || request.url.startsWith("/mcp?")
+        const maxBytes = isMcp ? mcpMaxBodyBytes : maxBodyBytes
+        const response = declared > maxBytes ? tooLarge(maxBytes) : yield* app.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, isMcp ? limits.mcp : limits.rest),
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge())
+            if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
             return Effect.as(
               Effect.logError(`${request.method} ${request.url} failed`, cause),
               writeError(500, {

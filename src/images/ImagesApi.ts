@@ -6,7 +6,7 @@ import { BadRequest, NotFound } from "../domain/ApiError.ts"
 export class ImagesApi extends HttpApiGroup.make("images").add(
   HttpApiEndpoint.get("getImage", "/v1/images/:file", {
     params: {
-      file: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}\.webp$/)).annotate({
+      file: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}\.webp$/u)).annotate({
         description: "`<sha256>.webp`, as in a profile's `image`"
       })
     },

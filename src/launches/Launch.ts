@@ -20,7 +20,7 @@ export const LaunchCategory = Schema.Literals(LaunchCategories).annotate({
 export const LaunchName = Schema.String.check(Schema.isPattern(/^(?!\s)(?!.*\s$)[^\p{Cc}]{1,32}$/u)).annotate({
   description: "Token name: 1–32 characters, no control characters, no leading or trailing space"
 })
-export const LaunchSymbol = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,10}$/)).annotate({
+export const LaunchSymbol = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{1,10}$/u)).annotate({
   description: "Ticker: 1–10 letters or digits. Compared case-insensitively for DUPLICATE_LAUNCH",
   examples: ["PEPE"]
 })

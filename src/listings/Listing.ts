@@ -7,7 +7,7 @@ import { BadRequest, Conflict, Forbidden, Gone, NotFound, ServiceUnavailable } f
  * listing errors, with the HTTP status each code always has (ClaimErrorCodes of the spec and the listing codes).
  */
 
-export const MintAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/)).annotate({
+export const MintAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u)).annotate({
   description: "Token (mint) address: 0x + 40 hex digits, any case. Responses give it EIP-55 checksummed.",
   examples: ["0x5FbDB2315678afecb367f032d93F642f64180aa3"]
 })

@@ -12,21 +12,35 @@ const base64urlBytes = (bytes: number, test: (b: Buffer) => boolean, what: strin
       /^[A-Za-z0-9_-]+={0,2}$/.test(s) && (() => {
         const b = Buffer.from(s, "base64url")
         return b.length === bytes && test(b)
-      })() ? undefined : what)
+      })() ? undefined : what, {
+        // Without it the check (and the field's description) would be missing from OpenAPI and the MCP tools.
+        toJsonSchema: () => ({ pattern: `^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}={0,2}$` })
+      })
   )
 
 const Endpoint = Schema.String.check(
   Schema.isMaxLength(2048),
-  Schema.makeFilter((s: string) => URL.parse(s)?.protocol === "https:" ? undefined : "an https: URL")
-).annotate({ description: "The push service URL of the subscription (https, ≤ 2048 characters)" })
+  Schema.makeFilter((s: string) => URL.parse(s)?.protocol === "https:" ? undefined : "an https: URL", {
+    toJsonSchema: () => ({ pattern: "^https://[^\\s/?#]+" })
+  })
+).annotate({
+  description: "The push service URL of the subscription (https, ≤ 2048 characters)",
+  examples: ["https://fcm.googleapis.com/fcm/send/dXJhbmRvbS1zdWJzY3JpcHRpb24"]
+})
 
 export const PushSubscriptionJson = Schema.Struct({
   endpoint: Endpoint,
   expirationTime: Schema.optional(Schema.NullOr(Schema.Finite)).annotate({ description: "Epoch ms, or null" }),
   keys: Schema.Struct({
     p256dh: base64urlBytes(65, (b) => b[0] === 4, "an uncompressed P-256 public key (65 bytes, base64url)")
-      .annotate({ description: "The browser's P-256 ECDH public key (uncompressed point, base64url)" }),
-    auth: base64urlBytes(16, () => true, "16 bytes, base64url").annotate({ description: "The 16-byte auth secret (base64url)" })
+      .annotate({
+        description: "The browser's P-256 ECDH public key (uncompressed point, base64url)",
+        examples: ["BAoWf6KDyaUd1d5iHCQUUarZetVi6Ri3LxdEiEWTkLNdoDOre4DZj61OT3pjWL1IjV8I2YS-VH-I3M7uCvjYkq0"]
+      }),
+    auth: base64urlBytes(16, () => true, "16 bytes, base64url").annotate({
+      description: "The 16-byte auth secret (base64url)",
+      examples: ["HASbMRehfVUmvIiAFemC7Q"]
+    })
   })
 }).annotate({ identifier: "PushSubscriptionJson", description: "The browser's `PushSubscription.toJSON()`" })
 

@@ -35,7 +35,7 @@ export const WalletVerifyPayload = Schema.Struct({
     description: "The EIP-4361 text that was signed. Required: the address line and `Nonce:`; the other standard lines " +
       "are checked when present (domain, URI scheme, Chain ID, Expiration Time, Not Before)."
   }),
-  signature: Schema.String.check(Schema.isPattern(/^0x(?:[0-9a-fA-F]{2}){1,8192}$/)).annotate({
+  signature: Schema.String.check(Schema.isPattern(/^0x(?:[0-9a-fA-F]{2}){1,8192}$/u)).annotate({
     description: "personal_sign signature of `message` (hex): 65 bytes for an EOA, longer for ERC-1271/ERC-6492 wallets"
   })
 })
@@ -67,7 +67,7 @@ export const WalletStatePayload = Schema.Struct({
   address: Schema.optionalKey(WalletAddress),
   chainId: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2 ** 53 - 1 }))),
   connector: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^[A-Za-z0-9 ._-]{1,64}$/)).annotate({
+    Schema.String.check(Schema.isPattern(/^[A-Za-z0-9 ._-]{1,64}$/u)).annotate({
       description: "Wallet connector id, e.g. `injected`, `walletConnect`, `coinbaseWallet` (1–64 of A–Z a–z 0–9 space . _ -)"
     })
   )

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication, OptionalAuthentication } from "../auth/Authentication.ts"
 import { BadRequest, Forbidden, ServiceUnavailable, Unauthorized } from "../domain/ApiError.ts"
+import { McpSessionEffect } from "../mcp/McpAnnotations.ts"
 import {
   CurrentSessionView,
   IdpLoginPayload,
@@ -34,7 +35,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       payload: WalletVerifyPayload,
       success: SessionToken,
       error: [BadRequest, Unauthorized, Forbidden, ServiceUnavailable]
-    }).annotateMerge(doc(
+    }).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Sign in with Ethereum (EIP-4361)",
       "Verifies a personal_sign signature of an EIP-4361 message: EOA, ERC-1271 (deployed smart wallet) and " +
         "ERC-6492 (undeployed) signatures. The nonce is consumed atomically; an unknown wallet becomes a new user " +
@@ -47,7 +48,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       payload: IdpLoginPayload,
       success: SessionToken,
       error: [BadRequest, Unauthorized, Forbidden, ServiceUnavailable]
-    }).annotateMerge(doc(
+    }).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Sign in with an identity-provider ID token",
       "Verifies the ID token against the JWKS of IDP_ISSUER (IDP_JWKS_URL; audience IDP_AUDIENCE) and finds or " +
         `creates the user by its \`sub\` (DID). ${issues} Errors: 401 INVALID_ID_TOKEN, ID_TOKEN_EXPIRED; 403 ` +
@@ -60,13 +61,13 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     }).middleware(Authentication).annotateMerge(doc("The current session", "The session of the JWT and its user.")),
     HttpApiEndpoint.post("refreshSession", "/v1/session/refresh", {
       success: SessionToken
-    }).middleware(Authentication).annotateMerge(doc(
+    }).middleware(Authentication).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Rotate the session JWT",
       `Issues a new JWT (new jti, full JWT_TTL) and revokes the old one at once. ${issues}`
     )),
     HttpApiEndpoint.post("logout", "/v1/session/logout", {
       success: HttpApiSchema.NoContent
-    }).middleware(Authentication).annotateMerge(doc(
+    }).middleware(Authentication).annotate(McpSessionEffect, "ends").annotateMerge(doc(
       "Log out",
       `Revokes the session (every API process refuses it within SESSION_CACHE_MS, at most 1 s) and expires the cookie.`
     )),

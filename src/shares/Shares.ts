@@ -5,7 +5,7 @@ import { getAddress } from "viem"
 import { Chain } from "../../layers/Chain.ts"
 import { Gone, NotFound } from "../domain/ApiError.ts"
 
-export const ShareCode = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z]{8}$/)).annotate({
+export const ShareCode = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z]{8}$/u)).annotate({
   description: "8-character base62 share code"
 })
 

@@ -10,7 +10,7 @@ export const UserId = Schema.String.check(Schema.isUUID()).annotate({
   examples: ["0b6f3c1e-8f7a-4d1e-9a51-2b1f0c9e7d11"]
 })
 
-export const WalletAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/)).annotate({
+export const WalletAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u)).annotate({
   description: "EVM address (0x + 40 hex digits, any case); responses are EIP-55 checksummed",
   examples: ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"]
 })
@@ -26,7 +26,7 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   "tokens", "anonymous", "everyone", "here"
 ])
 
-export const Username = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_]{3,20}$/)).annotate({
+export const Username = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_]{3,20}$/u)).annotate({
   description: `Username: ${USERNAME_RULES}`,
   examples: ["satoshi_21"]
 })
@@ -39,7 +39,7 @@ export const Bio = Schema.String.check(Schema.isPattern(/^(?:[^\p{Cc}]|\n){0,280
   description: "Bio: up to 280 characters; line breaks allowed, other control characters not"
 })
 
-export const IMAGE_PATH_PATTERN = /^\/v1\/images\/[0-9a-f]{64}\.webp$/
+export const IMAGE_PATH_PATTERN = /^\/v1\/images\/[0-9a-f]{64}\.webp$/u
 export const ImagePath = Schema.String.check(Schema.isPattern(IMAGE_PATH_PATTERN)).annotate({
   description: "Path of an image uploaded through POST /v1/users/profile/image (`/v1/images/<sha256>.webp`)"
 })

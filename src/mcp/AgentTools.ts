@@ -1,0 +1,40 @@
+import { ClientApi } from "../ClientApi.ts"
+import { ExchangeApi } from "../ExchangeApi.ts"
+import { SearchApi } from "../SearchApi.ts"
+import { deriveTools, type RouteTool } from "./RouteTools.ts"
+
+/**
+ * The two tool sets: `app_` (one per client route) and `dex_` (one per exchange and search route). No server
+ * dependencies, so the stdio entry, docs and tests read them without starting anything.
+ */
+
+export const SIGN_IN_TOOL = "app_session_wallet_verify"
+export const NONCE_TOOL = "app_session_wallet_nonce"
+
+let client: Array<RouteTool> | undefined
+let exchange: Array<RouteTool> | undefined
+
+export const clientTools = (): ReadonlyArray<RouteTool> =>
+  (client ??= deriveTools([{ service: "client", api: ClientApi }], { prefix: "app", signInTool: SIGN_IN_TOOL }))
+
+export const exchangeTools = (): ReadonlyArray<RouteTool> =>
+  (exchange ??= deriveTools([{ service: "exchange", api: ExchangeApi }, { service: "search", api: SearchApi }], {
+    prefix: "dex",
+    signInTool: SIGN_IN_TOOL
+  }))
+
+export const CLIENT_INSTRUCTIONS = [
+  "Tools of the fire-api client API (the social side of an EVM token launchpad), one per REST route.",
+  `Sign in with a wallet (EIP-4361): ${NONCE_TOOL}({address}) → build the EIP-4361 message with that nonce and ` +
+  `sign it with personal_sign → ${SIGN_IN_TOOL}({message, signature}). This MCP session then sends the JWT with ` +
+  "every later call (or connect with `Authorization: Bearer <JWT>`).",
+  "Amounts are base units as decimal strings. Errors come back as tool errors whose text is {code, message}."
+].join("\n")
+
+export const EXCHANGE_INSTRUCTIONS = [
+  "Tools of the fire-api exchange API and search service (DEX data, quotes), one per REST route.",
+  "Quote tools need a partner key: connect with the `x-api-key` header (HTTP) or FIRE_API_KEY (stdio).",
+  "Amounts are base units as decimal strings. GET quotes take `slippageBps` (basis points); POST quotes take " +
+  "`slippage` as a fraction (0.005 = 0.5%). Quote right before sending the returned calldata from the wallet.",
+  "Errors come back as tool errors whose text is {code, message}."
+].join("\n")

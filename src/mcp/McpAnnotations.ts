@@ -1,0 +1,20 @@
+import { Context } from "effect"
+
+/**
+ * Annotations a route may carry for its MCP tool, written on the endpoint beside its OpenAPI text
+ * (`.annotate(McpToolHints, {...})`). Everything else about a tool is derived from the route itself.
+ */
+
+/** Overrides of the hints derived from the method (GET read-only; POST additive; PUT/PATCH/DELETE idempotent). */
+export class McpToolHints extends Context.Service<McpToolHints, {
+  readonly readOnlyHint?: boolean
+  readonly destructiveHint?: boolean
+  readonly idempotentHint?: boolean
+  readonly openWorldHint?: boolean
+}>()("app/mcp/McpToolHints") {}
+
+/**
+ * What a route does to the MCP session: `issues` (its success body is `{token, expiresAt, ...}`: the session keeps
+ * the token and sends it with later calls) or `ends` (the session forgets its token).
+ */
+export class McpSessionEffect extends Context.Service<McpSessionEffect, "issues" | "ends">()("app/mcp/McpSessionEffect") {}

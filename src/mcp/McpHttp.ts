@@ -1,0 +1,50 @@
+import { Config, Effect, Layer } from "effect"
+import { McpServer } from "effect/ai"
+import { HttpRouter } from "effect/http"
+import { Listening } from "../Http.ts"
+import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
+import { LlmsTxtLive } from "./LlmsTxt.ts"
+import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
+
+/**
+ * Streamable HTTP MCP endpoints at `/mcp`, on the router of the service they belong to. A tool call runs through
+ * that router in process (same validation, auth and errors as REST). The exchange's `dex_` set includes the search
+ * routes, which the search service serves: those calls go to it over HTTP (same process: its bound address;
+ * otherwise SEARCH_URL).
+ */
+
+/** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
+export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
+  const router = yield* HttpRouter.HttpRouter
+  const local = inProcessExecutor(router)
+  return McpServer.layerHttp({
+    name: "fire-api-client",
+    version: "1",
+    path: "/mcp",
+    protocols: PROTOCOLS,
+    instructions: CLIENT_INSTRUCTIONS,
+    allowSessionTermination: true,
+    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials })
+  })
+})).pipe(Layer.merge(LlmsTxtLive))
+
+export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
+  const router = yield* HttpRouter.HttpRouter
+  const listening = yield* Listening
+  const searchUrl = yield* Config.String("SEARCH_URL").pipe(Config.option)
+  const local = inProcessExecutor(router)
+  const search = fetchExecutor(() => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined))
+  return McpServer.layerHttp({
+    name: "fire-api-exchange",
+    version: "1",
+    path: "/mcp",
+    protocols: PROTOCOLS,
+    instructions: EXCHANGE_INSTRUCTIONS,
+    allowSessionTermination: true,
+    registrations: registerRouteTools({
+      tools: exchangeTools(),
+      executorFor: (service) => (service === "search" ? search : local),
+      credentials: httpCredentials
+    })
+  })
+}))

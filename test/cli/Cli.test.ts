@@ -1,0 +1,104 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { baseUrl } from "../layers/TestServer.ts"
+import { parseEther, parseEventLogs } from "viem"
+import { FireLaunchAbi } from "../../contracts/generated/index.ts"
+import { writeDeploymentsSync } from "../../layers/Deployments.ts"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AgentServers, tinyPng } from "../mcp/support.ts"
+
+const bin = NodePath.resolve(import.meta.dirname, "../../bin/fire-api.js")
+
+const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  Effect.promise(() =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as any).code ?? 1) : 0, stdout, stderr }))
+    })
+  )
+
+const servers = AgentServers({ FINALITY_DEPTH: "1", INDEXER_POLL_MS: "100" }, ["client", "exchange", "indexer"])
+
+layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-api CLI", (it) => {
+  it.effect("login --key signs in with SIWE and stores the session; status shows it; a bad key is a clear error", () =>
+    Effect.gen(function*() {
+      const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
+      const env = { FIRE_API_HOME: home, FIRE_CLIENT_URL: yield* baseUrl("client"), FIRE_EXCHANGE_URL: yield* baseUrl("exchange") }
+      const key = generatePrivateKey()
+      const address = privateKeyToAccount(key).address
+
+      const before = yield* run(["status"], env)
+      assert.strictEqual(before.code, 0, before.stderr)
+      assert.match(before.stdout, /session\s+none/)
+
+      const login = yield* run(["login", "--key", key], env)
+      assert.strictEqual(login.code, 0, login.stderr)
+      assert.include(login.stderr, `signed in as ${address}`)
+      const stored = JSON.parse(NodeFs.readFileSync(NodePath.join(home, "session.json"), "utf8"))
+      assert.strictEqual(stored.address, address)
+      assert.strictEqual((NodeFs.statSync(NodePath.join(home, "session.json")).mode & 0o777), 0o600)
+
+      const after = yield* run(["status"], env)
+      assert.strictEqual(after.code, 0, after.stderr)
+      assert.match(after.stdout, new RegExp(`session\\s+${address}`))
+      assert.match(after.stdout, /client\s+ok \(database up\)/)
+      assert.match(after.stdout, /exchange\s+ok \(database up\)/)
+
+      const bad = yield* run(["login", "--key", "0x1234"], env)
+      assert.strictEqual(bad.code, 1)
+      assert.include(bad.stderr, "--key takes a private key")
+      NodeFs.rmSync(home, { recursive: true, force: true })
+    }))
+
+  it.effect("commands whose routes have not landed say which routes are missing", () =>
+    Effect.gen(function*() {
+      const res = yield* run(["comment"], {})
+      if (res.code === 2 && res.stderr.includes("not available")) assert.include(res.stderr, "POST /v1/comments")
+      else assert.notStrictEqual(res.code, 0)
+      const unknown = yield* run(["frobnicate"], {})
+      assert.strictEqual(unknown.code, 2)
+      assert.include(unknown.stderr, "unknown command frobnicate")
+    }))
+
+  it.effect("launch (draft, image, ignite from the key's wallet, submit) and claim (typed data signed by the creator)", () =>
+    Effect.gen(function*() {
+      const anvil = yield* AnvilChain
+      const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
+      const deployments = NodePath.join(home, "deployments.json")
+      writeDeploymentsSync(deployments, anvil.deployments)
+      const image = NodePath.join(home, "logo.png")
+      NodeFs.writeFileSync(image, yield* tinyPng())
+      const key = generatePrivateKey()
+      const account = privateKeyToAccount(key)
+      yield* Effect.promise(() => anvil.sender.send(anvil.accounts[0]!, { to: account.address, value: parseEther("5") }))
+      const env = {
+        FIRE_API_HOME: home, FIRE_CLIENT_URL: yield* baseUrl("client"), FIRE_RPC_URL: anvil.rpcUrl, FIRE_DEPLOYMENTS: deployments,
+        FIRE_CHAIN_ID: String(anvil.chainId)
+      }
+      assert.strictEqual((yield* run(["login", "--key", key], env)).code, 0)
+
+      const launched = yield* run(["launch", "--key", key, "--name", "Cli Token", "--symbol", "CLI1", "--category", "meme", "--image", image], env)
+      assert.strictEqual(launched.code, 0, launched.stderr)
+      assert.match(launched.stderr, /✓ launch \S+ COMPLETED: token 0x[0-9a-fA-F]{40}/)
+
+      // A token made without the API (ignite only) is claimed afterwards.
+      const receipt = yield* Effect.promise(() => anvil.sender.write(account, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", ["Claim Me", "CLM"]))
+      const token = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })[0]!.args.token
+      let claimed = yield* run(["claim", "--key", key, "--token", token, "--image", image], env)
+      for (let attempt = 0; attempt < 30 && claimed.code !== 0 && claimed.stderr.includes("TOKEN_NOT_FOUND"); attempt++) {
+        yield* Effect.promise(() => anvil.mine(2)) // the listing appears once the indexer has the launch
+        claimed = yield* run(["claim", "--key", key, "--token", token, "--image", image], env)
+      }
+      assert.strictEqual(claimed.code, 0, claimed.stderr)
+      assert.include(claimed.stderr, `✓ claimed ${token}`)
+      const again = yield* run(["claim", "--key", key, "--token", token], env)
+      assert.strictEqual(again.code, 1)
+      assert.match(again.stderr, /ALREADY_CLAIMED|already/i)
+      NodeFs.rmSync(home, { recursive: true, force: true })
+    }))
+})

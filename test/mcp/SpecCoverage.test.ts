@@ -1,0 +1,84 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
+import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
+import { toolNames } from "../../src/mcp/ToolNames.ts"
+
+/**
+ * How far the APIs (and so the tools) are from the spec: the routes named in the spec's endpoint tables against the
+ * routes the HttpApi definitions declare. The spec promises 76 `app_` and 29 `dex_` tools; the client tables name
+ * fewer routes than 76 (engagement, notifications and push are described in prose), the exchange tables all 29.
+ */
+
+const specDir = NodePath.resolve(import.meta.dirname, "../../../shared/spec")
+const read = (file: string) => {
+  const path = NodePath.join(specDir, file)
+  if (!NodeFs.existsSync(path)) throw new Error(`The spec is expected beside the repository at ${path}`)
+  return NodeFs.readFileSync(path, "utf8")
+}
+
+const normalise = (path: string) => path.split("?")[0]!.replace(/\{([^}]+)\}/g, ":$1").replace(/:[A-Za-z_]+/g, ":param")
+
+/** `| GET /v1/a, /v1/b | ...` and `| /api/v1/pools | ...` (method GET when the table gives none). */
+const tableRoutes = (markdown: string) => new Set(tableEntries(markdown).map((r) => `${r.method} ${normalise(r.path)}`))
+
+const tableEntries = (markdown: string) => {
+  const routes: Array<{ method: string; path: string }> = []
+  for (const line of markdown.split("\n")) {
+    const cell = /^\|\s*([^|]+?)\s*\|/.exec(line)?.[1]
+    if (cell === undefined || !/(^|\s|,)(GET|POST|PUT|PATCH|DELETE)?\s*\/(v1|api|healthz)/.test(cell)) continue
+    let method = "GET"
+    for (const part of cell.replace(/ and similar$/, "").split(",")) {
+      const m = /^\s*(?:(GET|POST|PUT|PATCH|DELETE)\s+)?(\/\S+)/.exec(part)
+      if (m === null) continue
+      if (m[1] !== undefined) method = m[1]
+      routes.push({ method, path: m[2]!.split("?")[0]!.replace(/\{([^}]+)\}/g, ":$1") })
+    }
+  }
+  return routes
+}
+
+const implemented = (tools: ReadonlyArray<{ route: { method: string; path: string } }>) =>
+  new Set(tools.map((t) => `${t.route.method} ${normalise(t.route.path)}`))
+
+describe("tool coverage against the spec's endpoint tables", () => {
+  it("client: the gap between the spec's tables and the API, and the 76 the spec promises", () => {
+    const spec = tableRoutes(read("client-api.md"))
+    const have = implemented(clientTools())
+    const missing = [...spec].filter((r) => !have.has(r))
+    const beyond = [...have].filter((r) => !spec.has(r))
+    console.log(
+      `app_ tools ${clientTools().length} of 76 promised; spec tables name ${spec.size} routes, ${spec.size - missing.length} present, ` +
+        `${missing.length} missing:\n  ${missing.join("\n  ")}\nroutes beyond the tables (prose sections, images): ${beyond.join(", ")}`
+    )
+    assert.isAtLeast(spec.size, 60, "the spec's tables were read")
+    // Routes beyond the tables (admin moderation, images, prose sections) are real routes, so they are tools too:
+    // the count is the spec's table routes present plus those, whatever the 76 of the spec says.
+    assert.strictEqual(clientTools().length, spec.size - missing.length + beyond.length)
+  })
+
+  it("exchange + search: the spec's tables name all 29 dex_ routes; the gap and the extras are printed", () => {
+    const spec = tableRoutes(read("exchange-api.md"))
+    const have = implemented(exchangeTools())
+    const missing = [...spec].filter((r) => !have.has(r))
+    const beyond = [...have].filter((r) => !spec.has(r))
+    console.log(
+      `dex_ tools ${exchangeTools().length} (spec: 29); missing:\n  ${missing.join("\n  ")}\nbeyond the tables: ${beyond.join(", ")}`
+    )
+    assert.strictEqual(spec.size, 29)
+    assert.strictEqual(exchangeTools().length, 29 - missing.length + beyond.length)
+  })
+
+  it("docs/agents.md names only tools that exist or that the spec's routes will be named", () => {
+    const docs = NodeFs.readFileSync(NodePath.resolve(import.meta.dirname, "../../docs/agents.md"), "utf8")
+    const known = new Set([
+      ...clientTools().map((t) => t.name),
+      ...exchangeTools().map((t) => t.name),
+      ...toolNames("app", tableEntries(read("client-api.md"))),
+      ...toolNames("dex", tableEntries(read("exchange-api.md")))
+    ])
+    const named = [...new Set(docs.match(/\b(?:app|dex)_[a-z0-9_]+\b/g) ?? [])].filter((n) => !n.endsWith("_"))
+    assert.isAtLeast(named.length, 20)
+    assert.deepStrictEqual(named.filter((n) => !known.has(n)), [])
+  })
+})
