@@ -25,11 +25,11 @@ export const parseId = (id: string): ParsedId => {
 export const idOf = (address: string, chainId: number) => `${address}-${chainId}`
 
 export const AddressParam = Schema.String.check(
-  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { message: "expected an address: 0x + 40 hex digits" })
+  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" })
 ).annotate({ description: "EVM address (any case)" })
 
 export const TxHashParam = Schema.String.check(
-  Schema.isPattern(/^0x[0-9a-fA-F]{64}$/, { message: "expected a transaction hash: 0x + 64 hex digits" })
+  Schema.isPattern(/^0x[0-9a-fA-F]{64}$/u, { message: "expected a transaction hash: 0x + 64 hex digits" })
 ).annotate({ description: "Transaction hash" })
 
 export const ChainIdParam = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4_294_967_295 })).annotate({
