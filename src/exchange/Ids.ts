@@ -6,7 +6,7 @@ import { Schema } from "effect"
  */
 const compositeId = (what: string) =>
   Schema.String.check(
-    Schema.isPattern(/^0x[0-9a-fA-F]{40}-[1-9][0-9]{0,9}$/, { message: `expected a ${what} id: <0x + 40 hex address>-<chainId>` })
+    Schema.isPattern(/^0x[0-9a-fA-F]{40}-[1-9][0-9]{0,9}$/u, { message: `expected a ${what} id: <0x + 40 hex address>-<chainId>` })
   ).annotate({ description: `${what} id: \`<address>-<chainId>\`, e.g. \`0x1f98…f984-31337\``, examples: [`0x0000000000000000000000000000000000000001-31337`] })
 
 export const PoolId = compositeId("pool")
@@ -48,7 +48,7 @@ export const Offset = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: O
 })
 /** Keyset cursor of event lists (newest first): `<blockNumber>:<logIndex>` of the last item of the previous page. */
 export const Cursor = Schema.String.check(
-  Schema.isPattern(/^\d{1,18}:\d{1,9}$/, { message: "expected a cursor <blockNumber>:<logIndex> from a previous page" })
+  Schema.isPattern(/^\d{1,18}:\d{1,9}$/u, { message: "expected a cursor <blockNumber>:<logIndex> from a previous page" })
 ).annotate({ description: "`nextCursor` of the previous page: items strictly older than it" })
 
 export const parseCursor = (cursor: string) => {

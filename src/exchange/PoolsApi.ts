@@ -24,7 +24,7 @@ const ListQuery = {
   feeTier: Schema.optional(Schema.Int).annotate({ description: "Only this fee tier (e.g. 500, 3000, 10000)" }),
   token: Schema.optional(AddressParam).annotate({ description: "Pools holding this token on either side" }),
   tokens: Schema.optional(Schema.String.check(
-    Schema.isPattern(/^0x[0-9a-fA-F]{40},0x[0-9a-fA-F]{40}$/, { message: "expected two addresses separated by a comma" })
+    Schema.isPattern(/^0x[0-9a-fA-F]{40},0x[0-9a-fA-F]{40}$/u, { message: "expected two addresses separated by a comma" })
   )).annotate({ description: "`<address>,<address>`: pools of exactly this pair, either order" }),
   minTvlUsd: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   sort: Schema.optional(Schema.Literals(["tvl", "volume", "created"])).annotate({
@@ -91,7 +91,7 @@ export class PoolsApi extends HttpApiGroup.make("pools").add(
   HttpApiEndpoint.get("listPoolActivity", "/api/v1/pools/:poolId/activity", {
     params: poolParams,
     query: {
-      types: Schema.optional(Schema.String.check(Schema.isPattern(/^(swap|mint|burn)(,(swap|mint|burn))*$/, { message: "expected swap, mint, burn separated by commas" })))
+      types: Schema.optional(Schema.String.check(Schema.isPattern(/^(swap|mint|burn)(,(swap|mint|burn))*$/u, { message: "expected swap, mint, burn separated by commas" })))
         .annotate({ description: "Comma-separated subset of swap,mint,burn (default all)" }),
       limit: Schema.optional(Limit),
       cursor: Schema.optional(Cursor)

@@ -19,7 +19,7 @@ import {
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 export const MAX_BATCH = 100
 const AddressList = Schema.String.check(
-  Schema.isPattern(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, { message: "expected addresses separated by commas" })
+  Schema.isPattern(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/u, { message: "expected addresses separated by commas" })
 ).annotate({ description: `Comma-separated addresses, at most ${MAX_BATCH} (more → 400 TOO_MANY_ADDRESSES)` })
 
 /** Tokens, stats, wallet positions, swap status and readiness (spec "Tokens, stats, positions, status, health"). */
