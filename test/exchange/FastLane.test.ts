@@ -46,7 +46,7 @@ const comparable = (r: Raw) =>
   r.headers.map(([n, v]) => (n === "date" || n === "ratelimit-remaining" || n === "ratelimit-reset" ? [n, "*"] : [n, v]))
 
 const laneCount = (status: "200" | "304") =>
-  Effect.map(Metric.value(fastLaneResponses.pipe(Metric.withAttributes({ status }))), (s) => s.count)
+  Effect.map(Metric.value(status === "200" ? fastLaneResponses.ok : fastLaneResponses.notModified), (s) => s.count)
 
 /** A second exchange server over the same database and chain, with other exchange settings. */
 const otherExchange = (settings: Partial<ExchangeSettings>) =>
