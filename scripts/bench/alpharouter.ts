@@ -25,6 +25,15 @@ export const ensureAlphaInstalled = (log: (line: string) => void) => {
   if (result.status !== 0 || !alphaInstalled()) throw new Error(`npm ci in ${alphaDir} failed (${result.status})`)
 }
 
+/** One route of a split. exactIn: `amount` in, `quote` out; exactOut: `amount` out, `quote` in. Our addresses. */
+export interface AlphaRoute {
+  readonly percent: number
+  readonly path: ReadonlyArray<Address>
+  readonly pools: ReadonlyArray<Address>
+  readonly amount: string
+  readonly quote: string
+}
+
 export interface AlphaTiming {
   /** Wall time of `AlphaRouter.route`, of which `quoterMs` in the in-memory quoter (v3-sdk swap simulation). */
   readonly latencyMs: number
@@ -41,7 +50,7 @@ export type AlphaResult = AlphaTiming & (
     readonly quoteGasAdjusted: bigint
     readonly gasUseEstimate: bigint
     readonly routeString: string
-    readonly routes: ReadonlyArray<{ percent: number; path: ReadonlyArray<string>; pools: ReadonlyArray<string>; quote: string }>
+    readonly routes: ReadonlyArray<AlphaRoute>
   }
   | { readonly ok: false; readonly error: string }
 )
@@ -80,8 +89,8 @@ export const runAlphaRouter = (args: {
     return {
       ...parsed,
       results: parsed.results.map((r) => r.ok === true
-        ? { ...r, quote: BigInt(r.quote as string), quoteGasAdjusted: BigInt(r.quoteGasAdjusted as string), gasUseEstimate: BigInt(r.gasUseEstimate as string) } as AlphaResult
-        : r as AlphaResult)
+        ? { ...r, quote: BigInt(r.quote as string), quoteGasAdjusted: BigInt(r.quoteGasAdjusted as string), gasUseEstimate: BigInt(r.gasUseEstimate as string) } as unknown as AlphaResult
+        : r as unknown as AlphaResult)
     }
   } finally {
     NodeFs.rmSync(dir, { recursive: true, force: true })

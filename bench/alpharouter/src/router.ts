@@ -63,6 +63,7 @@ export const makeAlphaBaseline = (snapshot: SnapshotJson, roles: RolesJson, gasP
       percent: r.percent,
       path: route.tokenPath.map((t) => remap.toOurs(t.address)),
       pools: route.pools.map(ourPool),
+      amount: r.amount.quotient.toString(),
       quote: r.quote.quotient.toString()
     }
   }

@@ -64,6 +64,8 @@ export interface RouteJson {
   /** Our addresses (remapping undone), tokenIn first. */
   readonly path: ReadonlyArray<string>
   readonly pools: ReadonlyArray<string>
+  /** exactIn: input of this route (its share of the amount); exactOut: its share of the output. */
+  readonly amount: string
   /** exactIn: output of this route; exactOut: input of this route. */
   readonly quote: string
 }
