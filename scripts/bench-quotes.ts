@@ -5,7 +5,8 @@
  * Prints, per set: our in-engine quote latency p50/p99 (workers/routing directly, exactIn and exactOut, splits on);
  * AlphaRouter (bench/alpharouter, own install, in-memory providers) latency and output for the same requests, and the
  * count of requests where our output is worse; on set A, QuoterV2 `eth_call` latency per route and whether the
- * routers' route quotes equal QuoterV2's to the wei. HTTP throughput: see scripts/bench/quote-http.ts.
+ * routers' route quotes equal QuoterV2's to the wei. Then `GET /api/v1/quote` throughput of the built app at
+ * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it).
  * Env: BENCH_LAUNCHES (20), BENCH_POOLS (1500), BENCH_REQUESTS (200 per set), BENCH_ALPHA_REQUESTS (100 per set:
  * AlphaRouter takes ~0.5–2 s a quote), BENCH_WARMUP (20), BENCH_GAS_GWEI (1).
  */
@@ -14,6 +15,7 @@ import type { Address, PoolSnapshot, QuoteRequest, RoutingOutcome } from "../wor
 import { type AlphaResult, type AlphaRun, ensureAlphaInstalled, runAlphaRouter } from "./bench/alpharouter.ts"
 import { benchConfig, loadEngine, summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
 import { buildDevnetPools } from "./bench/quote-devnet.ts"
+import { benchQuoteHttp } from "./bench/quote-http.ts"
 import { generatePools, mergeSnapshots } from "./bench/quote-pools.ts"
 import { type RouteCall, quoteRoutesOnChain } from "./bench/quote-quoterv2.ts"
 import { makeRequests } from "./bench/quote-requests.ts"
@@ -24,6 +26,9 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200)
 const ALPHA_REQUESTS = Number(process.env.BENCH_ALPHA_REQUESTS ?? 100)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20)
 const GAS_PRICE = BigInt(Math.round(Number(process.env.BENCH_GAS_GWEI ?? 1) * 1e9))
+const HTTP = process.env.BENCH_HTTP !== "0"
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 
 const log = (line: string) => console.log(`[bench:quotes] ${line}`)
 const loadAverage = () => NodeOs.loadavg().map((x) => x.toFixed(2)).join(", ")
@@ -149,7 +154,13 @@ try {
     }
     if (ours !== null) compare(set, ours, alpha.results)
   }
-  log(`done, load average ${loadAverage()}`)
 } finally {
   await dev.devnet.anvil.stop()
 }
+if (HTTP) {
+  log(`--- HTTP GET /api/v1/quote, autocannon -c ${CONNECTIONS} -d ${SECONDS}, load average ${loadAverage()}`)
+  const http = await benchQuoteHttp(log, { connections: CONNECTIONS, seconds: SECONDS })
+  if (http === null) log("  the app has no quote routes yet: skipped")
+  else log(`  ${http.rps.toFixed(0)} quotes/s over ${http.paths} distinct requests; latency p50 ${http.p50} ms, p99 ${http.p99} ms; non-2xx ${http.non2xx}, errors ${http.errors}`)
+}
+log(`done, load average ${loadAverage()}`)
