@@ -7,7 +7,7 @@ import { type CommentView, toCommentView } from "./Comment.ts"
 import { commentDeleted, commentNotFound, notYours } from "./CommentErrors.ts"
 import { CommentsRepo } from "./CommentsRepo.ts"
 import { MentionNotifier } from "./MentionNotifier.ts"
-import { mentionedUsernames } from "./Mentions.ts"
+import { inTextOrder, mentionedUsernames } from "./Mentions.ts"
 
 export class CommentReport extends Schema.Class<CommentReport>("CommentReport")({
   id: Schema.String.annotate({ description: "Report id (UUID)" }),
@@ -51,8 +51,8 @@ export class CommentEdits extends Context.Service<CommentEdits, {
       const view = (id: number, viewer: string) => Effect.map(repo.byId(id, viewer), (row) => toCommentView(Option.getOrThrow(row), true))
 
       const edit = Effect.fn("CommentEdits.edit")(function*(user: User, id: number, text: string) {
-        const resolved = yield* repo.usersByUsername(mentionedUsernames(text))
-        const mentioned = resolved.map((u) => ({ userId: u.id, username: u.username }))
+        const names = mentionedUsernames(text)
+        const mentioned = inTextOrder(names, yield* repo.usersByUsername(names))
         yield* sql.withTransaction(Effect.gen(function*() {
           const c = yield* lock(id)
           if (c.authorId !== user.id) return yield* notYours(id)

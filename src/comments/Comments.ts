@@ -11,7 +11,7 @@ import { commentDeleted, commentNotFound, decodeCursor, requireVisible } from ".
 import { CommentsConfig } from "./CommentsConfig.ts"
 import { CommentsRepo } from "./CommentsRepo.ts"
 import { MentionNotifier } from "./MentionNotifier.ts"
-import { excerpt, mentionedUsernames } from "./Mentions.ts"
+import { excerpt, inTextOrder, mentionedUsernames } from "./Mentions.ts"
 
 export interface PageQuery {
   readonly order: "newest" | "oldest"
@@ -120,8 +120,8 @@ export class Comments extends Context.Service<Comments, {
           }
           if (parent.value.deletedAt !== null) return yield* commentDeleted(input.replyTo)
         }
-        const resolved = yield* repo.usersByUsername(mentionedUsernames(input.text))
-        const mentioned = resolved.map((u) => ({ userId: u.id, username: u.username }))
+        const names = mentionedUsernames(input.text)
+        const mentioned = inTextOrder(names, yield* repo.usersByUsername(names))
 
         const id = yield* sql.withTransaction(Effect.gen(function*() {
           const postNumber = yield* repo.nextPostNumber(token)

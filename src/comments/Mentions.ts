@@ -23,3 +23,13 @@ export const excerpt = (text: string): string => {
   const chars = [...text]
   return chars.length <= 140 ? text : `${chars.slice(0, 139).join("")}…`
 }
+
+/** The users found for `names`, as mention entries in the order the names appear in the text. */
+export const inTextOrder = (
+  names: ReadonlyArray<string>,
+  users: ReadonlyArray<{ readonly id: string; readonly username: string }>
+): ReadonlyArray<{ readonly userId: string; readonly username: string }> =>
+  names.flatMap((name) => {
+    const user = users.find((u) => u.username === name)
+    return user === undefined ? [] : [{ userId: user.id, username: user.username }]
+  })
