@@ -87,6 +87,10 @@ export class CommentThread extends Schema.Class<CommentThread>("CommentThread")(
   nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Cursor of the next page of replies; null at the end" })
 }) {}
 
+export class CommentImage extends Schema.Class<CommentImage>("CommentImage")({
+  image: Schema.String.annotate({ description: "`/v1/images/<sha256>.webp`, for the `image` of POST /v1/comments" })
+}) {}
+
 export class LatestComments extends Schema.Class<LatestComments>("LatestComments")({
   tokens: Schema.Record(Schema.String, Schema.Array(CommentView)).annotate({
     description: "Per requested address (as sent, lower-cased): its newest comments, newest first; [] for none"

@@ -1,7 +1,9 @@
 import { Schema } from "effect"
+import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication, OptionalAuthentication } from "../auth/Authentication.ts"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound, TooManyRequests } from "../domain/ApiError.ts"
+import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, TooManyRequests } from "../domain/ApiError.ts"
+import { ImageUploadLimits } from "../images/ImageUploadLimits.ts"
 import { MintAddress } from "../listings/Listing.ts"
 import { ReportPayload } from "../moderation/Report.ts"
 import {
@@ -14,6 +16,7 @@ import {
   CommentView,
   CreateCommentPayload,
   EditCommentPayload,
+  CommentImage,
   LatestComments
 } from "./Comment.ts"
 import { CommentReport } from "./CommentEdits.ts"
@@ -87,6 +90,17 @@ export class CommentsApi extends HttpApiGroup.make("comments")
       `For list pages: the newest live comments (replies included) of up to ${BATCH_LATEST.maxTokens} tokens in one ` +
         "request and one SQL statement. Every address is answered ([] for none, unknown or hidden tokens are not " +
         `checked). ${VIEWER}`
+    )),
+    HttpApiEndpoint.post("uploadCommentImage", "/v1/comments/image", {
+      payload: Schema.Struct({ file: Multipart.SingleFileSchema }).pipe(HttpApiSchema.asMultipart()),
+      success: CommentImage.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, PayloadTooLarge]
+    }).middleware(ImageUploadLimits).middleware(Authentication).annotateMerge(doc(
+      "Upload a comment image",
+      "The image pipeline of avatars: multipart/form-data with one file part `file` (PNG, JPEG, GIF or WebP by " +
+        "content, at most IMAGE_MAX_BYTES), re-encoded to WebP without metadata and stored by content hash. Pass the " +
+        "returned `image` to POST /v1/comments. 400 NOT_AN_IMAGE, INVALID_BODY; 413 PAYLOAD_TOO_LARGE; 415 " +
+        "UNSUPPORTED_MEDIA_TYPE."
     )),
     HttpApiEndpoint.post("createComment", "/v1/comments", {
       payload: CreateCommentPayload,

@@ -2,7 +2,8 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser, OptionalSession } from "../auth/Authentication.ts"
 import { ClientApi } from "../ClientApi.ts"
-import { BATCH_LATEST, COMMENT_PAGE } from "./Comment.ts"
+import { ImageStore, imageUrlPath } from "../images/ImageStore.ts"
+import { BATCH_LATEST, COMMENT_PAGE, CommentImage } from "./Comment.ts"
 import { CommentEdits } from "./CommentEdits.ts"
 import { Comments } from "./Comments.ts"
 
@@ -12,6 +13,7 @@ const viewerId = Effect.map(OptionalSession, (session) => Option.getOrNull(Optio
 export const CommentsHttp = HttpApiBuilder.group(ClientApi, "comments", Effect.fn(function*(handlers) {
   const comments = yield* Comments
   const edits = yield* CommentEdits
+  const images = yield* ImageStore
   return handlers
     .handle("listTokenComments", ({ params, query }) =>
       Effect.flatMap(viewerId, (viewer) =>
@@ -31,6 +33,8 @@ export const CommentsHttp = HttpApiBuilder.group(ClientApi, "comments", Effect.f
       Effect.flatMap(viewerId, (viewer) => comments.byPostNumber(params.mintAddress, params.postNumber, viewer)))
     .handle("getLatestComments", ({ payload }) =>
       Effect.flatMap(viewerId, (viewer) => comments.latest(payload.mintAddresses, payload.limit ?? BATCH_LATEST.default, viewer)))
+    .handle("uploadCommentImage", ({ payload }) =>
+      Effect.map(images.store(payload.file.path), (file) => new CommentImage({ image: imageUrlPath(file) })))
     .handle("createComment", ({ payload }) => Effect.flatMap(CurrentUser, (user) => comments.create(user, payload)))
     .handle("editComment", ({ params, payload }) => Effect.flatMap(CurrentUser, (user) => edits.edit(user, params.id, payload.text)))
     .handle("deleteComment", ({ params }) => Effect.flatMap(CurrentUser, (user) => edits.remove(user, params.id)))

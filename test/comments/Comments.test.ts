@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import sharp from "sharp"
 import { getAddress } from "viem"
 import { client, newAccount, postJson } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "../social/support.ts"
@@ -162,8 +163,29 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address, COMMENT_RATE_LIMIT: "100000" 
         assert.strictEqual(res.body.tokens[tokens[2]!.toLowerCase()].length, 3)
         assert.isTrue(res.body.tokens[tokens[2]!.toLowerCase()].every((c: any) => !c.deleted))
         assert.deepStrictEqual(res.body.tokens[none.toLowerCase()], [])
+        // The feeds read the same table: the newest yaps head the YAPS feed.
+        const feed = yield* client("/v1/feed?type=YAPS&limit=3")
+        assert.deepStrictEqual(feed.body.items.map((x: any) => [x.type, x.text]), [["YAP", "batch 3"], ["YAP", "batch 2"], ["YAP", "batch 1"]])
         const tooMany = yield* postJson("/v1/comments/batch", { mintAddresses: Array.from({ length: 51 }, () => none) })
         assert.strictEqual(tooMany.body.code, "INVALID_BODY")
+      }))
+
+    it.effect("an image goes through the image pipeline (POST /v1/comments/image) and onto the comment", () =>
+      Effect.gen(function*() {
+        const token = (yield* launchedTokens)[0]!
+        const a = yield* member(newAccount())
+        const png = yield* Effect.promise(() => sharp(Buffer.alloc(8 * 8 * 3, 90), { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer())
+        const form = new FormData()
+        form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "pic.png")
+        const upload = yield* client("/v1/comments/image", { method: "POST", body: form, headers: a.headers })
+        assert.strictEqual(upload.status, 201, JSON.stringify(upload.body))
+        assert.match(upload.body.image, /^\/v1\/images\/[0-9a-f]{64}\.webp$/)
+        const posted = yield* comment(a, token, "look", { image: upload.body.image })
+        assert.strictEqual(posted.image, upload.body.image)
+        assert.strictEqual((yield* client(upload.body.image)).status, 200)
+        const notImage = new FormData()
+        notImage.append("file", new Blob(["hello"], { type: "image/png" }), "x.png")
+        assert.strictEqual((yield* client("/v1/comments/image", { method: "POST", body: notImage, headers: a.headers })).body.code, "NOT_AN_IMAGE")
       }))
 
     it.effect("bad input → 400 with a code; unknown token → 404; no session → 401", () =>

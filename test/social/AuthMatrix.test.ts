@@ -100,6 +100,7 @@ const EXTRAS: ReadonlyArray<readonly [string, string, Auth]> = [
   ["GET", "/v1/shares/{x}", "None"], // the share link's counted redirect
   ["GET", "/v1/tokens/{x}/claim/typed-data", "JWT"], // the EIP-712 payload a creator signs for the claim
   ["POST", "/v1/comments/batch", "None"], // the latest comments of many tokens (list pages); optional JWT for `viewer`
+  ["POST", "/v1/comments/image", "JWT"], // a comment's image through the image pipeline
   ["GET", "/v1/favorites", "JWT"] // the caller's favorites (engagement)
 ]
 
