@@ -104,6 +104,7 @@ const oursFigure = (o: RoutingOutcome, type: string) => (o._tag === "Found" ? (t
 const compare = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>, alpha: ReadonlyArray<AlphaResult>) => {
   let both = 0, worse = 0, better = 0, equal = 0, oursOnly = 0, alphaOnly = 0
   let worstBps = 0
+  const worst: Array<{ bps: number; i: number; a: AlphaResult & { ok: true } }> = []
   alpha.forEach((a, i) => {
     const type = set.requests[i]!.type
     const mine = oursFigure(ours[i]!.outcome, type)
@@ -118,10 +119,21 @@ const compare = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>, alpha: Readonl
     else if (diff > 0n) better++
     else {
       worse++
-      worstBps = Math.max(worstBps, Number((-diff * 1_000_000n) / (a.quote === 0n ? 1n : a.quote)) / 100)
+      const bps = Number((-diff * 1_000_000n) / (a.quote === 0n ? 1n : a.quote)) / 100
+      worstBps = Math.max(worstBps, bps)
+      worst.push({ bps, i, a })
     }
   })
   log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps); only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
+  // The worst cases in full, to see which routes the engine missed.
+  const symbol = new Map(set.snapshot.tokens.map((t) => [t.address, t.symbol ?? t.address.slice(0, 8)]))
+  for (const { bps, i, a } of worst.sort((x, y) => y.bps - x.bps).slice(0, 3)) {
+    const r = set.requests[i]!
+    const o = ours[i]!.outcome
+    const mine = o._tag === "Found" ? o.quote.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ") : o._tag
+    const theirs = a.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ")
+    log(`  worse by ${bps.toFixed(2)} bps: ${r.type} ${r.amount} ${symbol.get(r.tokenIn)}>${symbol.get(r.tokenOut)}; ours [${mine}] ${oursFigure(o, r.type)}; AlphaRouter [${theirs}] ${a.quote}`)
+  }
 }
 
 const feeOf = new Map(dev.snapshot.pools.map((p) => [p.address, p.fee]))
