@@ -92,6 +92,8 @@ const alphaOf = (set: PoolSet): AlphaRun => {
     log(`  AlphaRouter ${type.padEnd(8)} total ${summary(rs.map((r) => r.latencyMs))}`)
     log(`  AlphaRouter ${type.padEnd(8)} w/o quoter ${summary(rs.map((r) => r.latencyMs - r.quoterMs))}; quotes simulated per request p50 ${[...rs.map((r) => r.quotesSimulated)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] ?? 0}`)
   }
+  const slowest = [...run.results].sort((a, b) => b.latencyMs - a.latencyMs)[0]
+  if (slowest !== undefined) log(`  AlphaRouter slowest: ${slowest.latencyMs.toFixed(0)} ms, of which quoter ${slowest.quoterMs.toFixed(0)} ms for ${slowest.quotesSimulated} quotes`)
   const failures = new Map<string, number>()
   for (const r of run.results) if (!r.ok) failures.set(r.error.slice(0, 80), (failures.get(r.error.slice(0, 80)) ?? 0) + 1)
   for (const [e, n] of failures) log(`  AlphaRouter failed ${n}×: ${e}`)
