@@ -17,15 +17,18 @@ export const loadEngine = async (): Promise<MakeRouter | null> => {
   }
 }
 
-/** The settings the quote routes use by default: WETH and the stablecoin as bases, 3 hops, splits on. */
+/**
+ * The settings the quote routes use (src/domain/QuoteChains.ts `quoteChainFrom`): WETH and the stablecoin as bases,
+ * 3 hops, splits over up to 3 routes in 5 % steps, 5 candidate pools per pair, no pool without in-range liquidity.
+ */
 export const benchConfig = (weth: Address, stable: Address): RoutingConfig => ({
   wrappedNative: weth,
   baseTokens: [weth, stable],
   maxHops: 3,
-  maxSplits: 4,
+  maxSplits: 3,
   splitStepPercent: 5,
-  poolsPerPair: 3,
-  minLiquidity: 0n
+  poolsPerPair: 5,
+  minLiquidity: 1n
 })
 
 export interface TimedOutcome {
