@@ -15,7 +15,7 @@ import { SharesApi } from "./shares/SharesApi.ts"
 import { XAuthApi } from "./xauth/XAuthApi.ts"
 import { ContentApi, FeedApi } from "./feed/FeedApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
-import { healthGroup, IpGroup } from "./system/SystemApi.ts"
+import { healthGroup, IpGroup, ProbesGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
 
 /**
@@ -25,6 +25,7 @@ import { UsersApi } from "./users/UsersApi.ts"
 export class ClientApi extends HttpApi.make("client")
   .add(healthGroup("/healthz"))
   .add(IpGroup)
+  .add(ProbesGroup)
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)
