@@ -62,7 +62,7 @@ const otlpReceiver = Effect.acquireRelease(
 
 const attr = (span: OtlpSpan, key: string) => span.attributes.find((a) => a.key === key)?.value
 
-layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "120 seconds", excludeTestServices: true })("tracing and JSON access logs", (it) => {
+layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "180 seconds", excludeTestServices: true })("tracing and JSON access logs", (it) => {
   it.effect("OTEL_EXPORTER_OTLP_ENDPOINT: request spans reach the collector with route and request id; LOG_FORMAT=json access lines carry them too", () =>
     Effect.gen(function*() {
       const collector = yield* otlpReceiver
@@ -95,5 +95,5 @@ layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "120 seconds", 
       const health = yield* Effect.promise(() => collector.waitSpan((s) => attr(s, "http.request_id")?.stringValue === "trace-test-2"))
       const child = yield* Effect.promise(() => collector.waitSpan((s) => s.traceId === health.traceId && s !== health))
       assert.notStrictEqual(child.name, health.name)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped), 180_000)
 })
