@@ -85,9 +85,9 @@ const main = async () => {
         const t = performance.now()
         r.inFlight++
         op.run().then(
-          (status) => r.request(op.routeClass, status, performance.now() - t),
+          (status) => r.request(op.routeClass, status, performance.now() - t, op.name),
           (error) => {
-            r.request(op.routeClass, 0, performance.now() - t)
+            r.request(op.routeClass, 0, performance.now() - t, op.name)
             r.error(`${op.routeClass}: ${error instanceof Error ? error.message : String(error)}`)
           }
         ).finally(() => r.inFlight--)

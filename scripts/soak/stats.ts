@@ -3,13 +3,16 @@ export class Recorder {
   readonly latencies = new Map<string, Array<number>>()
   readonly statuses = new Map<string, number>()
   readonly errors = new Map<string, number>()
+  /** Non-2xx answers by request kind and status. */
+  readonly refusals = new Map<string, number>()
   readonly samples: Array<{ t: number; rss: number; heap: number; loopP99: number; loopMax: number }> = []
   dropped = 0
   inFlight = 0
   subscriptionEvents = 0
   chainTxs = 0
 
-  request(routeClass: string, status: number, ms: number) {
+  request(routeClass: string, status: number, ms: number, name = routeClass) {
+    if (status < 200 || status >= 300) this.refusals.set(`${name} → ${status}`, (this.refusals.get(`${name} → ${status}`) ?? 0) + 1)
     const list = this.latencies.get(routeClass) ?? []
     list.push(ms)
     this.latencies.set(routeClass, list)
@@ -37,6 +40,7 @@ export const report = (r: Recorder, meta: { seconds: number; rate: number; entry
   lines.push("")
   lines.push("requests by status:")
   for (const [status, n] of [...r.statuses].sort()) lines.push(`  ${status.padEnd(6)} ${String(n).padStart(8)}`)
+  for (const [kind, n] of [...r.refusals].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${String(n).padStart(6)}  ${kind}`)
   lines.push("")
   lines.push(`latency (ms)         ${"n".padStart(7)} ${"p50".padStart(8)} ${"p90".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`)
   for (const [name, list] of [...r.latencies].sort()) {

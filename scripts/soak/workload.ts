@@ -14,6 +14,8 @@ import type { Recorder } from "./stats.ts"
 /** One kind of request: a route class (for the latency table) and how to make one. */
 export interface Operation {
   readonly routeClass: string
+  /** The request kind, for the report of non-2xx answers (e.g. `GET /api/v1/pools/:pool`). */
+  readonly name?: string
   readonly weight: number
   readonly run: () => Promise<number>
 }
@@ -65,26 +67,28 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
   }
   await signIn()
   const auth = () => ({ authorization: `Bearer ${pick(tokens)}` })
-  const launch = () => pick(d.launches).token
-  const pool = () => pick(d.launches).pool
+  const canonical = d.launches.filter((l) => l.canonical)
+  const launch = () => pick(canonical).token
+  const pool = () => `${pick(canonical).pool}-${stack.chainId}`
+  const tokenId = () => `${launch()}-${stack.chainId}`
   const terms = ["fi", "fire", "usd", "we", "launch", "to", "a"]
   const ops: Array<Operation> = [
     { routeClass: "signin", weight: 3, run: signIn },
-    { routeClass: "client.read", weight: 8, run: () => call(`${client}/v1/tokens/${launch()}`) },
-    { routeClass: "client.read", weight: 5, run: () => call(`${client}/v1/feed`) },
-    { routeClass: "client.read", weight: 3, run: () => call(`${client}/v1/competition/stats`) },
-    { routeClass: "client.read", weight: 3, run: () => call(`${client}/v1/tokens/${launch()}/buyers`) },
-    { routeClass: "client.auth", weight: 5, run: () => call(`${client}/v1/users/me`, { headers: auth() }) },
-    { routeClass: "client.auth", weight: 4, run: () => call(`${client}/v1/notifications`, { headers: auth() }) },
-    { routeClass: "client.auth", weight: 2, run: () => call(`${client}/v1/fuel/credits`, { headers: auth() }) },
-    { routeClass: "exchange.read", weight: 6, run: () => call(`${exchange}/api/v1/pools`) },
-    { routeClass: "exchange.read", weight: 5, run: () => call(`${exchange}/api/v1/pools/${pool()}`) },
-    { routeClass: "exchange.read", weight: 3, run: () => call(`${exchange}/api/v1/pools/${pool()}/swaps`) },
-    { routeClass: "exchange.read", weight: 4, run: () => call(`${exchange}/api/v1/tokens/trending`) },
-    { routeClass: "exchange.read", weight: 3, run: () => call(`${exchange}/api/v1/tokens/${launch()}`) },
-    { routeClass: "exchange.read", weight: 2, run: () => call(`${exchange}/api/v1/stats/global`) },
-    { routeClass: "search", weight: 6, run: () => call(`${search}/api/v1/search?q=${pick(terms)}`) },
-    { routeClass: "search", weight: 4, run: () => call(`${search}/api/v1/autocomplete?q=${pick(terms)}`) },
+    { routeClass: "client.read", name: "GET /v1/tokens/:x", weight: 8, run: () => call(`${client}/v1/tokens/${launch()}`) },
+    { routeClass: "client.read", name: "GET /v1/feed", weight: 5, run: () => call(`${client}/v1/feed`) },
+    { routeClass: "client.read", name: "GET /v1/competition/stats", weight: 3, run: () => call(`${client}/v1/competition/stats`) },
+    { routeClass: "client.read", name: "GET /v1/tokens/:x/buyers", weight: 3, run: () => call(`${client}/v1/tokens/${launch()}/buyers`) },
+    { routeClass: "client.auth", name: "GET /v1/users/me", weight: 5, run: () => call(`${client}/v1/users/me`, { headers: auth() }) },
+    { routeClass: "client.auth", name: "GET /v1/notifications", weight: 4, run: () => call(`${client}/v1/notifications`, { headers: auth() }) },
+    { routeClass: "client.auth", name: "GET /v1/fuel/credits", weight: 2, run: () => call(`${client}/v1/fuel/credits`, { headers: auth() }) },
+    { routeClass: "exchange.read", name: "GET /api/v1/pools", weight: 6, run: () => call(`${exchange}/api/v1/pools`) },
+    { routeClass: "exchange.read", name: "GET /api/v1/pools/:x", weight: 5, run: () => call(`${exchange}/api/v1/pools/${pool()}`) },
+    { routeClass: "exchange.read", name: "GET /api/v1/pools/:x/swaps", weight: 3, run: () => call(`${exchange}/api/v1/pools/${pool()}/swaps`) },
+    { routeClass: "exchange.read", name: "GET /api/v1/tokens/trending", weight: 4, run: () => call(`${exchange}/api/v1/tokens/trending`) },
+    { routeClass: "exchange.read", name: "GET /api/v1/tokens/:x", weight: 3, run: () => call(`${exchange}/api/v1/tokens/${tokenId()}`) },
+    { routeClass: "exchange.read", name: "GET /api/v1/stats/global", weight: 2, run: () => call(`${exchange}/api/v1/stats/global`) },
+    { routeClass: "search", name: "GET /api/v1/search", weight: 6, run: () => call(`${search}/api/v1/search?q=${pick(terms)}`) },
+    { routeClass: "search", name: "GET /api/v1/autocomplete", weight: 4, run: () => call(`${search}/api/v1/autocomplete?q=${pick(terms)}`) },
     {
       routeClass: "graphql",
       weight: 8,
@@ -117,7 +121,7 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
   if (clientDoc.body?.paths?.["/v1/comments"] !== undefined) {
     features.push("comments")
     ops.push(
-      { routeClass: "comments.read", weight: 4, run: () => call(`${client}/v1/comments/tokens/${launch()}`) },
+      { routeClass: "comments.read", name: "GET /v1/comments/tokens/:x", weight: 4, run: () => call(`${client}/v1/comments/tokens/${launch()}`) },
       {
         routeClass: "comments.write",
         weight: 2,

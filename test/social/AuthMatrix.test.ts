@@ -98,7 +98,11 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, Auth]> = [
 const EXTRAS: ReadonlyArray<readonly [string, string, Auth]> = [
   ["GET", "/v1/images/{x}", "None"],
   ["GET", "/v1/shares/{x}", "None"], // the share link's counted redirect
-  ["GET", "/v1/tokens/{x}/claim/typed-data", "JWT"] // the EIP-712 payload a creator signs for the claim
+  ["GET", "/v1/tokens/{x}/claim/typed-data", "JWT"], // the EIP-712 payload a creator signs for the claim
+  // Operator routes on every service (docs/OBSERVABILITY.md): liveness, readiness, Prometheus metrics.
+  ["GET", "/livez", "None"],
+  ["GET", "/readyz", "None"],
+  ["GET", "/metrics", "None"]
 ]
 
 /** Spec routes not in the contract when this was written (other issues build them); the list may only shrink. */
