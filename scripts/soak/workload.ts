@@ -125,7 +125,7 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
       {
         routeClass: "comments.write",
         weight: 2,
-        run: () => call(`${client}/v1/comments`, postJson("", { mintAddress: launch(), text: `soak ${Date.now()}` }, auth()))
+        run: () => call(`${client}/v1/comments`, postJson("", { token: launch(), text: `soak ${Date.now()}` }, auth()))
       }
     )
   }

@@ -30,7 +30,9 @@ const env = {
   RATE_LIMIT_STORE: "postgres",
   RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "5",
   RATE_LIMIT_EXCHANGE_PUBLIC_WINDOW_SECONDS: "600",
-  INDEXER_POLL_MS: "100"
+  INDEXER_POLL_MS: "100",
+  COMMENT_RATE_LIMIT: "5",
+  COMMENT_RATE_WINDOW_SECONDS: "600"
 }
 
 const ClusterLive = Layer.effect(
@@ -158,6 +160,43 @@ layer(ClusterLive, { timeout: "300 seconds", excludeTestServices: true })("sever
         valueOf((yield* scrape(b.urls.exchange!)).samples, "rate_limit_rejections_total")
       assert.strictEqual(rejected, 3)
     }), 120_000)
+
+  it.effect("comments: concurrent posts on A and B to one token get post numbers 1..N; a user's create limit is one count across A and B", () =>
+    Effect.gen(function*() {
+      const { a, b, i } = yield* Cluster
+      const anvil = yield* AnvilChain
+      const [first, second] = anvil.deployments.launches.filter((l) => l.canonical && !l.graduated)
+      // The tokens must be indexed (comments go to visible launched tokens).
+      yield* metric(i.urls.indexer!, "indexer_ready", (v) => v === 1)
+      const sessions = yield* Effect.all(Array.from({ length: 8 }, (_, n) =>
+        Effect.gen(function*() {
+          const issuer = n % 2 === 0 ? a.urls.client! : b.urls.client!
+          const { body } = yield* signedIn(issuer)
+          const res = yield* post(`${issuer}/v1/session/wallet/verify`, body)
+          return { authorization: `Bearer ${res.body.token}` }
+        })), { concurrency: 4 })
+      // 8 users × 4 posts (under the limit of 5), sent at once, alternating processes.
+      const posts = yield* Effect.all(
+        Array.from({ length: 32 }, (_, n) =>
+          post(`${n % 2 === 0 ? a.urls.client! : b.urls.client!}/v1/comments`, { token: first!.token, text: `post ${n}` }, sessions[n % 8]!)),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual([...new Set(posts.map((p) => p.status))], [201], JSON.stringify(posts.find((p) => p.status !== 201)?.body))
+      assert.deepStrictEqual(posts.map((p) => p.body.postNumber as number).sort((x, y) => x - y), Array.from({ length: 32 }, (_, n) => n + 1))
+
+      // One user, alternating A and B: 5 creates in the window, whichever process counts them.
+      const limited = sessions[0]!
+      const alreadyUsed = 4
+      const statuses = []
+      for (let n = 0; n < 3; n++) {
+        const base = n % 2 === 0 ? b.urls.client! : a.urls.client!
+        statuses.push((yield* post(`${base}/v1/comments`, { token: second!.token, text: `limit ${n}` }, limited)).status)
+      }
+      assert.deepStrictEqual(statuses, [201, 429, 429], `after ${alreadyUsed} creates`)
+      const rejected = valueOf((yield* scrape(a.urls.client!)).samples, "rate_limit_rejections_total", { bucket: "comment-create" }) +
+        valueOf((yield* scrape(b.urls.client!)).samples, "rate_limit_rejections_total", { bucket: "comment-create" })
+      assert.strictEqual(rejected, 2)
+    }), 180_000)
 
   it.effect("GraphQL subscriptions and indexer failover: I2 waits for the lock; after SIGKILL of I it takes over and its subscribers get new launches once", () =>
     Effect.gen(function*() {
