@@ -32,7 +32,9 @@ export const fastLaneResponses = { ok: answered("200"), notModified: answered("3
  * Why it is safe: an entry exists only after the route decoded that exact target and answered 200, entries are
  * dropped on every indexer commit (IndexerChangeFeed) and expire after MAX_AGE, and the routes under the cache take
  * no input but the target (no auth, no cookies). Off with EXCHANGE_CACHE=false or EXCHANGE_FAST_LANE=false.
- * Not traced and not access-logged (the lane is not installed when ACCESS_LOG is on).
+ * Not traced, not access-logged (the lane is not installed when ACCESS_LOG is on) and not in the request histogram
+ * `http_request_duration_seconds` (it needs the matched route): lane answers are counted in
+ * `exchange_fast_lane_responses{status}` on /metrics instead.
  */
 export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* exchangeSettings

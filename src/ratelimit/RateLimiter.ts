@@ -1,4 +1,5 @@
 import { Clock, type Config, Context, Effect, Fiber, Layer, Option } from "effect"
+import { recordRateLimitRejection } from "../metrics/Metrics.ts"
 import { type Counter, decideLocally, decisionAt, isIdle, newCounter, type RateLimitDecision } from "./LocalCounts.ts"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
 import {
@@ -144,7 +145,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             })
           })
 
-        return RateLimiter.of({ consume, consumeLocal })
+        return RateLimiter.of({
+          // Every refusal counts in rate_limit_rejections_total{bucket}, whichever route asked (a local decision
+          // always allows, so consumeLocal has none to count).
+          consume: (bucket, key, rule) =>
+            Effect.tap(consume(bucket, key, rule), (d) => d.allowed ? Effect.void : recordRateLimitRejection(bucket)),
+          consumeLocal
+        })
       })
     )
 
