@@ -14,12 +14,21 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
   return given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
 }
 
-const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
-  cause.reasons.some((reason) => {
+const serverErrorReasons = (cause: Cause.Cause<unknown>) =>
+  cause.reasons.flatMap((reason) => {
     const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
-    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
-      error.reason.reason === "BodyTooLarge"
+    return HttpServerError.isHttpServerError(error) ? [error.reason] : []
   })
+
+const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
+  serverErrorReasons(cause).some((reason) => reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge")
+
+/**
+ * The router fails with RouteNotFound (instead of reaching the `*` fallback) when the path does not percent-decode
+ * to valid UTF-8, e.g. `/v1/images/%ED%BF%BF` (found by the contract fuzz): that is the caller's 404, not our 500.
+ */
+const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
+  serverErrorReasons(cause).some((reason) => reason._tag === "RouteNotFound")
 
 /**
  * Global middleware of every service:
@@ -54,6 +63,9 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
+            if (isRouteNotFound(cause)) {
+              return Effect.succeed(writeError(404, { code: "NOT_FOUND", message: `No route for ${request.method} ${request.url.split("?")[0]}` }))
+            }
             return Effect.as(
               Effect.logError(`${request.method} ${request.url} failed`, cause),
               writeError(500, {
