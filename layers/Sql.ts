@@ -1,6 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import * as NodePath from "node:path"
 import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
 import { sqlDir } from "./ProjectPaths.ts"
@@ -19,8 +20,9 @@ export const pgClientLayer = (url: Redacted.Redacted, maxConnections = 20) =>
   })
 
 /**
- * Plain numbered `.sql` files (`NNNN_verb_noun.sql`) applied in order by the Effect Migrator, which records them in
- * `effect_sql_migrations` and takes a table lock so that several processes starting at once apply each file once.
+ * Plain numbered `.sql` files (`NNNN_verb_noun.sql`), read in id order for `migrateFrom` below, which records them in
+ * `effect_sql_migrations` (the Effect Migrator's table) and takes a table lock so that several processes starting at
+ * once apply each file once.
  * A file may hold several statements; they run in the migration's transaction.
  */
 export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSystem | Path.Path> =>
@@ -45,7 +47,45 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
       ]))
   }).pipe(Effect.mapError((cause) => new Migrator.MigrationError({ kind: "Failed", cause, message: `reading ${dir}` })))
 
-export const runMigrations = Migrator.make({})({ loader: sqlFileLoader(sqlDir) })
+/**
+ * Applies every migration file whose id is not recorded yet, in id order, in one transaction under an exclusive lock
+ * of the record table (several processes starting at once apply each file once).
+ *
+ * Effect's Migrator applies only ids above the highest recorded one. Features land on main in parallel, each with its
+ * own number range, so a database migrated before a lower-numbered file landed (./data/pg of `npm start`, a
+ * production database) would silently skip that file. Here a missing id is applied whatever its number.
+ */
+export const migrateFrom = (dir: string, table = "effect_sql_migrations"): Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError,
+  SqlClient.SqlClient | FileSystem.FileSystem | Path.Path
+> =>
+  Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const migrations = yield* sqlFileLoader(dir)
+  yield* sql`CREATE TABLE IF NOT EXISTS ${sql(table)} (
+    migration_id integer PRIMARY KEY,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    name text NOT NULL
+  )`
+  return yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`LOCK TABLE ${sql(table)} IN ACCESS EXCLUSIVE MODE`
+    const recorded = new Set(
+      (yield* sql<{ migrationId: number }>`SELECT migration_id FROM ${sql(table)}`).map((row) => row.migrationId)
+    )
+    const pending = migrations.filter(([id]) => !recorded.has(id))
+    for (const [id, name, load] of pending) {
+      const run = yield* load
+      yield* (run as Effect.Effect<unknown, SqlError, SqlClient.SqlClient>).pipe(
+        Effect.mapError((cause) => new Migrator.MigrationError({ kind: "Failed", cause, message: `migration ${id}_${name}` }))
+      )
+      yield* sql`INSERT INTO ${sql(table)} (migration_id, name) VALUES (${id}, ${name})`
+    }
+    return pending.map(([id, name]) => [id, name] as const)
+  }))
+  })
+
+export const runMigrations = migrateFrom(sqlDir)
 
 export const MigrationsLive = Layer.effectDiscard(
   Effect.gen(function*() {

@@ -1,9 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { runMigrations } from "../../layers/Sql.ts"
+import { migrateFrom, runMigrations } from "../../layers/Sql.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
 import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as NodePath from "node:path"
 
 layer(TestDatabase)("migrations", (it) => {
   it.effect("are applied once: a second run applies nothing and the schema is intact", () =>
@@ -27,5 +30,24 @@ layer(TestDatabase)("migrations", (it) => {
         .filter((f) => f.endsWith(".sql"))
       assert.strictEqual(recorded.length, files.length)
       for (const f of files) assert.match(f, /^\d{4}_[a-z0-9]+_[a-z0-9_]+\.sql$/)
+    }))
+})
+
+layer(TestDatabase)("migrations landed out of order", (it) => {
+  it.effect("a file numbered below the highest applied one is still applied, once", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const dir = yield* Effect.promise(() => fs.mkdtemp(NodePath.join(os.tmpdir(), "migrations-")))
+      const migrate = migrateFrom(dir, "out_of_order_migrations").pipe(Effect.provide(NodeServices.layer))
+      yield* Effect.promise(() => fs.writeFile(`${dir}/0005_create_later.sql`, "CREATE TABLE later_table (id int);\n"))
+      assert.deepStrictEqual(yield* migrate, [[5, "create_later"]])
+      // A feature branch with a lower number lands after 0005 was applied somewhere.
+      yield* Effect.promise(() => fs.writeFile(`${dir}/0002_create_earlier.sql`, "CREATE TABLE earlier_table (id int);\nINSERT INTO earlier_table VALUES (1);\n"))
+      assert.deepStrictEqual(yield* migrate, [[2, "create_earlier"]])
+      assert.deepStrictEqual(yield* migrate, [])
+      const rows = yield* sql<{ id: number }>`SELECT id FROM earlier_table`
+      assert.deepStrictEqual(rows.map((r) => r.id), [1])
+      const recorded = yield* sql<{ migrationId: number }>`SELECT migration_id FROM out_of_order_migrations ORDER BY 1`
+      assert.deepStrictEqual(recorded.map((r) => r.migrationId), [2, 5])
     }))
 })
