@@ -2,6 +2,7 @@ import { ByteSize, Cause, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"
 import type { ErrorBody } from "../domain/ApiError.ts"
+import { loadHttpSecurity } from "./HttpSecurity.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -35,12 +36,14 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
  * - an `x-request-id` on every response, also attached to every log line of the request;
  * - the body limit: a declared `Content-Length` over it is refused before reading, a streamed body is cut at the
  *   limit; both answer 413 with the error body;
+ * - CORS and the security headers (HttpSecurity.ts) on every response, preflights answered here;
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
  *   the request id, which the caller can quote.
  */
 export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware(
   Effect.gen(function*() {
-    const { maxBodyBytes } = yield* AppConfig
+    const { maxBodyBytes, trustProxy } = yield* AppConfig
+    const security = yield* loadHttpSecurity(trustProxy, writeError)
     // An MCP tool call carries a file as base64 inside JSON-RPC: 4/3 of the bytes plus the envelope. The route it
     // becomes is held to MAX_BODY_BYTES as usual, so the largest file is the same over REST and MCP.
     const mcpMaxBodyBytes = Math.ceil((maxBodyBytes * 4) / 3) + 65_536
@@ -55,6 +58,8 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
+        const preflight = security.preflight(request)
+        if (preflight !== undefined) return HttpServerResponse.setHeader(security.decorate(request, preflight), "x-request-id", requestId)
         const declared = Number(request.headers["content-length"] ?? 0)
         const isMcp = request.url === "/mcp" || request.url.startsWith("/mcp?")
         const maxBytes = isMcp ? mcpMaxBodyBytes : maxBodyBytes
@@ -76,7 +81,7 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
           }),
           Effect.annotateLogs({ requestId })
         )
-        return HttpServerResponse.setHeader(asErrorBody(response, writeError), "x-request-id", requestId)
+        return HttpServerResponse.setHeader(security.decorate(request, asErrorBody(response, writeError)), "x-request-id", requestId)
       })
   }),
   { global: true }
