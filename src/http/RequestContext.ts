@@ -27,7 +27,16 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
 /**
  * The router fails with RouteNotFound (instead of reaching the `*` fallback) when the path does not percent-decode
  * to valid UTF-8, e.g. `/v1/images/%ED%BF%BF` (found by the contract fuzz): that is the caller's 404, not our 500.
+ * Only such paths are mapped: the MCP transport's own routes rely on RouteNotFound reaching the server as before.
  */
+const undecodablePath = (url: string) => {
+  try {
+    decodeURIComponent(url.split("?")[0]!)
+    return false
+  } catch {
+    return true
+  }
+}
 const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
   serverErrorReasons(cause).some((reason) => reason._tag === "RouteNotFound")
 
@@ -68,7 +77,7 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
-            if (isRouteNotFound(cause)) {
+            if (isRouteNotFound(cause) && undecodablePath(request.url)) {
               return Effect.succeed(writeError(404, { code: "NOT_FOUND", message: `No route for ${request.method} ${request.url.split("?")[0]}` }))
             }
             return Effect.as(
