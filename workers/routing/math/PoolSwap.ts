@@ -1,0 +1,122 @@
+/**
+ * The swap loop of UniswapV3Pool.swap, over the pool state the indexer gives us (initialized ticks with liquidityNet,
+ * sorted by index). It steps exactly where the contract steps — to the next initialized tick *within one bitmap word*
+ * (256 tick spacings), because every step boundary changes the rounding — so amounts equal the chain's to the wei.
+ * One deliberate shortcut: while in-range liquidity is zero no amount changes hands, so the loop jumps straight to
+ * the next initialized tick instead of walking empty words; amounts and the state after a filled swap are unchanged.
+ */
+import { computeSwapStep, newSwapStep } from "./SwapMath.ts"
+import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from "./TickMath.ts"
+
+/** What the loop needs of a pool (a PoolState satisfies it). */
+export interface SwapPool {
+  readonly fee: number
+  readonly tickSpacing: number
+  readonly sqrtPriceX96: bigint
+  readonly tick: number
+  readonly liquidity: bigint
+  readonly ticks: ReadonlyArray<{ readonly index: number; readonly liquidityNet: bigint }>
+}
+
+export interface SwapResult {
+  /** Input paid by the swapper, fee included. */
+  readonly amountIn: bigint
+  readonly amountOut: bigint
+  /** Whether the specified amount was used up entirely; false when the price limit or the liquidity ran out first. */
+  readonly filled: boolean
+  /** State after the swap (exact when filled; when not filled the price is at the limit). */
+  readonly sqrtPriceX96: bigint
+  readonly tick: number
+  readonly liquidity: bigint
+  /** Initialized ticks crossed (drives the gas estimate). */
+  readonly ticksCrossed: number
+}
+
+/** Index of the last initialized tick ≤ tick, or −1. */
+const lastAtOrBelow = (ticks: SwapPool["ticks"], tick: number): number => {
+  let lo = 0
+  let hi = ticks.length - 1
+  let found = -1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (ticks[mid]!.index <= tick) {
+      found = mid
+      lo = mid + 1
+    } else {
+      hi = mid - 1
+    }
+  }
+  return found
+}
+
+/**
+ * TickBitmap.nextInitializedTickWithinOneWord over a sorted list: the next initialized tick in the direction of the
+ * swap, or the edge of the current 256-spacing word when none is in it. `skipWords` drops the word bound (used while
+ * liquidity is zero). The result's second element says whether the tick is initialized (its liquidityNet applies).
+ */
+const nextTick = (pool: SwapPool, tick: number, lte: boolean, skipWords: boolean): [number, number] => {
+  const { ticks, tickSpacing } = pool
+  const compressed = Math.floor(tick / tickSpacing)
+  const below = lastAtOrBelow(ticks, tick)
+  if (lte) {
+    const bound = skipWords ? MIN_TICK : ((compressed >> 8) << 8) * tickSpacing
+    if (below >= 0 && ticks[below]!.index >= bound) return [ticks[below]!.index, below]
+    return [bound, -1]
+  }
+  const bound = skipWords ? MAX_TICK : ((((compressed + 1) >> 8) + 1) * 256 - 1) * tickSpacing
+  const above = below + 1
+  if (above < ticks.length && ticks[above]!.index <= bound) return [ticks[above]!.index, above]
+  return [bound, -1]
+}
+
+/**
+ * Runs a swap. `amountSpecified > 0`: exact input of the input token; `< 0`: exact output of the output token.
+ * Without a limit it uses the pool's extreme prices (MIN_SQRT_RATIO + 1 / MAX_SQRT_RATIO − 1), as QuoterV2 does.
+ */
+export const swap = (pool: SwapPool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96?: bigint): SwapResult => {
+  const limit = sqrtPriceLimitX96 ?? (zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n)
+  const exactInput = amountSpecified > 0n
+  const fee = BigInt(pool.fee)
+  const step = newSwapStep()
+  let remaining = amountSpecified
+  let calculated = 0n
+  let sqrtPrice = pool.sqrtPriceX96
+  let tick = pool.tick
+  let liquidity = pool.liquidity
+  let ticksCrossed = 0
+
+  while (remaining !== 0n && sqrtPrice !== limit) {
+    const start = sqrtPrice
+    let [tickNext, tickIndex] = nextTick(pool, tick, zeroForOne, liquidity === 0n)
+    if (tickNext < MIN_TICK) tickNext = MIN_TICK
+    else if (tickNext > MAX_TICK) tickNext = MAX_TICK
+    const sqrtNext = getSqrtRatioAtTick(tickNext)
+    const target = (zeroForOne ? sqrtNext < limit : sqrtNext > limit) ? limit : sqrtNext
+    computeSwapStep(step, sqrtPrice, target, liquidity, remaining, fee)
+    sqrtPrice = step.sqrtRatioNextX96
+
+    if (exactInput) {
+      remaining -= step.amountIn + step.feeAmount
+      calculated -= step.amountOut
+    } else {
+      remaining += step.amountOut
+      calculated += step.amountIn + step.feeAmount
+    }
+
+    if (sqrtPrice === sqrtNext) {
+      if (tickIndex >= 0) {
+        // Crossing leftwards takes the range's liquidity away: liquidityNet with the opposite sign.
+        const net = pool.ticks[tickIndex]!.liquidityNet
+        liquidity = zeroForOne ? liquidity - net : liquidity + net
+        ticksCrossed++
+      }
+      tick = zeroForOne ? tickNext - 1 : tickNext
+    } else if (sqrtPrice !== start) {
+      tick = getTickAtSqrtRatio(sqrtPrice)
+    }
+  }
+
+  return exactInput
+    ? { amountIn: amountSpecified - remaining, amountOut: -calculated, filled: remaining === 0n, sqrtPriceX96: sqrtPrice, tick, liquidity, ticksCrossed }
+    : { amountIn: calculated, amountOut: remaining - amountSpecified, filled: remaining === 0n, sqrtPriceX96: sqrtPrice, tick, liquidity, ticksCrossed }
+}
