@@ -10,11 +10,9 @@ export const errorResponse = (status: number, body: ErrorBody) => HttpServerResp
 /** How a service writes the error bodies this stack produces itself (client/search/indexer: `errorResponse`). */
 export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerResponse.HttpServerResponse
 
-/** A client-supplied request id is kept when it is short and plain; otherwise we mint one. */
-const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const given = request.headers["x-request-id"]
-  return given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
-}
+/** A client-supplied request id is kept when it is short and plain; otherwise we mint one (also the HTTP fast lane's). */
+export const requestIdFrom = (given: string | undefined) =>
+  given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
 
 const serverErrorReasons = (cause: Cause.Cause<unknown>) =>
   cause.reasons.flatMap((reason) => {
@@ -73,7 +71,7 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
       Effect.gen(function*() {
         const t0 = performance.now()
         const request = yield* HttpServerRequest.HttpServerRequest
-        const requestId = requestIdOf(request)
+        const requestId = requestIdFrom(request.headers["x-request-id"])
         const preflight = security.preflight(request)
         if (preflight !== undefined) return HttpServerResponse.setHeader(security.decorate(request, preflight), "x-request-id", requestId)
         yield* Effect.annotateCurrentSpan("http.request_id", requestId)
