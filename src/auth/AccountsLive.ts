@@ -2,6 +2,8 @@ import { Layer } from "effect"
 import { Badges } from "../badges/Badges.ts"
 import { FuelLedger } from "../fuel/FuelLedger.ts"
 import { FuelRepo } from "../fuel/FuelRepo.ts"
+import { CommentsRepo } from "../comments/CommentsRepo.ts"
+import { UserYaps } from "../comments/UserYaps.ts"
 import { ImagesHttp } from "../images/ImagesHttp.ts"
 import { ImageStore } from "../images/ImageStore.ts"
 import { ImageUploadLimitsLive } from "../images/ImageUploadLimits.ts"
@@ -31,6 +33,7 @@ export const FuelLedgerLive = FuelLedger.layer.pipe(Layer.provideMerge(FuelRepo.
  */
 export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp).pipe(
   Layer.provideMerge(AccountServicesLive),
-  // The profile's fuel widget, counters and badges read the fuel ledger (indexed FuelVault events) and badges.
-  Layer.provide(Layer.mergeAll(FuelLedgerLive, Badges.layer))
+  // The profile's fuel widget, counters and badges read the fuel ledger (indexed FuelVault events) and badges; its
+  // yaps widget and counter read the comments.
+  Layer.provide(Layer.mergeAll(FuelLedgerLive, Badges.layer, UserYaps.layer.pipe(Layer.provide(CommentsRepo.layer))))
 )

@@ -1,13 +1,18 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser, OptionalSession } from "../auth/Authentication.ts"
 import { Badges } from "../badges/Badges.ts"
 import { ClientApi } from "../ClientApi.ts"
+import { CommentView } from "../comments/Comment.ts"
+import { UserYaps } from "../comments/UserYaps.ts"
 import { FuelLedger } from "../fuel/FuelLedger.ts"
 import { toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
 import { Users } from "./Users.ts"
 import { UsernameAvailability } from "./UsersApi.ts"
 import { UserStats, WidgetPage } from "./UserWidgets.ts"
+
+/** Widget items are plain JSON records. */
+const encodeComment = Schema.encodeSync(CommentView) as (c: CommentView) => Record<string, unknown>
 
 /** The viewer of an optional-JWT route, as a user. */
 const viewer = Effect.map(OptionalSession, Option.map((session) => session.user))
@@ -16,6 +21,7 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
   const users = yield* Users
   const fuel = yield* FuelLedger
   const badges = yield* Badges
+  const yaps = yield* UserYaps
 
   // Writes start from the current row; reads use the session's user, at most SESSION_CACHE_MS old (this process
   // drops it at once when it changes the user, so only another process's edit can lag, by ≤ 1 s).
@@ -42,12 +48,13 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
         Effect.bindTo("subject"),
         Effect.bind("fuels", ({ subject }) => fuel.counts(subject.walletAddress)),
         Effect.bind("badges", ({ subject }) => badges.earnedBy(subject.walletAddress)),
-        Effect.map(({ badges, fuels, subject: { user, walletAddress } }) =>
+        Effect.bind("yaps", ({ subject }) => Option.match(subject.user, { onNone: () => Effect.succeed(0), onSome: (u) => yaps.count(u.id) })),
+        Effect.map(({ badges, fuels, subject: { user, walletAddress }, yaps }) =>
           new UserStats({
             walletAddress,
             userId: Option.match(user, { onNone: () => null, onSome: (u) => u.id }),
             joinedAt: Option.match(user, { onNone: () => null, onSome: (u) => u.createdAt.toISOString() }),
-            yaps: 0,
+            yaps,
             fuelsGiven: fuels.given,
             fuelsReceived: fuels.received,
             trades: 0,
@@ -57,7 +64,18 @@ export const UsersHttp = HttpApiBuilder.group(ClientApi, "users", Effect.fn(func
         )
       ))
     .handle("getActivity", page)
-    .handle("getYaps", page)
+    .handle("getYaps", ({ query }) =>
+      // The comments the profile's user wrote (none for a wallet that never signed in), newest first.
+      Effect.flatMap(viewer, (v) =>
+        Effect.flatMap(users.widgetSubject(query.address, v), ({ user, walletAddress }) =>
+          Option.match(user, {
+            onNone: () => Effect.succeed(new WidgetPage({ walletAddress, items: [], nextCursor: null })),
+            onSome: (u) =>
+              Effect.map(
+                yaps.page(u.id, { cursor: query.cursor, limit: query.limit ?? 20, viewer: Option.getOrNull(Option.map(v, (x) => x.id)) }),
+                (p) => new WidgetPage({ walletAddress, items: p.items.map(encodeComment), nextCursor: p.nextCursor })
+              )
+          }))))
     .handle("getFuels", ({ query }) =>
       // The same indexed FuelVault events as /v1/fuel/*: tips the wallet gave or received, newest first.
       Effect.flatMap(viewer, (v) => users.widgetSubject(query.address, v)).pipe(

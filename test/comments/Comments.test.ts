@@ -5,7 +5,7 @@ import sharp from "sharp"
 import { getAddress } from "viem"
 import { client, newAccount, postJson } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "../social/support.ts"
-import { comment, launchedTokens, member, send } from "./support.ts"
+import { comment, launchedTokens, member, postFresh, send } from "./support.ts"
 
 const admin = newAccount()
 
@@ -36,7 +36,7 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address, COMMENT_RATE_LIMIT: "100000" 
         const [a, b] = [yield* member(newAccount()), yield* member(newAccount())]
         const created = yield* Effect.forEach(
           Array.from({ length: 1000 }, (_, i) => i),
-          (i) => postJson("/v1/comments", { token: token!, text: `yap ${i}` }, (i % 2 === 0 ? a : b).headers),
+          (i) => postFresh("/v1/comments", { token: token!, text: `yap ${i}` }, (i % 2 === 0 ? a : b).headers),
           { concurrency: "unbounded" }
         )
         assert.deepStrictEqual([...new Set(created.map((r) => r.status))], [201])
@@ -186,6 +186,24 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address, COMMENT_RATE_LIMIT: "100000" 
         const notImage = new FormData()
         notImage.append("file", new Blob(["hello"], { type: "image/png" }), "x.png")
         assert.strictEqual((yield* client("/v1/comments/image", { method: "POST", body: notImage, headers: a.headers })).body.code, "NOT_AN_IMAGE")
+      }))
+
+    it.effect("profile widgets: the user's yaps, newest first, paged; the stats count live comments", () =>
+      Effect.gen(function*() {
+        const token = (yield* launchedTokens)[2]!
+        const account = newAccount()
+        const a = yield* member(account)
+        const written = []
+        for (let i = 0; i < 5; i++) written.push(yield* comment(a, token, `mine ${i}`))
+        yield* send("DELETE", `/v1/comments/${written[1].id}`, undefined, a.headers)
+        const first = yield* client(`/v1/users/yaps?address=${account.address}&limit=3`)
+        assert.strictEqual(first.status, 200, JSON.stringify(first.body))
+        assert.deepStrictEqual(first.body.items.map((c: any) => c.text), ["mine 4", "mine 3", "mine 2"])
+        const rest = yield* client(`/v1/users/yaps?address=${account.address}&limit=3&cursor=${first.body.nextCursor}`)
+        assert.deepStrictEqual(rest.body.items.map((c: any) => c.text), ["mine 0"])
+        assert.strictEqual(rest.body.nextCursor, null)
+        assert.strictEqual((yield* client("/v1/users/stats", { headers: a.headers })).body.yaps, 4)
+        assert.strictEqual((yield* client(`/v1/users/stats?address=${newAccount().address}`)).body.yaps, 0)
       }))
 
     it.effect("bad input → 400 with a code; unknown token → 404; no session → 401", () =>

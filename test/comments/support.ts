@@ -1,6 +1,8 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import * as NodeHttp from "node:http"
 import type { LocalAccount } from "viem/accounts"
+import { baseUrl } from "../layers/TestServer.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { bearer, client, postJson, signIn } from "../sessions/support.ts"
 
@@ -41,3 +43,27 @@ export const notificationsOf = (who: Member) =>
     assert.strictEqual(res.status, 200, JSON.stringify(res.body))
     return res.body.items as Array<{ kind: string; payload: any }>
   })
+
+/**
+ * POST on a fresh connection (no keep-alive pool): a burst of a thousand requests must not reuse a pooled socket
+ * the server is just closing after its keep-alive timeout (ECONNRESET on a loaded machine), which is not what the
+ * burst tests.
+ */
+export const postFresh = (path: string, body: unknown, headers: Record<string, string>) =>
+  Effect.flatMap(baseUrl("client"), (base) =>
+    Effect.promise(() =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const data = JSON.stringify(body)
+        const request = NodeHttp.request(`${base}${path}`, {
+          method: "POST",
+          agent: false,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers }
+        }, (response) => {
+          const chunks: Array<Buffer> = []
+          response.on("data", (c: Buffer) => chunks.push(c))
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || "null") }))
+        })
+        request.on("error", reject)
+        request.end(data)
+      })
+    ))
