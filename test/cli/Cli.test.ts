@@ -22,6 +22,9 @@ const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     })
   )
 
+/** Each test spawns several CLI processes, each a cold Node start (≈ 1 s quiet, 10–15 s seen at load 20+). */
+const CLI_TEST_TIMEOUT = 300_000
+
 const servers = AgentServers({ FINALITY_DEPTH: "1", INDEXER_POLL_MS: "100" }, ["client", "exchange", "indexer"])
 
 layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-api CLI", (it) => {
@@ -53,7 +56,7 @@ layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-
       assert.strictEqual(bad.code, 1)
       assert.include(bad.stderr, "--key takes a private key")
       NodeFs.rmSync(home, { recursive: true, force: true })
-    }))
+    }), CLI_TEST_TIMEOUT)
 
   it.effect("bad usage is a clear error with exit code 2", () =>
     Effect.gen(function*() {
@@ -63,7 +66,7 @@ layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-
       const unknown = yield* run(["frobnicate"], {})
       assert.strictEqual(unknown.code, 2)
       assert.include(unknown.stderr, "unknown command frobnicate")
-    }))
+    }), CLI_TEST_TIMEOUT)
 
   it.effect("launch (draft, image, ignite from the key's wallet, submit) and claim (typed data signed by the creator)", () =>
     Effect.gen(function*() {
@@ -113,5 +116,5 @@ layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-
       assert.strictEqual(again.code, 1)
       assert.match(again.stderr, /ALREADY_CLAIMED|already/i)
       NodeFs.rmSync(home, { recursive: true, force: true })
-    }))
+    }), CLI_TEST_TIMEOUT)
 })
