@@ -14,6 +14,7 @@ import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
+import { IndexerMetricsLive } from "../src/metrics/IndexerMetrics.ts"
 import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
 import { Notifications } from "../src/notifications/Notifications.ts"
@@ -54,7 +55,7 @@ const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, Searc
 const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
 const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
-const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive).pipe(
+const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive, IndexerMetricsLive).pipe(
   Layer.provide(GraphqlSchema.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
   Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain)))))

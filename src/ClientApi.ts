@@ -17,7 +17,7 @@ import { ContentApi, FeedApi } from "./feed/FeedApi.ts"
 import { CommentsApi } from "./comments/CommentsApi.ts"
 import { EngagementApi } from "./engagement/EngagementApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
-import { healthGroup, IpGroup } from "./system/SystemApi.ts"
+import { healthGroup, IpGroup, ProbesGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
 
 /**
@@ -27,6 +27,7 @@ import { UsersApi } from "./users/UsersApi.ts"
 export class ClientApi extends HttpApi.make("client")
   .add(healthGroup("/healthz"))
   .add(IpGroup)
+  .add(ProbesGroup)
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)

@@ -2,11 +2,12 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { ExchangeValidation } from "./exchange/ExchangeValidation.ts"
 import { PoolsApi } from "./exchange/PoolsApi.ts"
 import { TokensApi } from "./exchange/TokensApi.ts"
-import { healthGroup } from "./system/SystemApi.ts"
+import { healthGroup, ProbesGroup } from "./system/SystemApi.ts"
 
 /** The exchange API (`/api/v1`): quotes, pools, tokens, stats, positions, swap status. Source of the `dex_*` tools. */
 export class ExchangeApi extends HttpApi.make("exchange")
   .add(healthGroup("/api/health"))
+  .add(ProbesGroup)
   .add(PoolsApi)
   .add(TokensApi)
   // Must stay last: it covers only the groups added before it. Decode failures → 400 in the exchange shape.

@@ -88,8 +88,9 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
     }))
     // The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500.
     const writeError = name === "exchange" ? exchangeErrorResponse : errorResponse
-    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), requestContext(writeError), notFoundFallback(writeError)), {
-      disableLogger: !config.accessLog,
+    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), requestContext(writeError, name), notFoundFallback(writeError)), {
+      // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
+      disableLogger: true,
       disableListenLog: true
     }).pipe(Layer.merge(register), Layer.provide(server))
   }))

@@ -1,7 +1,8 @@
-import { ByteSize, Cause, Effect } from "effect"
+import { ByteSize, Cause, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../Config.ts"
 import type { ErrorBody } from "../domain/ApiError.ts"
+import { recordHttpRequest } from "../metrics/Metrics.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -27,11 +28,16 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
  * - the body limit: a declared `Content-Length` over it is refused before reading, a streamed body is cut at the
  *   limit; both answer 413 with the error body;
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
- *   the request id, which the caller can quote.
+ *   the request id, which the caller can quote;
+ * - `http_request_duration_seconds{service,method,route,status}` for every request, `route` being the matched
+ *   pattern (`/v1/tokens/:mintAddress`, `*` for the 404 fallback) so that ids do not explode the series;
+ * - with ACCESS_LOG=true, one log line per request (`http` with requestId, service, method, route, path, status,
+ *   durationMs as annotations: fields of the JSON object under LOG_FORMAT=json). The query string is not logged:
+ *   it may carry tokens.
  */
-export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware(
+export const requestContext = (writeError: ErrorWriter, service = "app") => HttpRouter.middleware(
   Effect.gen(function*() {
-    const { maxBodyBytes } = yield* AppConfig
+    const { maxBodyBytes, accessLog } = yield* AppConfig
     // An MCP tool call carries a file as base64 inside JSON-RPC: 4/3 of the bytes plus the envelope. The route it
     // becomes is held to MAX_BODY_BYTES as usual, so the largest file is the same over REST and MCP.
     const mcpMaxBodyBytes = Math.ceil((maxBodyBytes * 4) / 3) + 65_536
@@ -44,12 +50,21 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
       })
     return (app) =>
       Effect.gen(function*() {
+        const t0 = performance.now()
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
+        yield* Effect.annotateCurrentSpan("http.request_id", requestId)
+        // The router puts the matched route in the fiber's context and leaves it there until the request ends.
+        let route = "unmatched"
+        const captureRoute = Effect.withFiber((fiber) => {
+          route = Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)?.route.path ?? route
+          return Effect.void
+        })
         const declared = Number(request.headers["content-length"] ?? 0)
         const isMcp = request.url === "/mcp" || request.url.startsWith("/mcp?")
         const maxBytes = isMcp ? mcpMaxBodyBytes : maxBodyBytes
         const response = declared > maxBytes ? tooLarge(maxBytes) : yield* app.pipe(
+          Effect.onExit(() => captureRoute),
           Effect.provideService(HttpIncomingMessage.MaxBodySize, isMcp ? limits.mcp : limits.rest),
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
@@ -64,7 +79,21 @@ export const requestContext = (writeError: ErrorWriter) => HttpRouter.middleware
           }),
           Effect.annotateLogs({ requestId })
         )
-        return HttpServerResponse.setHeader(asErrorBody(response, writeError), "x-request-id", requestId)
+        const sent = HttpServerResponse.setHeader(asErrorBody(response, writeError), "x-request-id", requestId)
+        const seconds = (performance.now() - t0) / 1000
+        yield* recordHttpRequest({ service, method: request.method, route, status: sent.status }, seconds)
+        if (accessLog) {
+          yield* Effect.logInfo("http").pipe(Effect.annotateLogs({
+            requestId,
+            service,
+            method: request.method,
+            route,
+            path: request.url.split("?")[0]!,
+            status: sent.status,
+            durationMs: Math.round(seconds * 1e5) / 100
+          }))
+        }
+        return sent
       })
   }),
   { global: true }

@@ -18,3 +18,6 @@ export class McpToolHints extends Context.Service<McpToolHints, {
  * the token and sends it with later calls) or `ends` (the session forgets its token).
  */
 export class McpSessionEffect extends Context.Service<McpSessionEffect, "issues" | "ends">()("app/mcp/McpSessionEffect") {}
+
+/** `true` on an endpoint that stays in OpenAPI but is no MCP tool (probes and metrics: for machines, not agents). */
+export class McpExclude extends Context.Service<McpExclude, boolean>()("app/mcp/McpExclude") {}

@@ -1,7 +1,7 @@
 import { Context, Schema } from "effect"
 import { HttpApi, HttpApiSchema, OpenApi } from "effect/http-api"
 import type { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { McpSessionEffect, McpToolHints } from "./McpAnnotations.ts"
+import { McpExclude, McpSessionEffect, McpToolHints } from "./McpAnnotations.ts"
 import { toolNames } from "./ToolNames.ts"
 import {
   describe,
@@ -284,6 +284,7 @@ const describeTool = (route: Reflected, binding: Omit<RouteBinding, "output">, o
 export const deriveTools = (apis: ReadonlyArray<ServedApi>, options: DeriveOptions): Array<RouteTool> => {
   const seen = new Set<string>()
   const routes = apis.flatMap(reflectRoutes).filter((r) => {
+    if (Context.getOrElse(r.annotations, McpExclude, () => false)) return false
     const key = `${r.endpoint.method} ${r.endpoint.path}`
     if (seen.has(key)) return false
     seen.add(key)

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Queue } from "effect"
 import { SqlClient } from "effect/sql"
 import { type NotificationKind, urgencyOf } from "../notifications/Notification.ts"
 import { PUSH_CHANNEL, toView } from "../notifications/Notifications.ts"
+import { recordPushDelivery } from "../metrics/Metrics.ts"
 import { backoffMs, PushConfig } from "./PushConfig.ts"
 import { type PushOutcome, PushSender } from "./PushSender.ts"
 
@@ -59,7 +60,13 @@ export class PushWorker extends Context.Service<PushWorker, {
         JOIN push_subscriptions s ON s.id = l.subscription_id
         JOIN notifications n ON n.id = l.notification_id`
 
-      const settle = (job: LeasedJob, outcome: PushOutcome) => {
+      const settle = (job: LeasedJob, outcome: PushOutcome) => Effect.andThen(count(job, outcome), settleJob(job, outcome))
+      const count = (job: LeasedJob, outcome: PushOutcome) =>
+        recordPushDelivery(
+          outcome._tag === "Delivered" ? "delivered" : outcome._tag === "Gone" ? "gone" : outcome._tag === "Rejected"
+            ? "rejected" : job.attempts >= config.maxAttempts ? "dropped" : "retry"
+        )
+      const settleJob = (job: LeasedJob, outcome: PushOutcome) => {
         switch (outcome._tag) {
           case "Delivered":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`

@@ -1,4 +1,5 @@
 import { type Config, Context, Effect, Layer, Option } from "effect"
+import { recordRateLimitRejection } from "../metrics/Metrics.ts"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
 import { type RateLimitRule, type RateLimitSettings, rateLimitSettingsConfig, resolvedStore } from "./RateLimitConfig.ts"
 import { RedisRateLimitStore } from "./RedisRateLimitStore.ts"
@@ -88,7 +89,11 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           Effect.runForkWith(context)(drain(counter, rule.windowSeconds * 1000, fresh))
         })
 
-      return RateLimiter.of({ consume })
+      return RateLimiter.of({
+        // Every refusal counts in rate_limit_rejections_total{bucket}, whichever route asked.
+        consume: (bucket, key, rule) =>
+          Effect.tap(consume(bucket, key, rule), (d) => d.allowed ? Effect.void : recordRateLimitRejection(bucket))
+      })
     })
   )
 

@@ -2,7 +2,7 @@ import { Cause, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { ServiceUnavailable } from "../domain/ApiError.ts"
-import { HealthReport } from "./SystemApi.ts"
+import { HealthReport, Liveness, Readiness } from "./SystemApi.ts"
 
 const startedAt = Date.now()
 export const version = "0.1.0"
@@ -10,6 +10,8 @@ export const version = "0.1.0"
 /** Probes the process's dependencies for the health routes. */
 export class Health extends Context.Service<Health, {
   readonly report: (service: string) => Effect.Effect<HealthReport, ServiceUnavailable>
+  /** The load balancer's question: can this node serve? (the database answers) */
+  readonly ready: (service: string) => Effect.Effect<Readiness, ServiceUnavailable>
 }>()("app/system/Health") {
   static readonly layer = Layer.effect(
     Health,
@@ -31,16 +33,21 @@ export class Health extends Context.Service<Health, {
         })
       )
       const probe = healthProbeTtlMs > 0 ? yield* Effect.cachedWithTTL(probeDatabase, healthProbeTtlMs) : probeDatabase
+      const databaseUp = (service: string) => Effect.gen(function*() {
+        const database = yield* probe
+        if (database.status === "down") {
+          return yield* new ServiceUnavailable({
+            code: "DATABASE_DOWN",
+            message: "The database does not answer",
+            details: { service, database }
+          })
+        }
+        return database
+      })
       return Health.of({
+        ready: (service) => Effect.map(databaseUp(service), (database) => new Readiness({ status: "ready", service, database })),
         report: (service: string) => Effect.gen(function*() {
-          const database = yield* probe
-          if (database.status === "down") {
-            return yield* new ServiceUnavailable({
-              code: "DATABASE_DOWN",
-              message: "The database does not answer",
-              details: { service, database }
-            })
-          }
+          const database = yield* databaseUp(service)
           return new HealthReport({
             status: "ok",
             service,
@@ -53,3 +60,7 @@ export class Health extends Context.Service<Health, {
     })
   )
 }
+
+/** The orchestrator's question: is the process alive? Nothing but the process itself is checked. */
+export const liveness = (service: string) =>
+  Effect.sync(() => new Liveness({ status: "alive", service, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }))

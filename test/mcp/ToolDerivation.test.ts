@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
+import { Context } from "effect"
 import { HttpApi } from "effect/http-api"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -8,15 +9,24 @@ import { generateSync } from "json-schema-faker"
 import { ClientApi } from "../../src/ClientApi.ts"
 import { ExchangeApi } from "../../src/ExchangeApi.ts"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
+import { McpExclude } from "../../src/mcp/McpAnnotations.ts"
 import { buildRequest } from "../../src/mcp/RouteCall.ts"
 import { TOOL_NAME_PATTERN, toolNames } from "../../src/mcp/ToolNames.ts"
 import { SearchApi } from "../../src/SearchApi.ts"
 
-/** Routes counted straight from the HttpApi definitions, independently of the derivation. */
+/**
+ * Routes counted straight from the HttpApi definitions, independently of the derivation; routes marked McpExclude
+ * (probes and /metrics: for machines, not agents) are not tools.
+ */
 const routesOf = (...apis: ReadonlyArray<any>) => {
   const routes = new Set<string>()
   for (const api of apis) {
-    HttpApi.reflect(api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => void routes.add(`${endpoint.method} ${endpoint.path}`) })
+    HttpApi.reflect(api, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, mergedAnnotations }) => {
+        if (!Context.getOrElse(mergedAnnotations, McpExclude, () => false)) routes.add(`${endpoint.method} ${endpoint.path}`)
+      }
+    })
   }
   return routes
 }

@@ -5,6 +5,8 @@ import { createPublicKey } from "node:crypto"
 import { jwtVerify } from "jose"
 import { Notifications } from "../../src/notifications/Notifications.ts"
 import { AccountsServer, bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { baseUrl } from "../layers/TestServer.ts"
+import { scrape, valueOf } from "../observability/prometheus.ts"
 import { browserSubscription, CA_FILE, TestPushService } from "./TestPushService.ts"
 
 /**
@@ -87,6 +89,12 @@ layer(Layer.mergeAll(Server, TestPushService.layer), { timeout: "90 seconds", ex
   it.effect("410 from the push service removes the subscription; other subscriptions of the user still get it", () =>
     Effect.gen(function*() {
       const push = yield* TestPushService
+      const base = yield* baseUrl("client")
+      const deliveries = Effect.map(scrape(base), (m) => ({
+        gone: valueOf(m.samples, "push_deliveries_total", { outcome: "gone" }),
+        delivered: valueOf(m.samples, "push_deliveries_total", { outcome: "delivered" })
+      }))
+      const before = yield* deliveries
       const token = yield* tokenFor(newAccount())
       const userId = yield* userIdOf(token)
       const gone = push.route("/gone/1", [410])
@@ -107,6 +115,12 @@ layer(Layer.mergeAll(Server, TestPushService.layer), { timeout: "90 seconds", ex
       yield* notify(userId, 8)
       assert.strictEqual(JSON.parse(alive.decrypt((yield* ok(2)).body)).payload.commentId, 8)
       assert.strictEqual(push.received("/gone/1").length, 1)
+      // push_deliveries_total on /metrics: one gone, two delivered (counted as each job settles).
+      const after = yield* deliveries.pipe(
+        Effect.repeat({ until: (d) => d.delivered - before.delivered >= 2, schedule: Schedule.spaced("20 millis") }),
+        Effect.timeout("10 seconds")
+      )
+      assert.deepStrictEqual({ gone: after.gone - before.gone, delivered: after.delivered - before.delivered }, { gone: 1, delivered: 2 })
     }))
 
   it.effect("5xx is retried with backoff until the push service accepts it; the subscription stays", () =>

@@ -101,7 +101,11 @@ const EXTRAS: ReadonlyArray<readonly [string, string, Auth]> = [
   ["GET", "/v1/tokens/{x}/claim/typed-data", "JWT"], // the EIP-712 payload a creator signs for the claim
   ["POST", "/v1/comments/batch", "None"], // the latest comments of many tokens (list pages); optional JWT for `viewer`
   ["POST", "/v1/comments/image", "JWT"], // a comment's image through the image pipeline
-  ["GET", "/v1/favorites", "JWT"] // the caller's favorites (engagement)
+  ["GET", "/v1/favorites", "JWT"], // the caller's favorites (engagement)
+  // Operator routes on every service (docs/OBSERVABILITY.md): liveness, readiness, Prometheus metrics.
+  ["GET", "/livez", "None"],
+  ["GET", "/readyz", "None"],
+  ["GET", "/metrics", "None"]
 ]
 
 /** Spec routes not in the contract when this was written (other issues build them); the list may only shrink. */
