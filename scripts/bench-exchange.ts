@@ -7,7 +7,8 @@ import { buildApp, type Measurement, measure, spawnApp, startBareServer, stopApp
  * `npm run bench:exchange`: GET /api/v1/tokens/{tokenId}, /api/v1/pools/list and /api/v1/pools/{poolId}/ticks of the
  * exchange service (built app, `--services exchange,indexer`, embedded Postgres and a freshly seeded devnet, per-IP
  * limit on with the Postgres store and a limit the load cannot reach) against a bare node:http server answering the
- * same body, in alternating rounds; then one round of each route with the cache off (EXCHANGE_CACHE=false).
+ * same body, in alternating rounds; then one round of each route with the fast lane off (EXCHANGE_FAST_LANE=false: cache
+ * hits go through the Effect HttpApi pipeline) and one with the cache off (EXCHANGE_CACHE=false).
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 3).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -52,8 +53,8 @@ try {
     ]
   }
 
-  let app = await spawnApp(env, ["--services", "exchange,indexer"])
-  let base = app.urls.get("exchange")!
+  const app = await spawnApp(env, ["--services", "exchange,indexer"])
+  const base = app.urls.get("exchange")!
   await waitIndexed(base)
   const paths = await routesOf(base)
   const results: Array<{ path: string; bytes: number; fire: Measurement; bare: Measurement; fireRuns: Array<Measurement>; bareRuns: Array<Measurement> }> = []
@@ -71,13 +72,19 @@ try {
   }
   await stopApp(app.child)
 
-  // The same routes with the cache off: every request reads Postgres (one round each, for comparison).
-  app = await spawnApp({ ...env, EXCHANGE_CACHE: "false" }, ["--services", "exchange,indexer"])
-  base = app.urls.get("exchange")!
-  await waitIndexed(base)
-  const uncached = new Map<string, Measurement>()
-  for (const path of paths) uncached.set(path, await load(`${base}${path}`))
-  await stopApp(app.child)
+  // The same routes with the fast lane off (cache hits through the Effect pipeline) and with the cache off (every
+  // request reads Postgres): one round each, for comparison.
+  const oneRound = async (extra: Record<string, string>) => {
+    const other = await spawnApp({ ...env, ...extra }, ["--services", "exchange,indexer"])
+    const otherBase = other.urls.get("exchange")!
+    await waitIndexed(otherBase)
+    const measured = new Map<string, Measurement>()
+    for (const path of paths) measured.set(path, await load(`${otherBase}${path}`))
+    await stopApp(other.child)
+    return measured
+  }
+  const laneOff = await oneRound({ EXCHANGE_FAST_LANE: "false" })
+  const uncached = await oneRound({ EXCHANGE_CACHE: "false" })
 
   console.log(`load average after: ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
   for (const r of results) {
@@ -86,6 +93,7 @@ try {
     console.log(`${"".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
     console.log(row("fire-api exchange (cache on)", r.fire))
     console.log(row("bare node:http (same body)", r.bare))
+    console.log(row("fire-api exchange (fast lane off)", laneOff.get(r.path)!))
     console.log(row("fire-api exchange (cache off)", uncached.get(r.path)!))
     console.log(`ratio fire/bare req/s: ${(r.fire.rps / r.bare.rps).toFixed(2)} (target >= 0.5); p99 ${r.fire.p99} ms (target <= 25)`)
   }

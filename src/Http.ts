@@ -3,7 +3,7 @@ import { Context, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { HttpApi, HttpApiGroup } from "effect/http-api"
-import { createServer, type IncomingMessage } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "./Config.ts"
 import { exchangeErrorResponse } from "./exchange/ExchangeError.ts"
@@ -26,6 +26,20 @@ export class UpgradeRoutes extends Context.Service<UpgradeRoutes, {
   readonly add: (path: string, handler: UpgradeHandler) => Effect.Effect<void, never, Scope.Scope>
 }>()("app/Http/UpgradeRoutes") {}
 
+/** Answers a request itself and returns `true`, or returns `false` without writing anything (the app answers). */
+export type FastHandler = (request: IncomingMessage, response: ServerResponse) => boolean
+
+/**
+ * Requests a feature can answer from memory at the Node listener, before the Effect HTTP app: no router, no HttpApi
+ * decode/encode, no request fiber (bench:http: that pipeline alone allows ~0.3 of bare node:http's throughput).
+ * A handler must answer exactly as the app would (status, headers, body), so it may only take requests whose answer
+ * it already knows (e.g. the exchange cache's fresh entries, src/exchange/ExchangeFastLane.ts); everything else
+ * returns `false`. Not installed when ACCESS_LOG is on, so that the access log sees every request.
+ */
+export class FastLane extends Context.Service<FastLane, {
+  readonly add: (handler: FastHandler) => Effect.Effect<void, never, Scope.Scope>
+}>()("app/Http/FastLane") {}
+
 /** The routes of an HttpApi with its docs: `/docs` (Scalar, inlined so it works offline) and `/docs/openapi.json`. */
 export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   api: HttpApi.HttpApi<Id, Groups>,
@@ -42,18 +56,22 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constra
 /**
  * Serves one service's routes on its own port with the shared middleware (request id, body limit, error body) and
  * the JSON 404 fallback, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
- * may claim WebSocket paths through `UpgradeRoutes` (served on the same port).
+ * may claim WebSocket paths through `UpgradeRoutes` (served on the same port) and answer requests early via `FastLane`.
  */
 export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* AppConfig
     const upgrades = new Map<string, UpgradeHandler>()
+    const fast: Array<FastHandler> = []
     const makeServer = () => {
       const server = createServer({ keepAliveTimeout: 5_000 })
       // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
       // dispatched to the listeners NodeHttpServer installs.
       const emit = server.emit
       server.emit = function(this: typeof server, event: string | symbol, ...args: Array<any>) {
+        if (event === "request" && fast.length > 0) {
+          for (const handler of fast) if (handler(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
+        }
         if (event === "upgrade" && upgrades.size > 0) {
           const request = args[0] as IncomingMessage
           const handler = upgrades.get((request.url ?? "/").split("?")[0]!)
@@ -70,6 +88,13 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
       add: (path, handler) =>
         Effect.acquireRelease(Effect.sync(() => upgrades.set(path, handler)), () => Effect.sync(() => upgrades.delete(path)))
           .pipe(Effect.asVoid)
+    }))
+    const fastLane = Layer.succeed(FastLane, FastLane.of({
+      add: (handler) =>
+        config.accessLog ? Effect.void : Effect.acquireRelease(
+          Effect.sync(() => fast.push(handler)),
+          () => Effect.sync(() => fast.splice(fast.indexOf(handler), 1))
+        ).pipe(Effect.asVoid)
     }))
     const server = NodeHttpServer.layer(makeServer, {
       port: config.ports[name],
@@ -88,7 +113,7 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
     }))
     // The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500.
     const writeError = name === "exchange" ? exchangeErrorResponse : errorResponse
-    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(upgradeRoutes)), requestContext(writeError, name), notFoundFallback(writeError)), {
+    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(Layer.merge(upgradeRoutes, fastLane))), requestContext(writeError, name), notFoundFallback(writeError)), {
       // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
       disableLogger: true,
       disableListenLog: true

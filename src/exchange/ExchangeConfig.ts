@@ -11,6 +11,8 @@ export interface ExchangeSettings {
   readonly readyMaxLagBlocks: number
   /** Serve hot routes from the cache invalidated by indexer commits (off: every request reads Postgres). */
   readonly cacheEnabled: boolean
+  /** Answer fresh cache hits at the Node listener (src/exchange/ExchangeFastLane.ts); off: through the Effect app. */
+  readonly fastLane: boolean
 }
 
 const addresses = (name: string) =>
@@ -24,7 +26,8 @@ export const exchangeSettingsConfig: Config.Config<ExchangeSettings> = Config.al
   admitMinTvlUsd: Config.Number("EXCHANGE_ADMIT_MIN_TVL_USD").pipe(Config.withDefault(0)),
   txPendingTimeoutSeconds: Config.Int("EXCHANGE_TX_PENDING_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
   readyMaxLagBlocks: Config.Int("EXCHANGE_READY_MAX_LAG_BLOCKS").pipe(Config.withDefault(10)),
-  cacheEnabled: Config.Boolean("EXCHANGE_CACHE").pipe(Config.withDefault(true))
+  cacheEnabled: Config.Boolean("EXCHANGE_CACHE").pipe(Config.withDefault(true)),
+  fastLane: Config.Boolean("EXCHANGE_FAST_LANE").pipe(Config.withDefault(true))
 })
 
 export const defaultExchangeSettings: ExchangeSettings = {
@@ -32,7 +35,8 @@ export const defaultExchangeSettings: ExchangeSettings = {
   admitMinTvlUsd: 0,
   txPendingTimeoutSeconds: 600,
   readyMaxLagBlocks: 10,
-  cacheEnabled: true
+  cacheEnabled: true,
+  fastLane: true
 }
 
 /** Optional in the context: tests provide it; the app reads EXCHANGE_* from the environment. */

@@ -12,6 +12,9 @@ import { ExchangeTooManyRequests } from "./ExchangeError.ts"
  * processes sharing the store. The IP is the socket peer, or the left-most X-Forwarded-For entry behind TRUST_PROXY.
  * Over the limit: 429 `RATE_LIMITED` with `Retry-After`; every answer carries `RateLimit-*` headers.
  */
+/** The limiter bucket of the public routes (also counted by the fast lane, ExchangeFastLane.ts). */
+export const PUBLIC_BUCKET = "exchange-public"
+
 export class PublicRateLimit extends HttpApiMiddleware.Service<PublicRateLimit>()("app/exchange/PublicRateLimit", {
   error: ExchangeTooManyRequests
 }) {}
@@ -27,7 +30,7 @@ export const PublicRateLimitLive = Layer.effect(
     return PublicRateLimit.of((httpEffect) =>
       Effect.flatMap(
         Effect.provideService(callerIp, AppConfig, app),
-        (ip) => rateLimited("exchange-public", ip, rule)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
+        (ip) => rateLimited(PUBLIC_BUCKET, ip, rule)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
       )
     )
   })

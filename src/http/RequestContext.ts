@@ -9,11 +9,9 @@ export const errorResponse = (status: number, body: ErrorBody) => HttpServerResp
 /** How a service writes the error bodies this stack produces itself (client/search/indexer: `errorResponse`). */
 export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerResponse.HttpServerResponse
 
-/** A client-supplied request id is kept when it is short and plain; otherwise we mint one. */
-const requestIdOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const given = request.headers["x-request-id"]
-  return given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
-}
+/** A client-supplied request id is kept when it is short and plain; otherwise we mint one (also the HTTP fast lane's). */
+export const requestIdFrom = (given: string | undefined) =>
+  given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
 
 const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
   cause.reasons.some((reason) => {
@@ -52,7 +50,7 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
       Effect.gen(function*() {
         const t0 = performance.now()
         const request = yield* HttpServerRequest.HttpServerRequest
-        const requestId = requestIdOf(request)
+        const requestId = requestIdFrom(request.headers["x-request-id"])
         yield* Effect.annotateCurrentSpan("http.request_id", requestId)
         // The router puts the matched route in the fiber's context and leaves it there until the request ends.
         let route = "unmatched"

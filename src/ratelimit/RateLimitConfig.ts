@@ -6,6 +6,17 @@ export interface RateLimitRule {
   readonly windowSeconds: number
 }
 
+/** How far a process may count on its own before the shared store hears of it. */
+export interface LocalCounting {
+  /**
+   * At most this many hits per counter are decided here and not yet acknowledged by the store; 0: every decision
+   * is a round trip. Local decisions also stop `batch` hits before the limit (the store decides the end of a window).
+   */
+  readonly batch: number
+  /** Local hits are sent after at most this long (or at once when half a batch is waiting). */
+  readonly flushMs: number
+}
+
 export interface RateLimitSettings {
   /** Where counters live. `auto`: Redis when REDIS_URL is set, else Postgres. */
   readonly store: "auto" | "postgres" | "redis" | "memory"
@@ -14,6 +25,8 @@ export interface RateLimitSettings {
   readonly enabled: boolean
   /** Per client IP on the exchange API's public routes (pools, tokens, stats, positions, status). */
   readonly exchangePublic: RateLimitRule
+  /** RATE_LIMIT_LOCAL_BATCH (default 100; 0: a round trip per request) and RATE_LIMIT_FLUSH_MS (default 100). */
+  readonly local: LocalCounting
 }
 
 export const rateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.all({
@@ -23,14 +36,21 @@ export const rateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.
   exchangePublic: Config.all({
     limit: Config.Int("RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT").pipe(Config.withDefault(600)),
     windowSeconds: Config.Int("RATE_LIMIT_EXCHANGE_PUBLIC_WINDOW_SECONDS").pipe(Config.withDefault(60))
+  }),
+  local: Config.all({
+    batch: Config.Int("RATE_LIMIT_LOCAL_BATCH").pipe(Config.withDefault(100)),
+    flushMs: Config.Int("RATE_LIMIT_FLUSH_MS").pipe(Config.withDefault(100))
   })
 })
+
+export const defaultLocalCounting: LocalCounting = { batch: 100, flushMs: 100 }
 
 export const defaultRateLimitSettings: RateLimitSettings = {
   store: "memory",
   redisUrl: Option.none(),
   enabled: true,
-  exchangePublic: { limit: 600, windowSeconds: 60 }
+  exchangePublic: { limit: 600, windowSeconds: 60 },
+  local: defaultLocalCounting
 }
 
 /** The store `auto` resolves to. */

@@ -1,110 +1,171 @@
-import { type Config, Context, Effect, Layer, Option } from "effect"
+import { Clock, type Config, Context, Effect, Fiber, Layer, Option } from "effect"
 import { recordRateLimitRejection } from "../metrics/Metrics.ts"
+import { type Counter, decideLocally, decisionAt, isIdle, newCounter, type RateLimitDecision } from "./LocalCounts.ts"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
-import { type RateLimitRule, type RateLimitSettings, rateLimitSettingsConfig, resolvedStore } from "./RateLimitConfig.ts"
+import {
+  defaultLocalCounting,
+  type LocalCounting,
+  type RateLimitRule,
+  type RateLimitSettings,
+  rateLimitSettingsConfig,
+  resolvedStore
+} from "./RateLimitConfig.ts"
 import { RedisRateLimitStore } from "./RedisRateLimitStore.ts"
 import { RateLimitStore, type WindowCount } from "./RateLimitStore.ts"
 
-export interface RateLimitDecision {
-  readonly allowed: boolean
-  readonly limit: number
-  /** Requests left in the current window after this one (0 when refused). */
-  readonly remaining: number
-  /** Whole seconds until the window ends (at least 1 while it is open). */
-  readonly resetSeconds: number
-}
-
-interface Waiter {
-  readonly resolve: (position: { readonly count: WindowCount; readonly nth: number } | undefined) => void
-}
+export type { RateLimitDecision } from "./LocalCounts.ts"
 
 /**
  * Fixed-window limits over a shared `RateLimitStore`. `bucket` names the limit (`exchange-public`, `partner-key`),
  * `key` the caller (an IP, a key id).
  *
- * Hot keys cost one store round trip per batch, not per request: while an increment for a counter is in flight,
- * further requests for it queue, and the next increment adds them all at once; each learns its own position in the
- * window (total − batch + its index), so the decision is the one it would get alone. When the store fails, requests
- * are allowed (logged): a limiter outage must not take the API down.
+ * Far from the limit, hits are counted here and sent to the store in batches (`LocalCounting`: every `flushMs` or
+ * half a `batch`), so a request costs no round trip; `consumeLocal` offers that decision synchronously (the HTTP fast
+ * lane). The first hit of a window, the last `batch` hits before the limit and any hit while requests wait for the
+ * store are decided by the store: while an increment for a counter is in flight, further requests queue and the next
+ * increment adds them all at once (with the unsent local hits before them); each learns its own position in the
+ * window (total − batch + its index), so the decision is the one it would get alone.
+ *
+ * Bound: with one process the answers are exact (LocalCounts.decideLocally). With P processes sharing the store, a
+ * window allows at most limit + (P − 1) × batch requests: a decision can miss only hits that other processes have
+ * not yet had acknowledged, at most `batch` each (test/ratelimit/LocalCounting.test.ts checks it under random
+ * interleavings). With the defaults (600 per 60 s, batch 100) and two processes: at most 700 per minute per IP.
+ *
+ * When the store fails, requests are allowed (logged) and the unsent local hits are forgotten: a limiter outage must
+ * not take the API down.
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly consume: (bucket: string, key: string, rule: RateLimitRule) => Effect.Effect<RateLimitDecision>
+  /** The decision when it can be made without the store (counted); `undefined` (nothing counted): use `consume`. */
+  readonly consumeLocal: (bucket: string, key: string, rule: RateLimitRule) => RateLimitDecision | undefined
 }>()("app/ratelimit/RateLimiter") {
-  static readonly layerNoDeps = Layer.effect(
-    RateLimiter,
-    Effect.gen(function*() {
-      const store = yield* RateLimitStore
-      const context = yield* Effect.context<never>()
-      const queues = new Map<string, Array<Waiter>>()
+  static readonly layerNoDepsWith = (local: LocalCounting) =>
+    Layer.effect(
+      RateLimiter,
+      Effect.gen(function*() {
+        const store = yield* RateLimitStore
+        const clock = yield* Clock.Clock
+        const context = yield* Effect.context<never>()
+        const scope = yield* Effect.scope
+        const counters = new Map<string, Counter>()
+        const half = Math.max(1, Math.ceil(local.batch / 2))
+        let sweptAt = 0
+        // Detached from any request (the requests of a batch all wait on it), ended with the layer.
+        const fork = (effect: Effect.Effect<void>) => void Fiber.runIn(Effect.runForkWith(context)(effect), scope)
 
-      const drain = (counter: string, windowMs: number, queue: Array<Waiter>): Effect.Effect<void> =>
-        Effect.suspend(() => {
-          const batch = queue.splice(0)
-          if (batch.length === 0) {
-            queues.delete(counter)
-            return Effect.void
-          }
-          return store.increment(counter, batch.length, windowMs).pipe(
-            Effect.map(Option.some),
-            Effect.catchCause((cause) =>
-              Effect.as(Effect.logWarning(`rate limits: the ${store.name} store failed; allowing`, cause), Option.none())
-            ),
-            Effect.tap((result) =>
-              Effect.sync(() =>
+        const roundTrip = (c: Counter): Effect.Effect<void> =>
+          Effect.suspend(() => {
+            const batch = c.waiters.splice(0)
+            const unsent = c.unsent
+            if (batch.length + unsent === 0) {
+              c.busy = false
+              return Effect.void
+            }
+            c.unsent = 0
+            c.sendingLocal = unsent
+            c.sendingWaiters = batch.length
+            return store.increment(c.name, unsent + batch.length, c.windowMs).pipe(
+              Effect.map(Option.some),
+              Effect.catchCause((cause) =>
+                Effect.as(Effect.logWarning(`rate limits: the ${store.name} store failed; allowing`, cause), Option.none<WindowCount>())
+              ),
+              Effect.map((result) => {
+                c.sendingLocal = 0
+                c.sendingWaiters = 0
+                if (Option.isSome(result)) {
+                  c.known = result.value.count
+                  c.endsAt = clock.currentTimeMillisUnsafe() + result.value.resetMs
+                } else {
+                  c.endsAt = 0
+                }
                 batch.forEach((w, i) =>
                   w.resolve(Option.isSome(result) ? { count: result.value, nth: result.value.count - batch.length + i + 1 } : undefined)
                 )
-              )
-            ),
-            Effect.andThen(drain(counter, windowMs, queue))
-          )
-        })
-
-      const consume = (bucket: string, key: string, rule: RateLimitRule) =>
-        Effect.callback<RateLimitDecision>((resume) => {
-          const counter = `${bucket}:${key}`
-          const waiter: Waiter = {
-            resolve: (position) => {
-              if (position === undefined) {
-                resume(Effect.succeed({ allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds: rule.windowSeconds }))
-                return
-              }
-              const allowed = position.nth <= rule.limit
-              resume(Effect.succeed({
-                allowed,
-                limit: rule.limit,
-                remaining: allowed ? rule.limit - position.nth : 0,
-                resetSeconds: Math.max(1, Math.ceil(position.count.resetMs / 1000))
-              }))
-            }
+                if (c.waiters.length > 0 || c.unsent >= half) return true
+                c.busy = false
+                if (c.unsent > 0) schedule(c)
+                return false
+              }),
+              Effect.flatMap((again) => (again ? roundTrip(c) : Effect.void))
+            )
+          })
+        const start = (c: Counter) => {
+          c.busy = true
+          fork(roundTrip(c))
+        }
+        /** After a local hit: send now when half a batch waits, else within `flushMs`. */
+        const schedule = (c: Counter) => {
+          if (c.busy) return
+          if (c.unsent >= half) return start(c)
+          if (c.timer) return
+          c.timer = true
+          fork(Effect.andThen(Effect.sleep(local.flushMs), Effect.sync(() => {
+            c.timer = false
+            if (!c.busy && c.unsent > 0) start(c)
+          })))
+        }
+        const counterOf = (bucket: string, key: string, rule: RateLimitRule, now: number) => {
+          if (now - sweptAt > 60_000) {
+            for (const [name, c] of counters) if (isIdle(c, now)) counters.delete(name)
+            sweptAt = now
           }
-          const queue = queues.get(counter)
-          if (queue !== undefined) {
-            queue.push(waiter)
-            return
+          const name = `${bucket}:${key}`
+          let c = counters.get(name)
+          if (c === undefined) {
+            c = newCounter(name, rule.windowSeconds * 1000)
+            counters.set(name, c)
           }
-          const fresh = [waiter]
-          queues.set(counter, fresh)
-          // Detached from the request: other requests of the batch wait on this round trip too.
-          Effect.runForkWith(context)(drain(counter, rule.windowSeconds * 1000, fresh))
-        })
+          c.windowMs = rule.windowSeconds * 1000
+          return c
+        }
 
-      return RateLimiter.of({
-        // Every refusal counts in rate_limit_rejections_total{bucket}, whichever route asked.
-        consume: (bucket, key, rule) =>
-          Effect.tap(consume(bucket, key, rule), (d) => d.allowed ? Effect.void : recordRateLimitRejection(bucket))
+        const consumeLocal = (bucket: string, key: string, rule: RateLimitRule) => {
+          const now = clock.currentTimeMillisUnsafe()
+          const c = counterOf(bucket, key, rule, now)
+          const decision = decideLocally(c, rule, local.batch, now)
+          if (decision !== undefined) schedule(c)
+          return decision
+        }
+
+        const consume = (bucket: string, key: string, rule: RateLimitRule) =>
+          Effect.suspend(() => {
+            const decision = consumeLocal(bucket, key, rule)
+            if (decision !== undefined) return Effect.succeed(decision)
+            return Effect.callback<RateLimitDecision>((resume) => {
+              const c = counterOf(bucket, key, rule, clock.currentTimeMillisUnsafe())
+              c.waiters.push({
+                resolve: (position) =>
+                  resume(Effect.succeed(
+                    position === undefined
+                      ? { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds: rule.windowSeconds }
+                      : decisionAt(rule, position.count, position.nth)
+                  ))
+              })
+              if (!c.busy) start(c)
+            })
+          })
+
+        return RateLimiter.of({
+          // Every refusal counts in rate_limit_rejections_total{bucket}, whichever route asked (a local decision
+          // always allows, so consumeLocal has none to count).
+          consume: (bucket, key, rule) =>
+            Effect.tap(consume(bucket, key, rule), (d) => d.allowed ? Effect.void : recordRateLimitRejection(bucket)),
+          consumeLocal
+        })
       })
-    })
-  )
+    )
+
+  /** Default local counting (`defaultLocalCounting`). */
+  static readonly layerNoDeps = RateLimiter.layerNoDepsWith(defaultLocalCounting)
 
   /** The limiter over the store the settings choose (the Postgres one needs the process's SqlClient). */
   static readonly layerFrom = (settings: RateLimitSettings) => {
     const store = resolvedStore(settings)
     if (store === "redis") {
       if (Option.isNone(settings.redisUrl)) return Layer.effect(RateLimiter, Effect.die(new Error("RATE_LIMIT_STORE=redis needs REDIS_URL")))
-      return RateLimiter.layerNoDeps.pipe(Layer.provide(RedisRateLimitStore(settings.redisUrl.value)))
+      return RateLimiter.layerNoDepsWith(settings.local).pipe(Layer.provide(RedisRateLimitStore(settings.redisUrl.value)))
     }
-    return RateLimiter.layerNoDeps.pipe(Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStore))
+    return RateLimiter.layerNoDepsWith(settings.local).pipe(Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStore))
   }
 }
 

@@ -12,7 +12,12 @@ const normalize = (ip: string) => ip.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+
 export const callerIp = Effect.gen(function*() {
   const { trustProxy } = yield* AppConfig
   const request = yield* HttpServerRequest.HttpServerRequest
-  const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]
-  if (trustProxy && forwarded !== undefined && forwarded.trim() !== "") return normalize(forwarded)
-  return Option.match(request.remoteAddress, { onNone: () => "unknown", onSome: normalize })
+  return callerIpOf(trustProxy, request.headers["x-forwarded-for"], Option.getOrUndefined(request.remoteAddress))
 })
+
+/** The same, from the raw parts (the HTTP fast lane answers before any Effect request exists). */
+export const callerIpOf = (trustProxy: boolean, forwardedFor: string | undefined, remoteAddress: string | undefined) => {
+  const forwarded = forwardedFor?.split(",")[0]
+  if (trustProxy && forwarded !== undefined && forwarded.trim() !== "") return normalize(forwarded)
+  return remoteAddress === undefined ? "unknown" : normalize(remoteAddress)
+}

@@ -1,0 +1,93 @@
+import type { RateLimitRule } from "./RateLimitConfig.ts"
+import type { WindowCount } from "./RateLimitStore.ts"
+
+export interface RateLimitDecision {
+  readonly allowed: boolean
+  readonly limit: number
+  /** Requests left in the current window after this one (0 when refused). */
+  readonly remaining: number
+  /** Whole seconds until the window ends (at least 1 while it is open). */
+  readonly resetSeconds: number
+}
+
+/** A request waiting for a store round trip; `undefined`: the store failed (the request is allowed). */
+export interface Waiter {
+  readonly resolve: (position: { readonly count: WindowCount; readonly nth: number } | undefined) => void
+}
+
+/**
+ * What one process knows of one shared counter (`bucket:key`), and the hits it has not told the store about yet.
+ * `known + outstanding` is this process's running count of the window.
+ */
+export interface Counter {
+  readonly name: string
+  windowMs: number
+  /** The window's total at the store's last answer (every process's hits sent so far). */
+  known: number
+  /** When that window ends, by this process's clock; 0 until the first answer (and after a store failure). */
+  endsAt: number
+  /** Hits allowed here without a round trip and not yet sent. */
+  unsent: number
+  /** Local hits inside the round trip under way. */
+  sendingLocal: number
+  /** Waiting requests inside the round trip under way. */
+  sendingWaiters: number
+  /** Requests waiting for the next round trip. */
+  readonly waiters: Array<Waiter>
+  /** A round trip is under way; at most one per counter, so this process's hits reach the store in order. */
+  busy: boolean
+  /** A flush of `unsent` is scheduled. */
+  timer: boolean
+}
+
+export const newCounter = (name: string, windowMs: number): Counter => ({
+  name,
+  windowMs,
+  known: 0,
+  endsAt: 0,
+  unsent: 0,
+  sendingLocal: 0,
+  sendingWaiters: 0,
+  waiters: [],
+  busy: false,
+  timer: false
+})
+
+export const isIdle = (c: Counter, now: number) =>
+  !c.busy && !c.timer && c.unsent === 0 && c.waiters.length === 0 && c.endsAt <= now
+
+/**
+ * Decides a hit without asking the store, or returns `undefined` when the store must decide (nothing counted then).
+ * Local decisions are made only while all of these hold:
+ * - the window the store last reported is still open by this process's clock;
+ * - no request of this counter waits for (or is inside) a round trip: the store's positions for those requests
+ *   assume that every local hit before them was sent first, which holds only if no local hit is taken meanwhile;
+ * - fewer than `batch` local hits are not yet acknowledged by the store (this process's share of the overshoot);
+ * - the running count stays `batch` hits below the limit, so the last part of every window is decided by the store.
+ * With one process the local count is exact (every hit of the counter passes through this process, in order), so
+ * the answers are the ones a round trip per request would give. Several processes: see RateLimiter's bound.
+ */
+export const decideLocally = (c: Counter, rule: RateLimitRule, batch: number, now: number): RateLimitDecision | undefined => {
+  if (batch <= 0 || now >= c.endsAt || c.waiters.length > 0 || c.sendingWaiters > 0) return undefined
+  const local = c.unsent + c.sendingLocal
+  const running = c.known + local + 1
+  if (local >= batch || running + batch > rule.limit) return undefined
+  c.unsent++
+  return {
+    allowed: true,
+    limit: rule.limit,
+    remaining: rule.limit - running,
+    resetSeconds: Math.max(1, Math.ceil((c.endsAt - now) / 1000))
+  }
+}
+
+/** The decision of the `nth` hit of a window, as the store counted it. */
+export const decisionAt = (rule: RateLimitRule, count: WindowCount, nth: number): RateLimitDecision => {
+  const allowed = nth <= rule.limit
+  return {
+    allowed,
+    limit: rule.limit,
+    remaining: allowed ? rule.limit - nth : 0,
+    resetSeconds: Math.max(1, Math.ceil(count.resetMs / 1000))
+  }
+}
