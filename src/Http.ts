@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "./Config.ts"
 import { exchangeErrorResponse } from "./exchange/ExchangeError.ts"
+import { answerClientErrors } from "./http/ClientErrors.ts"
 import { errorResponse, notFoundFallback, requestContext } from "./http/RequestContext.ts"
 import { ValidationLive } from "./http/Validation.ts"
 
@@ -65,6 +66,7 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
     const fast: Array<FastHandler> = []
     const makeServer = () => {
       const server = createServer({ keepAliveTimeout: 5_000 })
+      answerClientErrors(server, name === "exchange" ? "exchange" : "client")
       // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
       // dispatched to the listeners NodeHttpServer installs.
       const emit = server.emit

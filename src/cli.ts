@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { parseArgs } from "node:util"
 import { login, missingRoutes, pendingCommands, status, type Targets } from "./cli/Commands.ts"
+import { comment } from "./cli/CommentCommand.ts"
 import { claim, launch } from "./cli/LaunchCommands.ts"
 import { readSession } from "./cli/SessionFile.ts"
 
@@ -21,6 +22,8 @@ const usage = `usage: fire-api [serve] [--services client,exchange,search,indexe
                                                 draft, image, FireLaunch.ignite() from the wallet, submit
        fire-api claim --key K --token 0x… [--image F]
                                                 sign the claim typed data (EIP-712) and claim the token
+       fire-api comment --token 0x… --text T [--reply-to ID]
+                                                post on a token's thread with the stored session
 ${Object.entries(pendingCommands).map(([name, c]) => `       fire-api ${name.padEnd(35)} ${c.what}`).join("\n")}
 environment: FIRE_CLIENT_URL, FIRE_EXCHANGE_URL, FIRE_SEARCH_URL (defaults http://localhost:3000/3001/3002),
              FIRE_CHAIN_ID (31337), FIRE_API_TOKEN (session JWT for mcp), FIRE_API_KEY (partner key), FIRE_API_HOME,
@@ -48,6 +51,8 @@ const options = {
   description: { type: "string" },
   image: { type: "string" },
   token: { type: "string" },
+  text: { type: "string" },
+  "reply-to": { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -121,6 +126,10 @@ if (command === "--help" || command === "-h" || command === "help") {
   const values = parse(rest)
   if (values.token === undefined) fail(`claim takes --token 0x<token address>\n${usage}`)
   runCli(claim(targetsOf(values), { key: values.key ?? process.env["FIRE_PRIVATE_KEY"], token: values.token!, image: values.image }))
+} else if (command === "comment") {
+  const values = parse(rest)
+  if (values.token === undefined || values.text === undefined) fail(`comment takes --token 0x<token address> and --text\n${usage}`)
+  runCli(comment({ token: values.token!, text: values.text!, replyTo: values["reply-to"] }))
 } else if (command in pendingCommands) {
   const missing = missingRoutes(command)
   fail(

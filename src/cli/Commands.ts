@@ -63,8 +63,7 @@ export const status = (targets: Targets) =>
  */
 export const pendingCommands: Record<string, { readonly routes: ReadonlyArray<string>; readonly what: string }> = {
   quote: { routes: ["GET /api/v1/quote"], what: "quote a trade (WETH → token) with calldata" },
-  swap: { routes: ["GET /api/v1/quote"], what: "quote, then send the calldata from the key's wallet" },
-  comment: { routes: ["POST /v1/comments"], what: "comment on a token's thread" }
+  swap: { routes: ["GET /api/v1/quote"], what: "quote, then send the calldata from the key's wallet" }
 }
 
 export const missingRoutes = (command: string) => {

@@ -10,6 +10,14 @@ import { entryHeaders, ExchangeCache, matchesTag } from "./ExchangeCache.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { PUBLIC_BUCKET } from "./PublicRateLimit.ts"
 
+/** The headers src/http/HttpSecurity.ts puts on every response (HSTS needs the proxy check: the Effect path only). */
+const fastLaneSecurityHeaders = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "content-security-policy": "frame-ancestors 'none'"
+}
+
 const answered = (status: "200" | "304") =>
   Metric.counter("exchange_fast_lane_responses", {
     description: "Exchange requests answered from the cache at the Node listener (the rest went through the Effect app)",
@@ -53,6 +61,8 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
     if (request.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* "/" */) return false
     const headers = request.headers
     if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
+    // Cross-origin browser requests take the Effect path, where CORS (src/http/HttpSecurity.ts) is decided.
+    if (headers["origin"] !== undefined) return false
     const entry = cache.lookup(url)
     if (entry === undefined) return false
     let limitHeaders: Record<string, string> | undefined
@@ -65,7 +75,7 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
     // The header order of the Effect path: the response's own, then the request id, then the limit headers.
     const requestId = requestIdFrom(headers["x-request-id"] as string | undefined)
     if (matchesTag(headers["if-none-match"], entry.etag)) {
-      response.writeHead(304, { ...entryHeaders(entry), "x-request-id": requestId, ...limitHeaders })
+      response.writeHead(304, { ...entryHeaders(entry), ...fastLaneSecurityHeaders, "x-request-id": requestId, ...limitHeaders })
       response.end()
       notModified.updateUnsafe(1, context)
       return true
@@ -74,6 +84,7 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
       ...entryHeaders(entry),
       "content-type": "application/json",
       "content-length": String(entry.body.byteLength),
+      ...fastLaneSecurityHeaders,
       "x-request-id": requestId,
       ...limitHeaders
     })

@@ -3,6 +3,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, Ht
 import { AppConfig } from "../Config.ts"
 import type { ErrorBody } from "../domain/ApiError.ts"
 import { recordHttpRequest } from "../metrics/Metrics.ts"
+import { loadHttpSecurity } from "./HttpSecurity.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -13,18 +14,37 @@ export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerRespons
 export const requestIdFrom = (given: string | undefined) =>
   given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : crypto.randomUUID()
 
-const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
-  cause.reasons.some((reason) => {
+const serverErrorReasons = (cause: Cause.Cause<unknown>) =>
+  cause.reasons.flatMap((reason) => {
     const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
-    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
-      error.reason.reason === "BodyTooLarge"
+    return HttpServerError.isHttpServerError(error) ? [error.reason] : []
   })
+
+const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
+  serverErrorReasons(cause).some((reason) => reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge")
+
+/**
+ * The router fails with RouteNotFound (instead of reaching the `*` fallback) when the path does not percent-decode
+ * to valid UTF-8, e.g. `/v1/images/%ED%BF%BF` (found by the contract fuzz): that is the caller's 404, not our 500.
+ * Only such paths are mapped: the MCP transport's own routes rely on RouteNotFound reaching the server as before.
+ */
+const undecodablePath = (url: string) => {
+  try {
+    decodeURIComponent(url.split("?")[0]!)
+    return false
+  } catch {
+    return true
+  }
+}
+const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
+  serverErrorReasons(cause).some((reason) => reason._tag === "RouteNotFound")
 
 /**
  * Global middleware of every service:
  * - an `x-request-id` on every response, also attached to every log line of the request;
  * - the body limit: a declared `Content-Length` over it is refused before reading, a streamed body is cut at the
  *   limit; both answer 413 with the error body;
+ * - CORS and the security headers (HttpSecurity.ts) on every response, preflights answered here;
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
  *   the request id, which the caller can quote;
  * - `http_request_duration_seconds{service,method,route,status}` for every request, `route` being the matched
@@ -35,7 +55,8 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
  */
 export const requestContext = (writeError: ErrorWriter, service = "app") => HttpRouter.middleware(
   Effect.gen(function*() {
-    const { maxBodyBytes, accessLog } = yield* AppConfig
+    const { maxBodyBytes, accessLog, trustProxy } = yield* AppConfig
+    const security = yield* loadHttpSecurity(trustProxy, writeError)
     // An MCP tool call carries a file as base64 inside JSON-RPC: 4/3 of the bytes plus the envelope. The route it
     // becomes is held to MAX_BODY_BYTES as usual, so the largest file is the same over REST and MCP.
     const mcpMaxBodyBytes = Math.ceil((maxBodyBytes * 4) / 3) + 65_536
@@ -51,6 +72,8 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
         const t0 = performance.now()
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdFrom(request.headers["x-request-id"])
+        const preflight = security.preflight(request)
+        if (preflight !== undefined) return HttpServerResponse.setHeader(security.decorate(request, preflight), "x-request-id", requestId)
         yield* Effect.annotateCurrentSpan("http.request_id", requestId)
         // The router puts the matched route in the fiber's context and leaves it there until the request ends.
         let route = "unmatched"
@@ -67,6 +90,9 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
+            if (isRouteNotFound(cause) && undecodablePath(request.url)) {
+              return Effect.succeed(writeError(404, { code: "NOT_FOUND", message: `No route for ${request.method} ${request.url.split("?")[0]}` }))
+            }
             return Effect.as(
               Effect.logError(`${request.method} ${request.url} failed`, cause),
               writeError(500, {
@@ -77,7 +103,7 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
           }),
           Effect.annotateLogs({ requestId })
         )
-        const sent = HttpServerResponse.setHeader(asErrorBody(response, writeError), "x-request-id", requestId)
+        const sent = HttpServerResponse.setHeader(security.decorate(request, asErrorBody(response, writeError)), "x-request-id", requestId)
         const seconds = (performance.now() - t0) / 1000
         yield* recordHttpRequest({ service, method: request.method, route, status: sent.status }, seconds)
         if (accessLog) {

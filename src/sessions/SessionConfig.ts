@@ -12,6 +12,11 @@ export interface IdpSettings {
 export interface SessionSettings {
   /** HS256 key of the session JWTs; when absent, one is generated on first start and kept in `app_settings`. */
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
+  /**
+   * Key rotation: the previous JWT_SECRET, still accepted when verifying (never used to sign), so sessions issued
+   * before a rotation stay valid until they expire or are refreshed. Optional so that hand-built settings omit it.
+   */
+  readonly jwtSecretPrevious?: Option.Option<Redacted.Redacted<string>>
   readonly jwtTtl: Duration.Duration
   /** `Secure` on the session cookie; only a plain-http development setup turns it off. */
   readonly cookieSecure: boolean
@@ -42,6 +47,13 @@ export const sessionSettingsConfig: Config.Config<SessionSettings> = Config.all(
     Config.flatMap((secret) =>
       Option.isSome(secret) && Redacted.value(secret.value).length < 32
         ? invalid("JWT_SECRET", "use at least 32 characters")
+        : Config.succeed(secret)
+    )
+  ),
+  jwtSecretPrevious: Config.option(Config.Redacted("JWT_SECRET_PREVIOUS")).pipe(
+    Config.flatMap((secret) =>
+      Option.isSome(secret) && Redacted.value(secret.value).length < 32
+        ? invalid("JWT_SECRET_PREVIOUS", "use at least 32 characters")
         : Config.succeed(secret)
     )
   ),

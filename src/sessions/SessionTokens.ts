@@ -40,6 +40,16 @@ export class SessionTokens extends Context.Service<SessionTokens, {
         ? Redacted.value(config.jwtSecret.value)
         : yield* storedSecret
       const key = new TextEncoder().encode(secret)
+      // Rotation (docs/SECURITY.md): tokens signed with JWT_SECRET_PREVIOUS still verify; new ones use JWT_SECRET.
+      const previous = Option.map(config.jwtSecretPrevious ?? Option.none(), (p) => new TextEncoder().encode(Redacted.value(p)))
+      const verifyWith = (token: string, now: Date) => (k: Uint8Array) =>
+        jwtVerify(token, k, {
+          algorithms: ["HS256"],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          currentDate: now,
+          requiredClaims: ["sub", "jti", "exp"]
+        })
       const verified = new Map<string, TokenClaims & { readonly expiresAtMs: number }>()
       const expired = () => new TokenRejected({ reason: "expired", message: "The session token has expired" })
       return SessionTokens.of({
@@ -64,13 +74,11 @@ export class SessionTokens extends Context.Service<SessionTokens, {
           }
           return Effect.tryPromise({
             try: () =>
-              jwtVerify(token, key, {
-                algorithms: ["HS256"],
-                issuer: ISSUER,
-                audience: AUDIENCE,
-                currentDate: now,
-                requiredClaims: ["sub", "jti", "exp"]
-              }),
+              verifyWith(token, now)(key).catch((error) =>
+                Option.isSome(previous) && error instanceof JoseErrors.JWSSignatureVerificationFailed
+                  ? verifyWith(token, now)(previous.value)
+                  : Promise.reject(error)
+              ),
             catch: (error) =>
               error instanceof JoseErrors.JWTExpired
                 ? expired()

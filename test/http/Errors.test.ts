@@ -147,6 +147,22 @@ layer(ProbeServer, { timeout: "30 seconds" })("error shapes (shared HTTP stack)"
       assert.include(res.body.message, "req-123")
     }))
 
+  it.effect("a path that does not percent-decode to UTF-8 → 404 NOT_FOUND, not 500 (found by the contract fuzz)", () =>
+    Effect.gen(function*() {
+      for (const path of ["/v1/items/%ED%BF%BF", "/v1/items/%ED%A0%80", "/v1/%FF/x", "/v1/items/%zz"]) {
+        const res = yield* fetchJson(`${yield* baseUrl("client")}${path}`)
+        assert.isBelow(res.status, 500, path)
+        isErrorBody(res.body)
+      }
+    }))
+
+  it.effect("request line or headers over 16 KiB → 431 HEADERS_TOO_LARGE with the error body (Node's parser)", () =>
+    Effect.gen(function*() {
+      const res = yield* fetchJson(`${yield* baseUrl("client")}/v1/items/${"a".repeat(20_000)}`)
+      assert.strictEqual(res.status, 431)
+      assert.deepStrictEqual(res.body, { code: "HEADERS_TOO_LARGE", message: "Request line and headers exceed 16 KiB" })
+    }))
+
   it.effect("a hostile x-request-id is replaced by a generated one", () =>
     Effect.gen(function*() {
       const res = yield* fetchJson(`${yield* baseUrl("client")}/v1/items/1`, { headers: { "x-request-id": "a b<script>" } })

@@ -1,0 +1,96 @@
+import { Config, ConfigProvider, Effect } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { ErrorWriter } from "./RequestContext.ts"
+
+/**
+ * Browser-facing protections applied to every response of every service (from the global request middleware):
+ *
+ * - CORS. `CORS_ORIGINS` lists the origins (`https://app.example.com`) whose pages may call the APIs; only those get
+ *   `Access-Control-Allow-Origin` with `Access-Control-Allow-Credentials: true` (the session cookie and
+ *   `Authorization`). The entry `*` lets any other origin read responses *without* credentials (public data, e.g.
+ *   the exchange API); it never grants credentials. Unset: no CORS headers at all, so browsers allow same-origin
+ *   only. A preflight from an origin that is not allowed is refused (403 CORS_ORIGIN_NOT_ALLOWED).
+ * - Security headers: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`
+ *   (no framing, so no clickjacking of the docs and GraphiQL pages), `Referrer-Policy: no-referrer`, and HSTS when
+ *   the request came over TLS (`X-Forwarded-Proto: https` from a trusted proxy, TRUST_PROXY=true).
+ */
+export interface HttpSecuritySettings {
+  readonly corsOrigins: ReadonlyArray<string>
+  readonly hstsMaxAgeSeconds: number
+}
+
+const invalid = (name: string, why: string) => Config.fail(new ConfigProvider.SourceError({ message: `${name}: ${why}` }))
+
+export const httpSecurityConfig: Config.Config<HttpSecuritySettings> = Config.all({
+  corsOrigins: Config.String("CORS_ORIGINS").pipe(
+    Config.withDefault(""),
+    Config.map((s) => s.split(",").map((x) => x.trim().replace(/\/$/u, "")).filter((x) => x !== "")),
+    Config.flatMap((origins) => {
+      // An origin is scheme://host[:port], exactly what browsers send in `Origin`; a typo would silently never match.
+      const bad = origins.find((o) => o !== "*" && !/^https?:\/\/[^\s/?#]+$/u.test(o))
+      return bad === undefined ? Config.succeed(origins) : invalid("CORS_ORIGINS", `"${bad}" is not an origin (scheme://host[:port]) or *`)
+    })
+  ),
+  hstsMaxAgeSeconds: Config.Int("HSTS_MAX_AGE_SECONDS").pipe(Config.withDefault(31_536_000))
+})
+
+const allowMethods = "GET, POST, PATCH, PUT, DELETE, OPTIONS"
+const allowHeaders = "authorization, content-type, x-request-id, x-api-key, mcp-session-id, mcp-protocol-version, last-event-id"
+const exposeHeaders = "x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after, mcp-session-id"
+
+const baseHeaders = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer"
+} as const
+
+export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boolean, writeError: ErrorWriter) => {
+  const listed = new Set(settings.corsOrigins.filter((o) => o !== "*"))
+  const anyOrigin = settings.corsOrigins.includes("*")
+
+  /** The CORS headers for `origin`, or undefined when it may not read responses. */
+  const corsFor = (origin: string | undefined): Record<string, string> | undefined => {
+    if (origin === undefined) return undefined
+    if (listed.has(origin)) {
+      return { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
+    }
+    return anyOrigin ? { "access-control-allow-origin": "*" } : undefined
+  }
+
+  /** Answers a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method); other requests: undefined. */
+  const preflight = (request: HttpServerRequest.HttpServerRequest) => {
+    const origin = request.headers["origin"]
+    if (request.method !== "OPTIONS" || origin === undefined || request.headers["access-control-request-method"] === undefined) {
+      return undefined
+    }
+    const cors = corsFor(origin)
+    if (cors === undefined) {
+      return writeError(403, { code: "CORS_ORIGIN_NOT_ALLOWED", message: `Origin ${origin.slice(0, 200)} is not allowed (CORS_ORIGINS)` })
+    }
+    return HttpServerResponse.empty({
+      status: 204,
+      headers: { ...cors, "access-control-allow-methods": allowMethods, "access-control-allow-headers": allowHeaders, "access-control-max-age": "600" }
+    })
+  }
+
+  /** Adds the security and CORS headers to a response (a route's own CSP is kept). */
+  const decorate = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+    const headers: Record<string, string> = { ...baseHeaders }
+    if (response.headers["content-security-policy"] === undefined) headers["content-security-policy"] = "frame-ancestors 'none'"
+    if (trustProxy && request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() === "https") {
+      headers["strict-transport-security"] = `max-age=${settings.hstsMaxAgeSeconds}; includeSubDomains`
+    }
+    const cors = corsFor(request.headers["origin"])
+    if (cors !== undefined) {
+      Object.assign(headers, cors, { "access-control-expose-headers": exposeHeaders })
+      const vary = response.headers["vary"]
+      if (cors.vary !== undefined && vary !== undefined) headers.vary = `${vary}, Origin`
+    }
+    return HttpServerResponse.setHeaders(response, headers)
+  }
+
+  return { preflight, decorate }
+}
+
+export const loadHttpSecurity = (trustProxy: boolean, writeError: ErrorWriter) =>
+  Effect.map(httpSecurityConfig, (settings) => makeHttpSecurity(settings, trustProxy, writeError))
