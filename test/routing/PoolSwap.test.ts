@@ -9,7 +9,7 @@ import type * as SdkCore from "@uniswap/sdk-core"
 import type * as V3Sdk from "@uniswap/v3-sdk"
 import fc from "fast-check"
 import { createRequire } from "node:module"
-import { defaultLimit, swap } from "../../workers/routing/math/PoolSwap.ts"
+import { defaultLimit, swap, type SwapResult } from "../../workers/routing/math/PoolSwap.ts"
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "../../workers/routing/math/TickMath.ts"
 import { buildPool, maxUsableTick, minUsableTick, priceInTick, TICK_SPACINGS, usableTick } from "../../workers/routing/testing/PoolBuilder.ts"
 import type { PoolState } from "../../workers/routing/types.ts"
@@ -28,7 +28,8 @@ const logUniform = (maxBits: number) =>
 
 const poolArb = fc
   .record({
-    fee: fc.constantFrom(100, 500, 3000, 10000),
+    // 0.01 % (tick spacing 1) weighted down: v3-sdk is slowest there (most words to walk).
+    fee: fc.constantFrom(100, 500, 500, 3000, 3000, 10000),
     center: fc.integer({ min: -600_000, max: 600_000 }),
     positions: fc.array(
       fc.record({
@@ -64,8 +65,9 @@ const swapArb = fc.record({
   zeroForOne: fc.boolean(),
   exactIn: fc.boolean(),
   amount: logUniform(120),
-  // A price limit some ticks away in the direction of the swap, or none (the pool's extremes, as QuoterV2 uses).
-  limitTicks: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 4 })
+  // A price limit some ticks away in the direction of the swap, or (1 in 8: v3-sdk walks every empty word to the
+  // extreme in JSBI, the slowest case by far) none: the pool's extremes, as QuoterV2 uses.
+  limitTicks: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 8 })
 })
 
 const limitFor = (pool: PoolState, zeroForOne: boolean, limitTicks: number | null): bigint | undefined => {
@@ -90,6 +92,9 @@ const sdkPool = (pool: PoolState) =>
       pool.tickSpacing
     )
   )
+
+/** Every field, the lazily computed tick included. */
+const plain = (r: SwapResult) => ({ amountIn: r.amountIn, amountOut: r.amountOut, filled: r.filled, sqrtPriceX96: r.sqrtPriceX96, tick: r.tick, liquidity: r.liquidity, ticksCrossed: r.ticksCrossed })
 
 const RUNS = 10_000
 /** ~13 s on an idle 2-core machine; v3-sdk walks every bitmap word in JSBI, so leave room for a loaded one. */
@@ -139,7 +144,7 @@ describe("PoolSwap", () => {
       fc.property(poolArb, fc.boolean(), fc.array(fc.tuple(fc.boolean(), logUniform(100)), { minLength: 5, maxLength: 20 }), (pool, zeroForOne, swaps) => {
         for (const [exactIn, amount] of swaps) {
           const specified = exactIn ? amount : -amount
-          assert.deepStrictEqual(swap(pool, zeroForOne, specified), swap(pool, zeroForOne, specified, defaultLimit(zeroForOne)))
+          assert.deepStrictEqual(plain(swap(pool, zeroForOne, specified)), plain(swap(pool, zeroForOne, specified, defaultLimit(zeroForOne))))
         }
       }),
       { numRuns: 200 }

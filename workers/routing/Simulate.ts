@@ -3,8 +3,10 @@
  * next hop's input, as SwapRouter02.exactInput and QuoterV2.quoteExactInput do); exact output runs backward from the
  * last hop (the amount a hop must deliver is what the next hop needs as input, as QuoterV2.quoteExactOutput does).
  * A hop that stops at the price limit or runs out of liquidity before filling makes the route infeasible (null): the
- * chain would either revert or swap less than asked.
+ * chain would either revert or swap less than asked. A float capacity check (math/Capacity.ts) rejects amounts
+ * that certainly cannot fill before any exact work.
  */
+import { exceedsCapacity } from "./math/Capacity.ts"
 import { swap, type SwapResult } from "./math/PoolSwap.ts"
 import type { Route } from "./Routes.ts"
 
@@ -24,6 +26,7 @@ export const simulateExactIn = (route: Route, amountIn: bigint): RouteSimulation
   for (let i = 0; i < route.pools.length; i++) {
     // A hop that yields nothing cannot feed the next one (the pool rejects a zero amount).
     if (amount === 0n) return null
+    if (exceedsCapacity(route.pools[i]!, route.zeroForOne[i]!, true, amount)) return null
     const result = swap(route.pools[i]!, route.zeroForOne[i]!, amount)
     if (!result.filled) return null
     hops.push(result)
@@ -39,6 +42,7 @@ export const simulateExactOut = (route: Route, amountOut: bigint): RouteSimulati
   let amount = amountOut
   let ticksCrossed = 0
   for (let i = route.pools.length - 1; i >= 0; i--) {
+    if (exceedsCapacity(route.pools[i]!, route.zeroForOne[i]!, false, amount)) return null
     const result = swap(route.pools[i]!, route.zeroForOne[i]!, -amount)
     if (!result.filled) return null
     hops[i] = result

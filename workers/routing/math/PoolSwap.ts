@@ -42,6 +42,20 @@ export interface SwapState {
   tick: number
   liquidity: bigint
   ticksCrossed: number
+  /**
+   * Set when the last step stopped inside a tick range and the loop is over: the tick is then only needed by whoever
+   * reads the result, so getTickAtSqrtRatio (the costliest part of a one-step swap) is left to `tickOf`.
+   */
+  tickStale?: boolean
+}
+
+/** The state's tick, computing it if the loop left it stale. */
+export const tickOf = (state: SwapState): number => {
+  if (state.tickStale) {
+    state.tick = getTickAtSqrtRatio(state.sqrtPrice)
+    state.tickStale = false
+  }
+  return state.tick
 }
 
 /** Index of the last initialized tick ≤ tick, or −1. */
@@ -93,6 +107,7 @@ export const runLoop = (pool: SwapPool, zeroForOne: boolean, exactIn: boolean, l
   const fee = BigInt(pool.fee)
   for (let n = 0; n < maxSteps && state.remaining !== 0n && state.sqrtPrice !== limit; n++) {
     const start = state.sqrtPrice
+    tickOf(state)
     const [tickNext, tickIndex] = nextTick(pool, state.tick, zeroForOne, state.liquidity === 0n)
     const sqrtNext = getSqrtRatioAtTick(tickNext)
     const target = (zeroForOne ? sqrtNext < limit : sqrtNext > limit) ? limit : sqrtNext
@@ -114,7 +129,8 @@ export const runLoop = (pool: SwapPool, zeroForOne: boolean, exactIn: boolean, l
       }
       state.tick = zeroForOne ? tickNext - 1 : tickNext
     } else if (state.sqrtPrice !== start) {
-      state.tick = getTickAtSqrtRatio(state.sqrtPrice)
+      if (state.remaining === 0n || state.sqrtPrice === limit) state.tickStale = true
+      else state.tick = getTickAtSqrtRatio(state.sqrtPrice)
     }
   }
 }
@@ -135,8 +151,34 @@ export const swap = (pool: SwapPool, zeroForOne: boolean, amountSpecified: bigin
   }
   if (sqrtPriceLimitX96 === undefined && amountSpecified !== 0n) jumpSegments(pool, zeroForOne, exactIn, state)
   runLoop(pool, zeroForOne, exactIn, sqrtPriceLimitX96 ?? defaultLimit(zeroForOne), state)
-  const { remaining, calculated, sqrtPrice: sqrtPriceX96, tick, liquidity, ticksCrossed } = state
-  return exactIn
-    ? { amountIn: amountSpecified - remaining, amountOut: -calculated, filled: remaining === 0n, sqrtPriceX96, tick, liquidity, ticksCrossed }
-    : { amountIn: calculated, amountOut: remaining - amountSpecified, filled: remaining === 0n, sqrtPriceX96, tick, liquidity, ticksCrossed }
+  const { remaining, calculated } = state
+  return new Swapped(
+    exactIn ? amountSpecified - remaining : calculated,
+    exactIn ? -calculated : remaining - amountSpecified,
+    remaining === 0n,
+    state
+  )
+}
+
+/** A SwapResult whose tick is computed on first read (the router never reads it; tests and callers may). */
+class Swapped implements SwapResult {
+  readonly amountIn: bigint
+  readonly amountOut: bigint
+  readonly filled: boolean
+  readonly sqrtPriceX96: bigint
+  readonly liquidity: bigint
+  readonly ticksCrossed: number
+  readonly #state: SwapState
+  constructor(amountIn: bigint, amountOut: bigint, filled: boolean, state: SwapState) {
+    this.amountIn = amountIn
+    this.amountOut = amountOut
+    this.filled = filled
+    this.sqrtPriceX96 = state.sqrtPrice
+    this.liquidity = state.liquidity
+    this.ticksCrossed = state.ticksCrossed
+    this.#state = state
+  }
+  get tick(): number {
+    return tickOf(this.#state)
+  }
 }

@@ -10,7 +10,7 @@
  * a binary search instead of thousands of bigint steps. Pool states are immutable (a delta brings a new object), so
  * the memo is a WeakMap keyed by the state and built lazily, only as far as swaps have reached.
  */
-import { defaultLimit, runLoop, type SwapPool, type SwapState } from "./PoolSwap.ts"
+import { defaultLimit, runLoop, type SwapPool, type SwapState, tickOf } from "./PoolSwap.ts"
 
 interface Segments {
   /** After step k: Σ(amountIn + fee), Σ amountOut, and the loop state. */
@@ -52,7 +52,7 @@ const extend = (pool: SwapPool, zeroForOne: boolean, s: Segments, exactIn: boole
     s.cumIn.push(UNBOUNDED - c.remaining)
     s.cumOut.push(-c.calculated)
     s.sqrtPrice.push(c.sqrtPrice)
-    s.tick.push(c.tick)
+    s.tick.push(tickOf(c))
     s.liquidity.push(c.liquidity)
     s.crossed.push(c.ticksCrossed)
     if (c.sqrtPrice === limit) s.end = true

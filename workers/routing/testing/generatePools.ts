@@ -1,7 +1,8 @@
 /**
  * A deterministic synthetic pool set for benchmarks and router tests: WETH, two stablecoins and many launch-like
- * tokens, each token paired mostly with WETH (1–3 fee tiers), sometimes with a stablecoin or another token. Prices
- * follow per-token USD prices and decimals; liquidity mixes full-range and concentrated positions, from deep to thin.
+ * tokens, each paired mostly with WETH, sometimes with a stablecoin or another token, in the 0.05/0.3/1 % tiers
+ * (0.01 % only between the stablecoins, as on mainnet). Prices follow per-token USD prices and decimals; liquidity
+ * mixes full-range and concentrated positions, from deep to thin.
  * `generatePools(seed, count)` returns exactly `count` pools; `generateUniverse` adds the USD prices used.
  */
 import { getTickAtSqrtRatio, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "../math/TickMath.ts"
@@ -108,7 +109,7 @@ export const generateUniverse = (seed: number, count: number): GeneratedUniverse
     const token = pick(tokens.slice(3))
     const r = rand()
     const partner = r < 0.6 ? weth : r < 0.75 ? usdc : r < 0.85 ? dai : pick(tokens.slice(3))
-    makePool(token, partner, pick([500, 3000, 3000, 10000, 100]), 10 ** (3 + rand() * 4))
+    makePool(token, partner, pick([500, 3000, 3000, 3000, 10000, 10000]), 10 ** (3 + rand() * 4))
   }
   return {
     snapshot: { chainId: 31337, blockNumber: 1n, pools: pools.slice(0, count), tokens: tokens.map(({ usd: _, ...t }) => t) },
