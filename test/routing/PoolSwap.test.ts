@@ -9,6 +9,7 @@ import type * as SdkCore from "@uniswap/sdk-core"
 import type * as V3Sdk from "@uniswap/v3-sdk"
 import fc from "fast-check"
 import { createRequire } from "node:module"
+import { capacityOf, exceedsCapacity } from "../../workers/routing/math/Capacity.ts"
 import { defaultLimit, swap, type SwapResult } from "../../workers/routing/math/PoolSwap.ts"
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "../../workers/routing/math/TickMath.ts"
 import { buildPool, maxUsableTick, minUsableTick, priceInTick, TICK_SPACINGS, usableTick } from "../../workers/routing/testing/PoolBuilder.ts"
@@ -149,5 +150,24 @@ describe("PoolSwap", () => {
       }),
       { numRuns: 200 }
     )
+  }, TIMEOUT)
+
+  it("the float capacity check only rejects swaps that cannot fill", () => {
+    let rejected = 0
+    fc.assert(
+      fc.property(poolArb, fc.boolean(), fc.boolean(), fc.integer({ min: -1000, max: 1000 }), (pool, zeroForOne, exactIn, ppm) => {
+        const c = capacityOf(pool, zeroForOne)
+        const cap = exactIn ? c.maxIn : c.maxOut
+        if (!Number.isFinite(cap) || cap < 1 || cap > 2 ** 200) return
+        // Amounts within ±0.1 % of the capacity: both sides of the boundary.
+        const amount = BigInt(Math.floor(cap * (1 + ppm / 1e6))) + 1n
+        if (exceedsCapacity(pool, zeroForOne, exactIn, amount)) {
+          rejected++
+          assert.isFalse(swap(pool, zeroForOne, exactIn ? amount : -amount).filled)
+        }
+      }),
+      { numRuns: 500 }
+    )
+    assert.isTrue(rejected > 50, `only ${rejected} amounts rejected`)
   }, TIMEOUT)
 })

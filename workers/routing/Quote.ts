@@ -4,7 +4,7 @@
  * amount by a few wei, so that remainder goes to the largest leg, which is simulated again: every reported amount
  * is an exact simulation of the amount the transaction will carry.
  */
-import { totalGas } from "./Gas.ts"
+import { routeGas, totalGas } from "./Gas.ts"
 import type { PoolGraph } from "./Graph.ts"
 import { applyRate, nativeRate, priceImpactPpm, routeRate } from "./Price.ts"
 import { candidateRoutes } from "./Routes.ts"
@@ -41,7 +41,7 @@ const settle = (legs: ReadonlyArray<Leg>, request: QuoteRequest): ReadonlyArray<
     const sim = exactIn
       ? simulateExactIn(leg.route, leg.sim.amountIn + remainder)
       : simulateExactOut(leg.route, leg.sim.amountOut + remainder)
-    if (sim !== null) return legs.map((l, j) => (j === i ? { ...l, sim } : l))
+    if (sim !== null) return legs.map((l, j) => (j === i ? { ...l, sim, gas: routeGas(l.route.pools.length, sim.ticksCrossed) } : l))
   }
   return null
 }
