@@ -10,6 +10,7 @@ import type * as V3Sdk from "@uniswap/v3-sdk"
 import fc from "fast-check"
 import { createRequire } from "node:module"
 import { capacityOf, exceedsCapacity } from "../../workers/routing/math/Capacity.ts"
+import { estimateSwap } from "../../workers/routing/math/Estimate.ts"
 import { defaultLimit, swap, type SwapResult } from "../../workers/routing/math/PoolSwap.ts"
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "../../workers/routing/math/TickMath.ts"
 import { buildPool, maxUsableTick, minUsableTick, priceInTick, TICK_SPACINGS, usableTick } from "../../workers/routing/testing/PoolBuilder.ts"
@@ -169,5 +170,25 @@ describe("PoolSwap", () => {
       { numRuns: 500 }
     )
     assert.isTrue(rejected > 50, `only ${rejected} amounts rejected`)
+  }, TIMEOUT)
+
+  it("the float estimate used by the split search stays close to the exact swap", () => {
+    let compared = 0
+    // Real-sized liquidity (with dust liquidity the integer rounding of each word step dominates any estimate), and
+    // no 0.01 % tier: its exact swaps across the whole price range take thousands of steps each.
+    const realPool = poolArb.filter((pool) => pool.fee !== 100 && pool.ticks.every((t) => t.liquidityNet === 0n || t.liquidityNet > 1n << 40n || t.liquidityNet < -(1n << 40n)))
+    fc.assert(
+      fc.property(realPool, fc.boolean(), fc.boolean(), logUniform(90), (pool, zeroForOne, exactIn, amount) => {
+        const exact = swap(pool, zeroForOne, exactIn ? amount : -amount)
+        const estimate = estimateSwap(pool, zeroForOne, exactIn, Number(amount))
+        const value = exactIn ? exact.amountOut : exact.amountIn
+        if (!exact.filled || estimate === null || value < 10n ** 15n || amount < 10n ** 15n) return
+        compared++
+        assert.approximately(estimate.amount / Number(value), 1, 1e-6)
+        assert.strictEqual(estimate.ticksCrossed, exact.ticksCrossed)
+      }),
+      { numRuns: 2000 }
+    )
+    assert.isTrue(compared > 80, `only ${compared} compared`)
   }, TIMEOUT)
 })

@@ -1,16 +1,24 @@
 /**
- * One quote: candidate routes → split search → the chosen legs with exact amounts → totals, gas and price impact.
- * The split search quotes shares rounded down (amount · level / levels); the legs' shares can then fall short of the
- * amount by a few wei, so that remainder goes to the largest leg, which is simulated again: every reported amount
- * is an exact simulation of the amount the transaction will carry.
+ * One quote: candidate routes → split search on estimates → exact simulation of the chosen legs and of the best
+ * single route (the better exact result wins) → totals, gas and price impact. Shares are rounded down
+ * (amount · level / levels); the few wei they leave go to the largest leg, so every reported amount is an exact
+ * simulation of what the transaction will carry. If the estimates picked something that does not fill exactly (a
+ * share within rounding of a pool's capacity), every route is simulated exactly at 100 % instead.
  */
 import { routeGas, totalGas } from "./Gas.ts"
 import type { PoolGraph } from "./Graph.ts"
-import { applyRate, nativeRate, priceImpactPpm, routeRate } from "./Price.ts"
-import { candidateRoutes } from "./Routes.ts"
-import { simulateExactIn, simulateExactOut } from "./Simulate.ts"
-import { findSplit, type Leg } from "./Split.ts"
+import { applyRate, nativeRate, priceImpactPpm, type Rate, routeRate } from "./Price.ts"
+import { candidateRoutes, type Route } from "./Routes.ts"
+import { type RouteSimulation, simulateExactIn, simulateExactOut } from "./Simulate.ts"
+import { findSplit, type PlannedLeg } from "./Split.ts"
 import type { HopResult, QuoteRequest, RouteResult, RoutingConfig, RoutingOutcome } from "./types.ts"
+
+interface Leg {
+  readonly route: Route
+  readonly level: number
+  readonly sim: RouteSimulation
+  readonly gas: bigint
+}
 
 const hopsOf = (leg: Leg): Array<HopResult> =>
   leg.route.pools.map((pool, i) => {
@@ -30,20 +38,27 @@ const hopsOf = (leg: Leg): Array<HopResult> =>
     }
   })
 
-/** Gives the rounding remainder to one leg (largest first) and re-simulates it; null if no leg can take it. */
-const settle = (legs: ReadonlyArray<Leg>, request: QuoteRequest): ReadonlyArray<Leg> | null => {
-  const exactIn = request.type === "exactIn"
-  const carried = legs.reduce((sum, leg) => sum + (exactIn ? leg.sim.amountIn : leg.sim.amountOut), 0n)
-  const remainder = request.amount - carried
-  if (remainder === 0n) return legs
-  for (let i = 0; i < legs.length; i++) {
-    const leg = legs[i]!
-    const sim = exactIn
-      ? simulateExactIn(leg.route, leg.sim.amountIn + remainder)
-      : simulateExactOut(leg.route, leg.sim.amountOut + remainder)
-    if (sim !== null) return legs.map((l, j) => (j === i ? { ...l, sim, gas: routeGas(l.route.pools.length, sim.ticksCrossed) } : l))
+/** Exact legs for planned shares (largest first, taking the rounding remainder); null if one does not fill. */
+const realize = (planned: ReadonlyArray<PlannedLeg>, levels: number, request: QuoteRequest): Array<Leg> | null => {
+  const sorted = [...planned].sort((a, b) => b.level - a.level)
+  const shares = sorted.map((leg) => (request.amount * BigInt(leg.level)) / BigInt(levels))
+  shares[0] = shares[0]! + request.amount - shares.reduce((sum, s) => sum + s, 0n)
+  const legs: Array<Leg> = []
+  for (let i = 0; i < sorted.length; i++) {
+    const { route, level } = sorted[i]!
+    const sim = request.type === "exactIn" ? simulateExactIn(route, shares[i]!) : simulateExactOut(route, shares[i]!)
+    if (sim === null) return null
+    legs.push({ route, level, sim, gas: routeGas(route.pools.length, sim.ticksCrossed) })
   }
-  return null
+  return legs
+}
+
+/** Gas-adjusted value of exact legs: higher is better (exactIn output − gas, exactOut −(input + gas)). */
+const valueOf = (legs: ReadonlyArray<Leg>, request: QuoteRequest, rate: Rate | null): bigint => {
+  const gas = rate === null ? 0n : applyRate(totalGas(legs.map((l) => l.gas)) * request.gasPriceWei, rate)
+  return request.type === "exactIn"
+    ? legs.reduce((s, l) => s + l.sim.amountOut, 0n) - gas
+    : -(legs.reduce((s, l) => s + l.sim.amountIn, 0n) + gas)
 }
 
 export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteRequest): RoutingOutcome => {
@@ -54,21 +69,36 @@ export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteReq
   if (request.amount <= 0n) return { _tag: "InsufficientLiquidity" }
 
   const exactIn = type === "exactIn"
-  const quoteToken = exactIn ? tokenOut : tokenIn
-  const rate = nativeRate(graph, config, quoteToken)
-  const gasCost = rate === null ? null : (gas: bigint) => applyRate(gas * request.gasPriceWei, rate)
+  const rate = nativeRate(graph, config, exactIn ? tokenOut : tokenIn)
   const plan = findSplit({
     routes,
     type,
     amount: request.amount,
     maxSplits: request.maxSplits ?? config.maxSplits,
     stepPercent: config.splitStepPercent,
-    gasCost
+    gasCostPerGas: rate === null ? 0 : (Number(request.gasPriceWei) * Number(rate.num)) / Number(rate.den)
   })
-  if (plan === null) return { _tag: "InsufficientLiquidity" }
-  const legs = settle([...plan.legs].sort((a, b) => b.level - a.level), request)
-  if (legs === null) return { _tag: "InsufficientLiquidity" }
+  const candidates: Array<Array<Leg>> = []
+  const split = plan.best === null ? null : realize(plan.best, plan.levels, request)
+  if (split !== null) candidates.push(split)
+  const single = plan.single === null || (plan.best?.length === 1 && plan.best[0]!.route === plan.single) ? null : realize([{ route: plan.single, level: plan.levels }], plan.levels, request)
+  if (single !== null) candidates.push(single)
+  if (candidates.length === 0) {
+    for (const route of routes) {
+      const legs = realize([{ route, level: plan.levels }], plan.levels, request)
+      if (legs !== null) candidates.push(legs)
+    }
+  }
+  if (candidates.length === 0) return { _tag: "InsufficientLiquidity" }
+  const values = candidates.map((legs) => valueOf(legs, request, rate))
+  const legs = candidates[values.reduce((best, v, i) => (v > values[best]! ? i : best), 0)]!
 
+  const amountIn = legs.reduce((sum, leg) => sum + leg.sim.amountIn, 0n)
+  const amountOut = legs.reduce((sum, leg) => sum + leg.sim.amountOut, 0n)
+  const gasEstimate = totalGas(legs.map((leg) => leg.gas))
+  const gasCostWei = gasEstimate * request.gasPriceWei
+  const gasCostInQuoteToken = rate === null ? null : applyRate(gasCostWei, rate)
+  const spotOut = legs.reduce((sum, leg) => sum + applyRate(leg.sim.amountIn, routeRate(leg.route)), 0n)
   const routeResults: Array<RouteResult> = legs.map((leg) => ({
     percent: (leg.level * 100) / plan.levels,
     path: leg.route.path,
@@ -77,12 +107,6 @@ export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteReq
     amountOut: leg.sim.amountOut,
     gasEstimate: leg.gas
   }))
-  const amountIn = legs.reduce((sum, leg) => sum + leg.sim.amountIn, 0n)
-  const amountOut = legs.reduce((sum, leg) => sum + leg.sim.amountOut, 0n)
-  const gasEstimate = totalGas(legs.map((leg) => leg.gas))
-  const gasCostWei = gasEstimate * request.gasPriceWei
-  const gasCostInQuoteToken = rate === null ? null : applyRate(gasCostWei, rate)
-  const spotOut = legs.reduce((sum, leg) => sum + applyRate(leg.sim.amountIn, routeRate(leg.route)), 0n)
   return {
     _tag: "Found",
     quote: {
