@@ -25,6 +25,7 @@ import { Health } from "../src/system/Health.ts"
 import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
 import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
 import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
+import { CommentsHttpLive } from "../src/comments/CommentsLive.ts"
 import { Chain } from "./Chain.ts"
 import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
@@ -39,7 +40,9 @@ const clientRoutes = apiRoutes(
     // Notifications, web push and the chain-event notifier of the process's chain.
     Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
-    ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer)))
+    ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer))),
+    // Comments (yaps) and engagement; replies, mentions and likes notify through Notifications.
+    CommentsHttpLive
   )
 )
 const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive)).pipe(

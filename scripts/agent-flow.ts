@@ -155,7 +155,7 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
     const commentTools = missing("app_comments_create")
     if (commentTools.length > 0) record("comment", "missing", `needs ${commentTools.join(", ")}`)
     else {
-      const comment = await call(app, "app_comments_create", { mintAddress: token, content: "gm from an agent" })
+      const comment = await call(app, "app_comments_create", { token, text: "gm from an agent" })
       record("comment", "passed", `comment ${comment.id}`)
     }
 

@@ -14,6 +14,8 @@ import { CompetitionApi } from "./competition/CompetitionApi.ts"
 import { SharesApi } from "./shares/SharesApi.ts"
 import { XAuthApi } from "./xauth/XAuthApi.ts"
 import { ContentApi, FeedApi } from "./feed/FeedApi.ts"
+import { CommentsApi } from "./comments/CommentsApi.ts"
+import { EngagementApi } from "./engagement/EngagementApi.ts"
 import { SessionsApi } from "./sessions/SessionsApi.ts"
 import { healthGroup, IpGroup } from "./system/SystemApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -42,6 +44,8 @@ export class ClientApi extends HttpApi.make("client")
   .add(XAuthApi)
   .add(FeedApi)
   .add(ContentApi)
+  .add(CommentsApi)
+  .add(EngagementApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({

@@ -1,0 +1,76 @@
+/**
+ * HTTP part of `npm run bench:quotes`: `GET /api/v1/quote` throughput of the built app (`--services exchange,indexer`,
+ * its own embedded PostgreSQL and seeded devnet, as `npm start` runs it) under autocannon at `connections`
+ * connections, cycling through quotes of every launch pool (buy exactIn, sell exactOut, two sizes each). No partner
+ * key is configured (every request passes, as in local development); the per-IP and per-key limits are set out of
+ * reach. Answers null when the app has no quote routes yet.
+ */
+import autocannon from "autocannon"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { buildApp, spawnApp, stopApp } from "./spawn.ts"
+
+export interface HttpFigures {
+  readonly paths: number
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+}
+
+const RECIPIENT = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+
+const waitIndexed = async (base: string) => {
+  for (let i = 0; i < 1200; i++) {
+    const s = (await (await fetch(`${base}/api/v1/indexer/status`)).json()) as { ready: boolean }
+    if (s.ready) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error("the indexer did not catch up")
+}
+
+interface PoolItem { readonly token0: { address: string }; readonly token1: { address: string }; readonly launchpad: { token: string | null } }
+
+const quotePaths = (pools: ReadonlyArray<PoolItem>): Array<string> =>
+  pools.filter((p) => p.launchpad.token !== null).flatMap((p) => {
+    const token = p.launchpad.token!
+    const weth = p.token0.address.toLowerCase() === token.toLowerCase() ? p.token1.address : p.token0.address
+    const q = (tokenIn: string, tokenOut: string, amount: string, type: string) =>
+      `/api/v1/quote?${new URLSearchParams({ chainId: "31337", tokenInAddress: tokenIn, tokenOutAddress: tokenOut, amount, type, recipient: RECIPIENT })}`
+    return [
+      q(weth, token, "1000000000000000", "exactIn"), q(weth, token, "20000000000000000", "exactIn"),
+      q(token, weth, "1000000000000000", "exactOut"), q(token, weth, "5000000000000000", "exactOut")
+    ]
+  })
+
+export const benchQuoteHttp = async (log: (line: string) => void, options: { connections: number; seconds: number }): Promise<HttpFigures | null> => {
+  buildApp()
+  const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-quotes-"))
+  const app = await spawnApp({
+    DATA_DIR: dataDir, EXCHANGE_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0",
+    RATE_LIMIT_STORE: "memory", RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000", QUOTE_RATE_LIMIT: "1000000000"
+  }, ["--services", "exchange,indexer"])
+  try {
+    const base = app.urls.get("exchange")!
+    await waitIndexed(base)
+    if ((await fetch(`${base}/api/v1/quote/tokens?chainId=31337`)).status === 404) return null
+    const pools = (await (await fetch(`${base}/api/v1/pools/list?limit=100`)).json()) as { items: Array<PoolItem> }
+    const candidates = quotePaths(pools.items)
+    const paths: Array<string> = []
+    for (const path of candidates) {
+      const r = await fetch(`${base}${path}`)
+      if (r.status === 200) paths.push(path)
+      else log(`  HTTP: left out (${r.status} ${(await r.text()).slice(0, 120)}): ${path}`)
+    }
+    if (paths.length === 0) throw new Error("no quote request answered 200")
+    const requests = paths.map((path) => ({ method: "GET" as const, path }))
+    await autocannon({ url: base, connections: options.connections, duration: 2, requests }) // warm-up: JIT, workers, caches
+    const r = await autocannon({ url: base, connections: options.connections, duration: options.seconds, requests })
+    return { paths: paths.length, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx }
+  } finally {
+    await stopApp(app.child)
+    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
