@@ -1,7 +1,8 @@
 /**
  * `npm run bench:quotes`: the quote engine against its baselines, in one run, on two pool sets:
  *   A. the devnet's pools (a fresh anvil: Uniswap v3, launchpad, stablecoin/WETH, BENCH_LAUNCHES launches);
- *   B. the devnet's pools plus BENCH_POOLS generated pools (attached to the same WETH and stablecoin).
+ *   B. BENCH_POOLS generated pools: the routing core's `generateUniverse` (its own WETH, USDC and DAI, launch-like
+ *      tokens paired mostly with WETH) once it has landed; until then scripts/bench/quote-pools.ts, merged with set A.
  * Prints, per set: our in-engine quote latency p50/p99 (workers/routing directly, exactIn and exactOut, splits on);
  * AlphaRouter (bench/alpharouter, own install, in-memory providers) latency and output for the same requests, and the
  * count of requests where our output is worse; on set A, QuoterV2 `eth_call` latency per route and whether the
@@ -13,7 +14,7 @@
 import * as NodeOs from "node:os"
 import type { Address, PoolSnapshot, QuoteRequest, RoutingOutcome } from "../workers/routing/types.ts"
 import { type AlphaResult, type AlphaRun, ensureAlphaInstalled, runAlphaRouter } from "./bench/alpharouter.ts"
-import { benchConfig, loadEngine, summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
+import { benchConfig, loadEngine, loadGenerator, summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
 import { buildDevnetPools } from "./bench/quote-devnet.ts"
 import { benchQuoteHttp } from "./bench/quote-http.ts"
 import { generatePools, mergeSnapshots } from "./bench/quote-pools.ts"
@@ -43,39 +44,48 @@ const t0 = performance.now()
 const dev = await buildDevnetPools(LAUNCHES)
 const weth = lower(dev.devnet.uni.weth)
 const stable = lower(dev.devnet.stable)
-const roles = { wrappedNative: weth, usdToken: stable }
 log(`devnet: ${dev.snapshot.pools.length} pools, ${dev.snapshot.tokens.length} tokens at block ${dev.snapshot.blockNumber} (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
 
 interface PoolSet {
   readonly name: string
   readonly snapshot: PoolSnapshot
+  readonly weth: Address
+  /** The stablecoin: a base token of ours, and the SOR's gas-in-USD token (renamed to chain 1's, see bench/alpharouter). */
+  readonly stable: Address
   readonly requests: Array<QuoteRequest>
 }
 const launches = dev.launchTokens.map(lower)
 const setA: PoolSet = {
   name: "A devnet",
   snapshot: dev.snapshot,
+  weth,
+  stable,
   requests: makeRequests(dev.snapshot, weth, {
     count: REQUESTS, seed: 1, minEth: 0.001, maxEth: 0.3, gasPriceWei: GAS_PRICE, tokens: [weth, stable, ...launches],
     pinned: [[weth, launches[0]!], [launches[0]!, weth], [launches[1]!, stable], [stable, launches[1]!], [launches[0]!, launches[1]!]]
   })
 }
-const generated = generatePools(11, POOLS, weth, stable)
-const merged = mergeSnapshots(dev.snapshot, generated)
-const setB: PoolSet = {
-  name: "B devnet + generated",
-  snapshot: merged,
-  requests: makeRequests(merged, weth, {
-    count: REQUESTS, seed: 2, minEth: 0.01, maxEth: 10, gasPriceWei: GAS_PRICE, tokens: [weth, stable, ...generated.tokens.map((t) => t.address)]
-  })
+const setBOf = async (): Promise<PoolSet> => {
+  const plan = { count: REQUESTS, seed: 2, minEth: 0.01, maxEth: 10, gasPriceWei: GAS_PRICE }
+  const theirs = await loadGenerator()
+  if (theirs !== null) {
+    const { snapshot } = theirs.generateUniverse(11, POOLS)
+    const [w, s] = [theirs.GENERATED_WETH, theirs.GENERATED_USDC]
+    return { name: "B generated", snapshot, weth: w, stable: s, requests: makeRequests(snapshot, w, plan) }
+  }
+  const generated = generatePools(11, POOLS, weth, stable)
+  const snapshot = mergeSnapshots(dev.snapshot, generated)
+  const tokens = [weth, stable, ...generated.tokens.map((t) => t.address)]
+  return { name: "B devnet + generated (interim generator)", snapshot, weth, stable, requests: makeRequests(snapshot, weth, { ...plan, tokens }) }
 }
-log(`set B: ${merged.pools.length} pools (${generated.pools.length} generated), ${merged.tokens.length} tokens`)
+const setB = await setBOf()
+log(`set B (${setB.name}): ${setB.snapshot.pools.length} pools, ${setB.snapshot.tokens.length} tokens`)
 
 const byType = <A>(requests: ReadonlyArray<QuoteRequest>, xs: ReadonlyArray<A>, type: string) => xs.filter((_, i) => requests[i]!.type === type)
 
 const oursOf = (set: PoolSet) => {
   if (makeRouter === null) return null
-  const { buildMs, results } = timeQuotes(makeRouter, set.snapshot, benchConfig(weth, stable), set.requests, WARMUP)
+  const { buildMs, results } = timeQuotes(makeRouter, set.snapshot, benchConfig(set.weth, set.stable), set.requests, WARMUP)
   const found = results.filter((r) => r.outcome._tag === "Found").length
   log(`${set.name}: ours, router built in ${buildMs.toFixed(1)} ms; found ${found}/${results.length}`)
   for (const type of ["exactIn", "exactOut"]) log(`  ours ${type.padEnd(8)} ${summary(byType(set.requests, results, type).map((r) => r.latencyMs))}`)
@@ -84,7 +94,7 @@ const oursOf = (set: PoolSet) => {
 
 const alphaOf = (set: PoolSet): AlphaRun => {
   const requests = set.requests.slice(0, ALPHA_REQUESTS)
-  const run = runAlphaRouter({ snapshot: set.snapshot, roles, requests, gasPriceWei: GAS_PRICE, warmup: Math.min(WARMUP, 5) })
+  const run = runAlphaRouter({ snapshot: set.snapshot, roles: { wrappedNative: set.weth, usdToken: set.stable }, requests, gasPriceWei: GAS_PRICE, warmup: Math.min(WARMUP, 5) })
   const found = run.results.filter((r) => r.ok).length
   log(`${set.name}: AlphaRouter, setup ${run.setupMs.toFixed(0)} ms, ${run.pools} pools; found ${found}/${run.results.length}`)
   for (const type of ["exactIn", "exactOut"]) {
@@ -92,6 +102,8 @@ const alphaOf = (set: PoolSet): AlphaRun => {
     log(`  AlphaRouter ${type.padEnd(8)} total ${summary(rs.map((r) => r.latencyMs))}`)
     log(`  AlphaRouter ${type.padEnd(8)} w/o quoter ${summary(rs.map((r) => r.latencyMs - r.quoterMs))}; quotes simulated per request p50 ${[...rs.map((r) => r.quotesSimulated)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] ?? 0}`)
   }
+  const slowest = [...run.results].sort((a, b) => b.latencyMs - a.latencyMs)[0]
+  if (slowest !== undefined) log(`  AlphaRouter slowest: ${slowest.latencyMs.toFixed(0)} ms, of which quoter ${slowest.quoterMs.toFixed(0)} ms for ${slowest.quotesSimulated} quotes`)
   const failures = new Map<string, number>()
   for (const r of run.results) if (!r.ok) failures.set(r.error.slice(0, 80), (failures.get(r.error.slice(0, 80)) ?? 0) + 1)
   for (const [e, n] of failures) log(`  AlphaRouter failed ${n}×: ${e}`)
@@ -104,6 +116,7 @@ const oursFigure = (o: RoutingOutcome, type: string) => (o._tag === "Found" ? (t
 const compare = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>, alpha: ReadonlyArray<AlphaResult>) => {
   let both = 0, worse = 0, better = 0, equal = 0, oursOnly = 0, alphaOnly = 0
   let worstBps = 0
+  const worst: Array<{ bps: number; i: number; a: AlphaResult & { ok: true } }> = []
   alpha.forEach((a, i) => {
     const type = set.requests[i]!.type
     const mine = oursFigure(ours[i]!.outcome, type)
@@ -118,10 +131,21 @@ const compare = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>, alpha: Readonl
     else if (diff > 0n) better++
     else {
       worse++
-      worstBps = Math.max(worstBps, Number((-diff * 1_000_000n) / (a.quote === 0n ? 1n : a.quote)) / 100)
+      const bps = Number((-diff * 1_000_000n) / (a.quote === 0n ? 1n : a.quote)) / 100
+      worstBps = Math.max(worstBps, bps)
+      worst.push({ bps, i, a })
     }
   })
   log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps); only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
+  // The worst cases in full, to see which routes the engine missed.
+  const symbol = new Map(set.snapshot.tokens.map((t) => [t.address, t.symbol ?? t.address.slice(0, 8)]))
+  for (const { bps, i, a } of worst.sort((x, y) => y.bps - x.bps).slice(0, 3)) {
+    const r = set.requests[i]!
+    const o = ours[i]!.outcome
+    const mine = o._tag === "Found" ? o.quote.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ") : o._tag
+    const theirs = a.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ")
+    log(`  worse by ${bps.toFixed(2)} bps: ${r.type} ${r.amount} ${symbol.get(r.tokenIn)}>${symbol.get(r.tokenOut)}; ours [${mine}] ${oursFigure(o, r.type)}; AlphaRouter [${theirs}] ${a.quote}`)
+  }
 }
 
 const feeOf = new Map(dev.snapshot.pools.map((p) => [p.address, p.fee]))

@@ -40,7 +40,7 @@ const lower = (a: string) => a.toLowerCase() as Address
 /** Every pool of the devnet's factory at the current block, as the routing core's `PoolSnapshot`. */
 export const readSnapshot = async (d: Devnet): Promise<PoolSnapshot> => {
   const client = d.chain.public
-  const blockNumber = await client.getBlockNumber()
+  const blockNumber = await client.getBlockNumber({ cacheTime: 0 }) // viem caches it for 4 s otherwise
   const created = await client.getLogs({ address: d.uni.factory, event: poolCreated, fromBlock: d.startBlock, toBlock: blockNumber })
   const pools: Array<PoolState> = []
   const tokenAddresses = new Set<Address>()
