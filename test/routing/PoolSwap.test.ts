@@ -9,7 +9,9 @@ import type * as SdkCore from "@uniswap/sdk-core"
 import type * as V3Sdk from "@uniswap/v3-sdk"
 import fc from "fast-check"
 import { createRequire } from "node:module"
-import { swap } from "../../workers/routing/math/PoolSwap.ts"
+import { capacityOf, exceedsCapacity } from "../../workers/routing/math/Capacity.ts"
+import { estimateSwap } from "../../workers/routing/math/Estimate.ts"
+import { defaultLimit, swap, type SwapResult } from "../../workers/routing/math/PoolSwap.ts"
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "../../workers/routing/math/TickMath.ts"
 import { buildPool, maxUsableTick, minUsableTick, priceInTick, TICK_SPACINGS, usableTick } from "../../workers/routing/testing/PoolBuilder.ts"
 import type { PoolState } from "../../workers/routing/types.ts"
@@ -28,7 +30,8 @@ const logUniform = (maxBits: number) =>
 
 const poolArb = fc
   .record({
-    fee: fc.constantFrom(100, 500, 3000, 10000),
+    // 0.01 % (tick spacing 1) weighted down: v3-sdk is slowest there (most words to walk).
+    fee: fc.constantFrom(100, 500, 500, 3000, 3000, 10000),
     center: fc.integer({ min: -600_000, max: 600_000 }),
     positions: fc.array(
       fc.record({
@@ -64,8 +67,9 @@ const swapArb = fc.record({
   zeroForOne: fc.boolean(),
   exactIn: fc.boolean(),
   amount: logUniform(120),
-  // A price limit some ticks away in the direction of the swap, or none (the pool's extremes, as QuoterV2 uses).
-  limitTicks: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 4 })
+  // A price limit some ticks away in the direction of the swap, or (1 in 8: v3-sdk walks every empty word to the
+  // extreme in JSBI, the slowest case by far) none: the pool's extremes, as QuoterV2 uses.
+  limitTicks: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 8 })
 })
 
 const limitFor = (pool: PoolState, zeroForOne: boolean, limitTicks: number | null): bigint | undefined => {
@@ -91,7 +95,12 @@ const sdkPool = (pool: PoolState) =>
     )
   )
 
+/** Every field, the lazily computed tick included. */
+const plain = (r: SwapResult) => ({ amountIn: r.amountIn, amountOut: r.amountOut, filled: r.filled, sqrtPriceX96: r.sqrtPriceX96, tick: r.tick, liquidity: r.liquidity, ticksCrossed: r.ticksCrossed })
+
 const RUNS = 10_000
+/** ~13 s on an idle 2-core machine; v3-sdk walks every bitmap word in JSBI, so leave room for a loaded one. */
+const TIMEOUT = 300_000
 
 describe("PoolSwap", () => {
   it("equals v3-sdk getOutputAmount/getInputAmount on random pools and swaps", async () => {
@@ -129,5 +138,57 @@ describe("PoolSwap", () => {
     // The generator must actually exercise every branch.
     assert.isTrue(counts.filled > RUNS / 4 && counts.unfilled > RUNS / 20, JSON.stringify(counts))
     assert.isTrue(counts.exactIn > RUNS / 3 && counts.exactOut > RUNS / 3 && counts.crossed > RUNS / 10, JSON.stringify(counts))
-  })
+  }, TIMEOUT)
+
+  it("jumping over memoised steps equals stepping one by one, for many swaps on one pool state", () => {
+    // An explicit limit equal to the default forces the plain loop; without one, swaps reuse SwapSegments' memo.
+    fc.assert(
+      fc.property(poolArb, fc.boolean(), fc.array(fc.tuple(fc.boolean(), logUniform(100)), { minLength: 5, maxLength: 20 }), (pool, zeroForOne, swaps) => {
+        for (const [exactIn, amount] of swaps) {
+          const specified = exactIn ? amount : -amount
+          assert.deepStrictEqual(plain(swap(pool, zeroForOne, specified)), plain(swap(pool, zeroForOne, specified, defaultLimit(zeroForOne))))
+        }
+      }),
+      { numRuns: 200 }
+    )
+  }, TIMEOUT)
+
+  it("the float capacity check only rejects swaps that cannot fill", () => {
+    let rejected = 0
+    fc.assert(
+      fc.property(poolArb, fc.boolean(), fc.boolean(), fc.integer({ min: -1000, max: 1000 }), (pool, zeroForOne, exactIn, ppm) => {
+        const c = capacityOf(pool, zeroForOne)
+        const cap = exactIn ? c.maxIn : c.maxOut
+        if (!Number.isFinite(cap) || cap < 1 || cap > 2 ** 200) return
+        // Amounts within ±0.1 % of the capacity: both sides of the boundary.
+        const amount = BigInt(Math.floor(cap * (1 + ppm / 1e6))) + 1n
+        if (exceedsCapacity(pool, zeroForOne, exactIn, amount)) {
+          rejected++
+          assert.isFalse(swap(pool, zeroForOne, exactIn ? amount : -amount).filled)
+        }
+      }),
+      { numRuns: 500 }
+    )
+    assert.isTrue(rejected > 50, `only ${rejected} amounts rejected`)
+  }, TIMEOUT)
+
+  it("the float estimate used by the split search stays close to the exact swap", () => {
+    let compared = 0
+    // Real-sized liquidity (with dust liquidity the integer rounding of each word step dominates any estimate), and
+    // no 0.01 % tier: its exact swaps across the whole price range take thousands of steps each.
+    const realPool = poolArb.filter((pool) => pool.fee !== 100 && pool.ticks.every((t) => t.liquidityNet === 0n || t.liquidityNet > 1n << 40n || t.liquidityNet < -(1n << 40n)))
+    fc.assert(
+      fc.property(realPool, fc.boolean(), fc.boolean(), logUniform(90), (pool, zeroForOne, exactIn, amount) => {
+        const exact = swap(pool, zeroForOne, exactIn ? amount : -amount)
+        const estimate = estimateSwap(pool, zeroForOne, exactIn, Number(amount))
+        const value = exactIn ? exact.amountOut : exact.amountIn
+        if (!exact.filled || estimate === null || value < 10n ** 15n || amount < 10n ** 15n) return
+        compared++
+        assert.approximately(estimate.amount / Number(value), 1, 1e-6)
+        assert.strictEqual(estimate.ticksCrossed, exact.ticksCrossed)
+      }),
+      { numRuns: 2000 }
+    )
+    assert.isTrue(compared > 80, `only ${compared} compared`)
+  }, TIMEOUT)
 })

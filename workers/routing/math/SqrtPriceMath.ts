@@ -12,17 +12,12 @@ export const MAX_UINT256 = (1n << 256n) - 1n
 
 export const mulDiv = (a: bigint, b: bigint, denominator: bigint): bigint => (a * b) / denominator
 
-export const mulDivRoundingUp = (a: bigint, b: bigint, denominator: bigint): bigint => {
-  const product = a * b
-  const result = product / denominator
-  return product % denominator === 0n ? result : result + 1n
-}
+/** Operands are never negative here, so ceil(x / d) = (x + d − 1) / d (one division: V8's bigint % is slow). */
+export const mulDivRoundingUp = (a: bigint, b: bigint, denominator: bigint): bigint =>
+  (a * b + denominator - 1n) / denominator
 
-/** UnsafeMath.divRoundingUp (x, d > 0). */
-export const divRoundingUp = (x: bigint, d: bigint): bigint => {
-  const result = x / d
-  return x % d === 0n ? result : result + 1n
-}
+/** UnsafeMath.divRoundingUp (x ≥ 0, d > 0). */
+export const divRoundingUp = (x: bigint, d: bigint): bigint => (x + d - 1n) / d
 
 /** Amount of token0 between two prices: L·2^96·(b − a) / (a·b), rounded as the pool rounds (up when it receives). */
 export const getAmount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {
