@@ -8,6 +8,7 @@ import { ExchangeHttpLive } from "../src/exchange/ExchangeLive.ts"
 import { ExchangeValidationLive } from "../src/exchange/ExchangeValidation.ts"
 import { IndexerChangeNotifierLive } from "../src/exchange/IndexerChangeFeed.ts"
 import { PublicRateLimitLive } from "../src/exchange/PublicRateLimit.ts"
+import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/quotes/QuotesLive.ts"
 import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
@@ -46,9 +47,9 @@ const clientRoutes = apiRoutes(
     CommentsHttpLive
   )
 )
-const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive)).pipe(
-  // The exchange API's own error shape for decode failures and its per-IP limit of the public routes.
-  Layer.provide([ExchangeValidationLive, PublicRateLimitLive])
+const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLiveWithDeps)).pipe(
+  // The exchange API's own error shape for decode failures, its per-IP limit of the public routes, partner keys.
+  Layer.provide([ExchangeValidationLive, PublicRateLimitLive, PartnerAuthLiveWithDeps])
 )
 const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */

@@ -4,7 +4,7 @@ import { type Address, type Hex, parseEther, parseEventLogs } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { createSiweMessage } from "viem/siwe"
 import { FireGraduatorAbi, FireLaunchAbi, FuelVaultAbi } from "../contracts/generated/index.ts"
-import { erc20Abi, swapRouter02Abi } from "./devnet/abis.ts"
+import { erc20Abi, swapRouter02Abi, weth9Abi } from "./devnet/abis.ts"
 import { describeRevert, makeSender } from "./devnet/tx.ts"
 
 /**
@@ -92,10 +92,22 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
     if (quoteTools.length > 0) record("quote WETH → token and swap", "missing", `needs ${quoteTools.join(", ")}`)
     else {
       const before = await chain.readContract({ address: options.otherToken, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
-      const quote = await call(dex, "dex_quote_get", {
+      // Quotes trade ERC-20s: the wallet wraps ETH and lets SwapRouter02 (the default routerType) pull the WETH.
+      await sender.write(account, options.contracts.weth9, weth9Abi, "deposit", [], parseEther("0.01"))
+      await sender.write(account, options.contracts.weth9, weth9Abi, "approve", [options.contracts.swapRouter02, parseEther("0.01")])
+      // The quote engine routes over indexed pools: right after a fresh start it may not have them yet (bounded wait).
+      const quoteArgs = {
         chainId: String(options.chainId), tokenInAddress: options.contracts.weth9, tokenOutAddress: options.otherToken,
         amount: parseEther("0.01").toString(), recipient: account.address, slippageBps: "50"
-      })
+      }
+      let quote: any
+      for (let attempt = 0; attempt < 60 && quote === undefined; attempt++) {
+        const result: any = await dex.callTool({ name: "dex_quote_get", arguments: quoteArgs })
+        if (!result.isError) quote = result.structuredContent
+        else if (String(result.content?.[0]?.text).includes("NO_POOLS_AVAILABLE")) await options.settle()
+        else throw new Error(`dex_quote_get: ${result.content?.[0]?.text}`)
+      }
+      check(quote !== undefined, "a quote once the pools are indexed")
       const method = quote.methodParameters
       check(typeof method?.calldata === "string", "the quote carries methodParameters.calldata")
       await sender.send(account, { to: method.to, data: method.calldata, value: BigInt(method.value ?? 0) })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { ExchangeValidation } from "./exchange/ExchangeValidation.ts"
 import { PoolsApi } from "./exchange/PoolsApi.ts"
 import { TokensApi } from "./exchange/TokensApi.ts"
+import { QuotesApi } from "./quotes/QuotesApi.ts"
 import { healthGroup, ProbesGroup } from "./system/SystemApi.ts"
 
 /** The exchange API (`/api/v1`): quotes, pools, tokens, stats, positions, swap status. Source of the `dex_*` tools. */
@@ -10,6 +11,7 @@ export class ExchangeApi extends HttpApi.make("exchange")
   .add(ProbesGroup)
   .add(PoolsApi)
   .add(TokensApi)
+  .add(QuotesApi)
   // Must stay last: it covers only the groups added before it. Decode failures → 400 in the exchange shape.
   .middleware(ExchangeValidation)
   .annotateMerge(OpenApi.annotations({

@@ -57,10 +57,13 @@ export class PoolsApi extends HttpApiGroup.make("pools").add(
     success: AdmittedPools
   }).annotateMerge(doc(
     "Admitted pools for a trading pair",
-    "Every indexed pool of the pair (either order), each marked admitted or not. A pool is admitted when both tokens are " +
-      "on the list the router may trade (indexed tokens: canonical launches and the configured base tokens), it is initialized, " +
-      "its in-range liquidity is positive and its TVL reaches the liquidity floor (EXCHANGE_ADMIT_MIN_TVL_USD, default 0; a pool " +
-      "without a USD price passes a floor of 0 only). `reasons` says why a pool is not admitted."
+    "Every indexed pool of the pair (either order), each marked admitted or not: the pools the quote router may route " +
+      "through. A pool is admitted when both tokens are indexed (canonical launches, the configured base tokens and tokens " +
+      "paired with a launch), it is initialized, its in-range liquidity reaches the router's liquidity floor (1: pools " +
+      "with no in-range liquidity are never candidates), both tokens are on the chain's quote allowlist when one is " +
+      "configured (QUOTE_ALLOWLIST / `npm run quote-admin`; no list = no restriction), and its TVL reaches the floor " +
+      "(EXCHANGE_ADMIT_MIN_TVL_USD, default 0; a pool without a USD price passes a floor of 0 only). `reasons` says why a " +
+      "pool is not admitted."
   )),
   HttpApiEndpoint.get("listPoolSummaries", "/api/v1/pools", {
     query: {

@@ -12,6 +12,7 @@ import { PoolsRepo } from "./PoolsRepo.ts"
 import { eventPage, poolDetail, poolSummary } from "./PoolViews.ts"
 import { Positions } from "./Positions.ts"
 import { priceAtTick } from "./PositionMath.ts"
+import { ROUTER_MIN_LIQUIDITY } from "../domain/QuoteChains.ts"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -66,11 +67,13 @@ export const PoolsHttpLive = HttpApiBuilder.group(ExchangeApi, "pools", (handler
           const minTvlUsd = query.minTvlUsd ?? settings.admitMinTvlUsd
           if (otherChain(query.chainId)) return { tokenA: a, tokenB: b, minTvlUsd, pools: [] }
           const { rows } = yield* repo.list(chainId, { pair: [a, b] }, "tvl", "desc", 200, 0)
+          const allowed = new Set(yield* repo.quoteAllowlist(chainId))
           const pools = rows.map((r) => {
             const reasons: Array<string> = []
             if (r.symbol0 === null || r.symbol1 === null) reasons.push("a token is not on the indexed list")
             if (r.sqrtPriceX96 === null) reasons.push("not initialized")
-            if (r.liquidity === null || BigInt(r.liquidity) === 0n) reasons.push("no in-range liquidity")
+            if (r.liquidity === null || BigInt(r.liquidity) < ROUTER_MIN_LIQUIDITY) reasons.push(`in-range liquidity below the router's floor of ${ROUTER_MIN_LIQUIDITY}`)
+            if (allowed.size > 0 && !(allowed.has(r.token0) && allowed.has(r.token1))) reasons.push("a token is not on the quote allowlist")
             if (minTvlUsd > 0 && (r.tvlUsd ?? 0) < minTvlUsd) reasons.push(`TVL below the floor of ${minTvlUsd} USD`)
             return { pool: poolSummary(r, chainId), admitted: reasons.length === 0, reasons }
           })

@@ -110,6 +110,9 @@ const makePoolsRepo = (sql: SqlClient.SqlClient) => {
   }
 
   return {
+    /** The quote allowlist of a chain (`quote_allowlist`, src/quotes/Allowlist.ts): /pools/admitted applies it. */
+    quoteAllowlist: (chainId: number) =>
+      sql<{ address: string }>`SELECT address FROM quote_allowlist WHERE chain_id = ${chainId}`.pipe(Effect.map((r) => r.map((x) => x.address))),
     list: (chainId: number, filter: PoolFilter, sort: PoolSort, order: "asc" | "desc", limit: number, offset: number) =>
       Effect.all({
         rows: sql<PoolRow>`SELECT * FROM (${select(chainId)} WHERE ${where(chainId, filter)}) x ${orderBy(sort, order)}

@@ -1,0 +1,30 @@
+import { Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { ExchangeUnauthorized } from "../exchange/ExchangeError.ts"
+import { rateLimited } from "../ratelimit/RateLimitHttp.ts"
+import { RateLimiter } from "../ratelimit/RateLimiter.ts"
+import { PartnerAuth } from "./PartnerAuth.ts"
+import { PartnerKeys } from "./PartnerKeys.ts"
+import { quoteSettings } from "./QuoteConfig.ts"
+
+/** The partner-key check (see PartnerAuth): server side, kept out of the API contract's imports. */
+const invalid = new ExchangeUnauthorized({ error: "Invalid API key", code: "INVALID_API_KEY" })
+
+export const PartnerAuthLive = Layer.effect(PartnerAuth, Effect.gen(function*() {
+  const keys = yield* PartnerKeys
+  const limiter = yield* RateLimiter
+  const settings = yield* quoteSettings
+  const header = settings.apiKeyHeader === "authorization" ? "x-api-key" : settings.apiKeyHeader
+  return PartnerAuth.of({
+    partnerKey: (httpEffect) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const verdict = yield* keys.check(request.headers[header])
+        if (verdict === "open") return yield* httpEffect
+        if (verdict === "invalid") return yield* Effect.fail(invalid)
+        return yield* rateLimited("partner-key", verdict.keyHash.slice(0, 32), verdict.rateLimit)(httpEffect).pipe(
+          Effect.provideService(RateLimiter, limiter)
+        )
+      })
+  })
+}))

@@ -1,0 +1,116 @@
+import { Context, Deferred, Effect, Layer } from "effect"
+import { RouteFinderPool } from "../../layers/RouteFinderPool.ts"
+import { decodeReply, type WorkerReply, type WorkerTask } from "../../workers/protocol.ts"
+import { makeEngine } from "../../workers/route-finder.ts"
+import type { PoolDelta, PoolSnapshot, PoolState, QuoteRequest, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
+import { quoteSettings } from "./QuoteConfig.ts"
+import { fail, type QuoteFailure } from "./QuoteError.ts"
+
+/**
+ * The Effect-side face of the routing core (STYLE §3–5). It owns the current pool state (a snapshot plus a version
+ * bumped by every delta) and runs quotes through `run`: a Piscina worker (`layer`) or the core on this thread
+ * (`layerInline`). Workers catch up lazily (workers/protocol.ts, `Stale`). Each quote has QUOTE_TIMEOUT ms; past it
+ * the task is cancelled (its AbortSignal fires, Piscina stops the thread) → 500 QUOTE_TIMEOUT.
+ */
+export class RouteFinder extends Context.Service<RouteFinder, {
+  readonly quote: (request: QuoteRequest) => Effect.Effect<RoutingOutcome, QuoteFailure>
+  readonly load: (snapshot: PoolSnapshot, config: RoutingConfig) => Effect.Effect<void>
+  readonly apply: (delta: PoolDelta) => Effect.Effect<void>
+  readonly current: () => PoolSnapshot | undefined
+}>()("app/quotes/RouteFinder") {
+  static readonly layer = Layer.effect(RouteFinder, Effect.gen(function*() {
+    const pool = yield* RouteFinderPool
+    // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
+    // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
+    // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
+    const warmup: WorkerTask = {
+      version: -1, sync: null,
+      request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
+    }
+    const warm = yield* Deferred.make<void>()
+    yield* Effect.forkScoped(Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
+      Effect.ensuring(Deferred.succeed(warm, undefined))
+    ))
+    return yield* make(Deferred.await(warm), (task) =>
+      Effect.tryPromise({
+        try: (signal) => pool.run(task, { signal }) as Promise<unknown>,
+        catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
+      })
+    )
+  })).pipe(Layer.provide(RouteFinderPool.layer))
+
+  static readonly layerInline = Layer.effect(RouteFinder, Effect.gen(function*() {
+    const engine = makeEngine()
+    return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
+  }))
+
+  /** Piscina threads when QUOTE_WORKERS > 0, else inline. */
+  static readonly layerFromConfig = Layer.unwrap(
+    Effect.map(quoteSettings, (s) => (s.workers > 0 ? RouteFinder.layer : RouteFinder.layerInline))
+  )
+}
+
+/** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
+const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>) =>
+  Effect.gen(function*() {
+    const settings = yield* quoteSettings
+    let snapshot: PoolSnapshot | undefined
+    let config: RoutingConfig | undefined
+    let version = 0
+
+    const decoded = (raw: unknown) =>
+      Effect.try({ try: () => decodeReply(raw), catch: (e) => fail("ROUTE_BUILD_FAILED", `bad worker reply: ${String(e)}`) })
+
+    const toOutcome = (reply: WorkerReply): Effect.Effect<RoutingOutcome, QuoteFailure> => {
+      switch (reply._tag) {
+        case "Found":
+          return Effect.succeed({ _tag: "Found", quote: reply.quote })
+        case "NoPoolsAvailable":
+        case "NoRoute":
+        case "InsufficientLiquidity":
+          return Effect.succeed({ _tag: reply._tag })
+        case "Stale":
+          return Effect.fail(fail("ROUTE_BUILD_FAILED", "route finder stayed stale after a sync"))
+        case "Failed":
+          return Effect.fail(fail("ROUTE_BUILD_FAILED", `route build failed: ${reply.message}`))
+      }
+    }
+
+    const quote = (request: QuoteRequest) =>
+      Effect.andThen(ready, Effect.gen(function*() {
+        // The state of this moment: a delta arriving meanwhile must not pair a newer snapshot with an older version.
+        const [snap, conf, at] = [snapshot, config, version]
+        if (snap === undefined || conf === undefined) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
+        let reply = yield* Effect.flatMap(run({ version: at, sync: null, request }), decoded)
+        if (reply._tag === "Stale") {
+          reply = yield* Effect.flatMap(run({ version: at, sync: { snapshot: snap, config: conf }, request }), decoded)
+        }
+        return yield* toOutcome(reply)
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: settings.timeoutMs,
+          orElse: () => Effect.fail(fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, { timeoutMs: settings.timeoutMs }))
+        })
+      ))
+
+    return RouteFinder.of({
+      quote,
+      load: (next, nextConfig) =>
+        Effect.sync(() => {
+          snapshot = next
+          config = nextConfig
+          version++
+        }),
+      apply: (delta) =>
+        Effect.sync(() => {
+          if (snapshot === undefined) return
+          const pools = new Map<string, PoolState>(snapshot.pools.map((p) => [p.address, p]))
+          for (const a of delta.removed) pools.delete(a)
+          for (const p of delta.pools) pools.set(p.address, p)
+          snapshot = { ...snapshot, blockNumber: delta.blockNumber, pools: [...pools.values()] }
+          version++
+        }),
+      current: () => snapshot
+    })
+  })

@@ -1,0 +1,129 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Allowlist } from "../../src/quotes/Allowlist.ts"
+import { hashKey, PartnerKeys } from "../../src/quotes/PartnerKeys.ts"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { exchange, postJson, query, QuoteServices } from "./support.ts"
+
+/**
+ * Partner keys (spec "Authentication") and the allowlist (spec "Quotes", POST rules) on all four quote routes:
+ * missing / invalid / revoked key → 401 `Invalid API key`; the key never read from Authorization; keys stored as
+ * sha256 only; per-key rate limits; admin-created keys and revocation; POST /quote enforces the allowlist,
+ * /quote/open does not; GET /quote/tokens lists it.
+ */
+const chainId = 31337
+const configured = "fq_config_key_for_partner_acme_0123456789"
+
+const routes = (c: { weth9: string; stablecoin: string }, recipient: string) => {
+  const body = { chainId, tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin, amount: "1000000000000000", recipient }
+  return [
+    (h: Record<string, string>) => exchange(`/api/v1/quote?${query({ ...body, chainId: String(chainId) })}`, { headers: h }),
+    (h: Record<string, string>) => postJson("/api/v1/quote", body, h),
+    (h: Record<string, string>) => postJson("/api/v1/quote/open", body, h),
+    (h: Record<string, string>) => exchange(`/api/v1/quote/tokens?chainId=${chainId}`, { headers: h })
+  ] as const
+}
+
+layer(
+  QuoteServices({
+    apiKeys: [{ partner: "acme", key: configured }],
+    allowlist: new Map([[chainId, ["0x5fbdb2315678afecb367f032d93f642f64180aa3"]]]),
+    rateLimit: { limit: 1000, windowSeconds: 60 },
+    timeoutMs: 5000,
+    // The admin side below is another PartnerKeys over the same table (as `npm run quote-admin` is another
+    // process): the server's copy refreshes on every request here, so changes show at once.
+    keysRefreshMs: 0
+  }),
+  { timeout: "120 seconds", excludeTestServices: true }
+)("partner keys and allowlist", (it) => {
+  it.effect("missing, invalid, Bearer-only → 401 Invalid API key on every quote route; the configured key passes", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      const c = chain.deployments.contracts
+      for (const route of routes(c, chain.accounts[0]!.address)) {
+        for (const headers of [{}, { "x-api-key": "nope" }, { authorization: `Bearer ${configured}` }, { "x-api-key": "" }] as Array<Record<string, string>>) {
+          const res = yield* route(headers)
+          assert.strictEqual(res.status, 401, JSON.stringify(headers))
+          assert.strictEqual(res.body.error, "Invalid API key")
+          assert.strictEqual(res.body.code, "INVALID_API_KEY")
+        }
+        const ok = yield* route({ "x-api-key": configured })
+        assert.notStrictEqual(ok.status, 401)
+        assert.strictEqual(ok.headers.get("ratelimit-limit"), "1000")
+      }
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ keyHash: string; partner: string }>`SELECT key_hash, partner FROM quote_partner_keys`
+      assert.deepStrictEqual(rows.map((r) => [r.keyHash, r.partner]), [[hashKey(configured), "acme"]])
+      const dump = JSON.stringify(yield* sql`SELECT * FROM quote_partner_keys`)
+      assert.notInclude(dump, configured.slice(10))
+    }))
+
+  it.effect("admin keys: created for a partner with their own limit (429 past it), revoked → 401", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      const keys = yield* PartnerKeys
+      const { key, keyHash } = yield* keys.create("globex", { limit: 2, windowSeconds: 60 })
+      assert.strictEqual(keyHash, hashKey(key))
+      const tokens = routes(chain.deployments.contracts, chain.accounts[0]!.address)[3]
+      assert.strictEqual((yield* tokens({ "x-api-key": key })).status, 200)
+      const second = yield* tokens({ "x-api-key": key })
+      assert.strictEqual(second.status, 200)
+      assert.strictEqual(second.headers.get("ratelimit-remaining"), "0")
+      const third = yield* tokens({ "x-api-key": key })
+      assert.strictEqual(third.status, 429)
+      assert.strictEqual(third.body.code, "RATE_LIMITED")
+      // Another key has its own window.
+      assert.strictEqual((yield* tokens({ "x-api-key": configured })).status, 200)
+      assert.strictEqual(yield* keys.revoke(key.slice(0, 10)), 1)
+      assert.strictEqual((yield* tokens({ "x-api-key": key })).status, 401)
+      const listed = yield* keys.list
+      assert.isNotNull(listed.find((r) => r.partner === "globex")!.revokedAt)
+    }).pipe(Effect.provide(PartnerKeys.layer)))
+
+  it.effect("allowlist: POST /quote rejects off-list tokens with details.addresses; /quote/open quotes them; /quote/tokens lists it", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      const c = chain.deployments.contracts
+      const h = { "x-api-key": configured }
+      const body = { chainId, tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin, amount: "1000000000000000", recipient: chain.accounts[0]!.address }
+      const off = yield* postJson("/api/v1/quote", body, h)
+      assert.strictEqual(off.status, 400)
+      assert.strictEqual(off.body.error, "Token not permitted by allowlist")
+      assert.deepStrictEqual(off.body.details, { addresses: [c.stablecoin.toLowerCase()] })
+      const open = yield* postJson("/api/v1/quote/open", body, h)
+      assert.strictEqual(open.status, 200, JSON.stringify(open.body))
+      assert.isFalse(open.body.meta.allowlistApplied)
+      assert.isUndefined(open.body.methodParameters)
+      const listed = yield* exchange(`/api/v1/quote/tokens?chainId=${chainId}`, { headers: h })
+      assert.deepStrictEqual(listed.body, { chainId, tokens: [{ address: c.weth9.toLowerCase(), symbol: "WETH", decimals: 18 }] })
+      assert.strictEqual((yield* exchange("/api/v1/quote/tokens", { headers: h })).status, 400)
+      assert.strictEqual((yield* exchange("/api/v1/quote/tokens?chainId=1", { headers: h })).body.code, "CHAIN_NOT_CONFIGURED")
+      // /pools/admitted applies the same list: the WETH/USDT pool is out while USDT is off it.
+      const admitted = () => exchange(`/api/v1/pools/admitted?tokenA=${c.weth9}&tokenB=${c.stablecoin}`).pipe(Effect.map((r) => r.body.pools[0]))
+      const out = yield* admitted()
+      assert.isFalse(out.admitted)
+      assert.deepStrictEqual(out.reasons, ["a token is not on the quote allowlist"])
+      // Admin adds the stablecoin: POST /quote now answers, with allowlistApplied; the pool is admitted.
+      const allowlist = yield* Allowlist
+      yield* allowlist.add(chainId, [c.stablecoin])
+      assert.isTrue((yield* admitted()).admitted)
+      const on = yield* postJson("/api/v1/quote", body, h)
+      assert.strictEqual(on.status, 200, JSON.stringify(on.body))
+      assert.isTrue(on.body.meta.allowlistApplied)
+      assert.match(on.body.transaction.callData, /^0x/u)
+      assert.strictEqual(yield* allowlist.remove(chainId, [c.stablecoin]), 1)
+      assert.strictEqual((yield* postJson("/api/v1/quote", body, h)).status, 400)
+    }).pipe(Effect.provide(Allowlist.layer)))
+})
+
+layer(QuoteServices(), { timeout: "120 seconds", excludeTestServices: true })("no partner key configured", (it) => {
+  it.effect("every quote route passes without a key (local development)", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      for (const route of routes(chain.deployments.contracts, chain.accounts[0]!.address)) {
+        const res = yield* route({})
+        assert.notStrictEqual(res.status, 401, JSON.stringify(res.body))
+      }
+    }))
+})

@@ -1,0 +1,83 @@
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Effect, Layer } from "effect"
+import { type Address, encodeFunctionData, parseAbi } from "viem"
+import { servicesLayer } from "../../layers/App.ts"
+import { Chain } from "../../layers/Chain.ts"
+import type { Deployments } from "../../layers/Deployments.ts"
+import { makePublicClient } from "../../scripts/devnet/tx.ts"
+import { AppConfig } from "../../src/Config.ts"
+import { Listening } from "../../src/Http.ts"
+import { QuoteConfig, type QuoteSettings } from "../../src/quotes/QuoteConfig.ts"
+import { defaultRateLimitSettings } from "../../src/ratelimit/RateLimitConfig.ts"
+import { RateLimitConfig } from "../../src/ratelimit/RateLimiter.ts"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { TestDatabase } from "../layers/TestDatabase.ts"
+import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
+
+/** Exchange + indexer (as `npm start` runs them) over a fresh database and anvil, with the given quote settings. */
+export const QuoteServices = (
+  quote: Partial<QuoteSettings> = {},
+  chainLayer: Layer.Layer<Chain | AnvilChain> = AnvilChain.chainLayer,
+  services: ReadonlyArray<"exchange" | "indexer"> = ["exchange", "indexer"]
+) =>
+  servicesLayer(services).pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      AppConfig.layerWith(testSettings()),
+      Listening.layer,
+      RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "memory" }),
+      QuoteConfig.layerWith({ workers: 1, ...quote })
+    )),
+    Layer.provideMerge(Layer.mergeAll(TestDatabase, chainLayer)),
+    Layer.provideMerge(NodeServices.layer)
+  )
+
+export const exchange = (path: string, init?: RequestInit) =>
+  Effect.flatMap(baseUrl("exchange"), (base) => fetchJson(`${base}${path}`, init))
+
+export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  exchange(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+
+export const query = (params: Record<string, string | number | boolean | undefined>) =>
+  new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString()
+
+export const quoterAbi = parseAbi([
+  "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
+  "function quoteExactOutput(bytes path, uint256 amountOut) returns (uint256 amountIn, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)"
+])
+export const erc20 = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function approve(address, uint256) returns (bool)",
+  "function transfer(address, uint256) returns (bool)"
+])
+export const wethAbi = parseAbi(["function deposit() payable", "function balanceOf(address) view returns (uint256)"])
+export const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
+
+/** Uniswap v3 path bytes: token (20) fee (3) token ... (reversed for exactOut, as QuoterV2 expects). */
+export const encodePath = (tokens: ReadonlyArray<string>, fees: ReadonlyArray<number>) =>
+  ("0x" + tokens.map((t, i) => t.slice(2).toLowerCase() + (i < fees.length ? fees[i]!.toString(16).padStart(6, "0") : "")).join("")) as `0x${string}`
+
+/** QuoterV2 on the route of one quoted path (eth_call at the latest block). */
+export const quoterAmount = (quoter: Address, type: "exactIn" | "exactOut", route: ReadonlyArray<any>, amount: bigint) =>
+  Effect.gen(function*() {
+    const chain = yield* AnvilChain
+    const tokens = [route[0].tokenIn.address, ...route.map((h: any) => h.tokenOut.address)]
+    const fees = route.map((h: any) => h.fee)
+    const path = type === "exactIn" ? encodePath(tokens, fees) : encodePath([...tokens].reverse(), [...fees].reverse())
+    const data = encodeFunctionData({ abi: quoterAbi, functionName: type === "exactIn" ? "quoteExactInput" : "quoteExactOutput", args: [path, amount] })
+    const { data: out } = yield* Effect.promise(() => chain.publicClient.call({ to: quoter, data }))
+    return BigInt(out!.slice(0, 66))
+  })
+
+/** The app's Chain over the file's anvil, with a changed deployment record and/or another RPC URL for the app. */
+export const chainWith = (options: { readonly contracts?: Partial<Deployments["contracts"]>; readonly rpcUrl?: string }) =>
+  Layer.effect(
+    Chain,
+    Effect.map(AnvilChain, (chain) =>
+      Chain.of({
+        chainId: chain.chainId,
+        rpcUrl: options.rpcUrl ?? chain.rpcUrl,
+        publicClient: options.rpcUrl === undefined ? chain.publicClient : makePublicClient(chain.chainId, options.rpcUrl),
+        deployments: { ...chain.deployments, contracts: { ...chain.deployments.contracts, ...options.contracts } },
+        mode: "devnet"
+      }))
+  ).pipe(Layer.provideMerge(AnvilChain.layer))

@@ -1,0 +1,113 @@
+/**
+ * The messages between the main thread (src/quotes/RouteFinder.ts) and the route-finder workers, as Schemas that both
+ * sides decode with. Values cross the thread boundary by structured clone, which keeps bigints, so the encoded form is
+ * the plain data of workers/routing/types.ts. Failures come back as data (`NoRoute`, …, `Failed`), never as throws.
+ *
+ * Snapshot versions: the main thread numbers its pool state (a full snapshot, then one version per delta). Every task
+ * carries the version it was asked at; a worker that is behind answers `Stale`, and the main thread sends the task
+ * again with `sync` (the current snapshot) attached. So a worker never quotes against an older block than the main
+ * thread knows, and a freshly started (or restarted) worker catches up on its first task.
+ */
+import { Schema } from "effect"
+
+const Address = Schema.TemplateLiteral(["0x", Schema.String])
+const Int = Schema.Number
+
+export const TickState = Schema.Struct({ index: Int, liquidityNet: Schema.BigInt })
+
+export const PoolState = Schema.Struct({
+  address: Address,
+  token0: Address,
+  token1: Address,
+  fee: Int,
+  tickSpacing: Int,
+  sqrtPriceX96: Schema.BigInt,
+  tick: Int,
+  liquidity: Schema.BigInt,
+  ticks: Schema.Array(TickState)
+})
+
+export const PoolSnapshot = Schema.Struct({
+  chainId: Int,
+  blockNumber: Schema.BigInt,
+  pools: Schema.Array(PoolState),
+  tokens: Schema.Array(Schema.Struct({ address: Address, decimals: Int, symbol: Schema.optional(Schema.String) }))
+})
+
+export const RoutingConfig = Schema.Struct({
+  wrappedNative: Address,
+  baseTokens: Schema.Array(Address),
+  maxHops: Schema.Literals([1, 2, 3]),
+  maxSplits: Int,
+  splitStepPercent: Int,
+  poolsPerPair: Int,
+  minLiquidity: Schema.BigInt
+})
+
+export const QuoteRequest = Schema.Struct({
+  tokenIn: Address,
+  tokenOut: Address,
+  amount: Schema.BigInt,
+  type: Schema.Literals(["exactIn", "exactOut"]),
+  gasPriceWei: Schema.BigInt,
+  maxSplits: Schema.optional(Int)
+})
+
+export const WorkerTask = Schema.Struct({
+  version: Int,
+  /** Present when the worker must (re)load: the whole pool state at `version`. */
+  sync: Schema.NullOr(Schema.Struct({ snapshot: PoolSnapshot, config: RoutingConfig })),
+  request: QuoteRequest
+})
+export type WorkerTask = typeof WorkerTask.Type
+
+const Hop = Schema.Struct({
+  pool: Address,
+  tokenIn: Address,
+  tokenOut: Address,
+  fee: Int,
+  sqrtPriceX96Before: Schema.BigInt,
+  sqrtPriceX96After: Schema.BigInt,
+  liquidity: Schema.BigInt,
+  tickBefore: Int,
+  ticksCrossed: Int,
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt
+})
+
+const Route = Schema.Struct({
+  percent: Schema.Number,
+  path: Schema.Array(Address),
+  hops: Schema.Array(Hop),
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt,
+  gasEstimate: Schema.BigInt
+})
+
+export const QuoteResult = Schema.Struct({
+  type: Schema.Literals(["exactIn", "exactOut"]),
+  routes: Schema.Array(Route),
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt,
+  gasEstimate: Schema.BigInt,
+  gasCostWei: Schema.BigInt,
+  gasCostInQuoteToken: Schema.NullOr(Schema.BigInt),
+  quoteGasAdjusted: Schema.BigInt,
+  priceImpactPpm: Schema.Number,
+  blockNumber: Schema.BigInt
+})
+
+export const WorkerReply = Schema.Union([
+  Schema.TaggedStruct("Found", { quote: QuoteResult }),
+  Schema.TaggedStruct("NoPoolsAvailable", {}),
+  Schema.TaggedStruct("NoRoute", {}),
+  Schema.TaggedStruct("InsufficientLiquidity", {}),
+  /** The worker's pool state is not at the task's version: send again with `sync`. */
+  Schema.TaggedStruct("Stale", { have: Int }),
+  /** The routing core threw: a bug or corrupt pool data (→ 500 ROUTE_BUILD_FAILED). */
+  Schema.TaggedStruct("Failed", { message: Schema.String })
+])
+export type WorkerReply = typeof WorkerReply.Type
+
+export const decodeTask = Schema.decodeUnknownSync(WorkerTask)
+export const decodeReply = Schema.decodeUnknownSync(WorkerReply)
