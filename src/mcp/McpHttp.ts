@@ -2,9 +2,10 @@ import { Config, Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
 import { Listening } from "../Http.ts"
+import { quoteSettings } from "../quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
-import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
+import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
 
 /**
  * Streamable HTTP MCP endpoints at `/mcp`, on the router of the service they belong to. A tool call runs through
@@ -24,7 +25,7 @@ export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
     protocols: PROTOCOLS,
     instructions: CLIENT_INSTRUCTIONS,
     allowSessionTermination: true,
-    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials })
+    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials() })
   })
 })).pipe(Layer.merge(LlmsTxtLive))
 
@@ -32,6 +33,9 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
   const listening = yield* Listening
   const searchUrl = yield* Config.String("SEARCH_URL").pipe(Config.option)
+  // The partner key travels in the header the quote routes read (QUOTE_API_KEY_HEADER; never Authorization).
+  const { apiKeyHeader: configured } = yield* quoteSettings
+  const apiKeyHeader = configured === "authorization" ? DECLARED_API_KEY_HEADER : configured
   const local = inProcessExecutor(router)
   const search = fetchExecutor(() => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined))
   return McpServer.layerHttp({
@@ -44,7 +48,8 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
     registrations: registerRouteTools({
       tools: exchangeTools(),
       executorFor: (service) => (service === "search" ? search : local),
-      credentials: httpCredentials
+      credentials: httpCredentials(apiKeyHeader),
+      apiKeyHeader
     })
   })
 }))
