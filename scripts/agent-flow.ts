@@ -142,7 +142,7 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
     check(selfTip.includes("SelfGiftNotAllowed"), `a self-tip reverts SelfGiftNotAllowed (got ${selfTip.slice(0, 200)})`)
     await eventually("app_fuel_given lists the tip", async () => {
       const page = await call(app, "app_fuel_given")
-      return page.items.find((t: any) => t.txHash === given.transactionHash && t.amount === tip.toString()) ?? undefined
+      return page.items.find((t: any) => String(t.txHash).toLowerCase() === given.transactionHash && t.amount === tip.toString()) ?? undefined
     }, settle)
     done("tip fuel (and SelfGiftNotAllowed on itself)", `0.01 ETH to ${options.otherToken}; app_fuel_given lists it`)
 

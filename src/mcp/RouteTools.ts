@@ -188,7 +188,10 @@ const buildInput = (route: Reflected, defs: Record<string, Json>) => {
     const clashes = object !== undefined && Object.keys(object.properties).some((name) => name in properties)
     if (object !== undefined && !clashes) {
       const fields = Object.entries(object.properties).map(([name, property]) => {
-        add(name, descriptionOf(doc, property), object.required.includes(name), `The body field \`${name}\``)
+        // An optional field is left out, as an optional parameter is: its `null` branch only confuses a model.
+        const isRequired = object.required.includes(name)
+        const schema = isRequired ? descriptionOf(doc, property) : withoutNullBranch(descriptionOf(doc, property))
+        add(name, schema, isRequired, `The body field \`${name}\``)
         return name
       })
       body = { kind: "json", fields }

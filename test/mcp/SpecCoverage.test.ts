@@ -10,7 +10,8 @@ import { toolNames } from "../../src/mcp/ToolNames.ts"
  * (engagement, notifications and push are described in prose), the exchange and search tables all 29.
  */
 
-const specDir = NodePath.resolve(import.meta.dirname, "../../../shared/spec")
+/** The spec sits beside the repository (`../shared/spec`); FIRE_SPEC_DIR points at it from a worktree elsewhere. */
+const specDir = process.env["FIRE_SPEC_DIR"] ?? NodePath.resolve(import.meta.dirname, "../../../shared/spec")
 const read = (file: string) => {
   const path = NodePath.join(specDir, file)
   if (!NodeFs.existsSync(path)) throw new Error(`The spec is expected beside the repository at ${path}`)
