@@ -178,7 +178,8 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
     const threshold = await chain.readContract({ address: c.fireRegistry, abi: FireRegistryAbi, functionName: "graduationThreshold" })
     const pool = await chain.readContract({ address: c.fireLaunch, abi: FireLaunchAbi, functionName: "poolOf", args: [token] })
     const inPool = await chain.readContract({ address: c.weth9, abi: erc20Abi, functionName: "balanceOf", args: [pool] })
-    if (inPool < threshold) await buyWithWeth(trade, token, threshold - inPool)
+    const fill = inPool < threshold ? threshold - inPool : 0n
+    if (fill > 0n) await buyWithWeth(trade, token, fill)
     check(await chain.readContract({ address: c.fireGraduator, abi: FireGraduatorAbi, functionName: "canGraduate", args: [token] }), "canGraduate")
     await sender.write(account, c.fireLaunch, FireLaunchAbi, "recordGraduationCondition", [token])
     await eventually("the API shows condition_recorded", async () => {
@@ -197,7 +198,10 @@ export const runAgentFlow = async (options: FlowOptions): Promise<ReadonlyArray<
       const state = await graduationState()
       return state.app === "graduated" && state.dex === "graduated" ? state : undefined
     }, settle)
-    done("graduation progress (after the grace period)", `condition_recorded, GracePeriodNotOver, ${grace} s later graduated`)
+    done(
+      "graduation progress (after the grace period)",
+      `a ${fill} wei buy filled the pool to the ${threshold} wei threshold; condition_recorded, GracePeriodNotOver, ${grace} s later graduated`
+    )
 
     // 10. Notifications: the tip to the agent's token and the graduation, once final; then mark them read.
     const kinds = await eventually("FUEL_RECEIVED and TOKEN_GRADUATED notifications", async () => {
