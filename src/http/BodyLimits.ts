@@ -123,7 +123,7 @@ const thousands = (n: number) => n.toLocaleString("en-US")
 /** The sentence the OpenAPI document gives a route's body, with the limit of this configuration. */
 export const bodyLimitSentence = (kind: BodyLimitKind, bytes: BodyLimitBytes) =>
   kind === "upload"
-    ? `Request body limit: ${thousands(bytes.upload)} bytes in all (the file up to IMAGE_MAX_BYTES, plus the multipart ` +
+    ? `Request body limit: ${thousands(bytes.upload)} bytes in all (the file part up to IMAGE_MAX_BYTES, plus the multipart ` +
       `envelope); larger → 413 PAYLOAD_TOO_LARGE.`
     : `Request body limit: ${thousands(bytes[kind])} bytes; larger → 413 PAYLOAD_TOO_LARGE.`
 
