@@ -2,6 +2,7 @@ import { Config, Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
 import { Listening } from "../Http.ts"
+import { BodyLimits } from "../http/BodyLimits.ts"
 import { quoteSettings } from "../quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
@@ -13,6 +14,12 @@ import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecu
  * routes, which the search service serves: those calls go to it over HTTP (same process: its bound address;
  * otherwise SEARCH_URL).
  */
+
+/**
+ * `/mcp` takes its own body limit (src/http/BodyLimits.ts): a tool call may carry a file in base64, 4/3 of the
+ * upload route's limit. The request it becomes is then held to that route's limit, as over REST.
+ */
+const McpBodyLimit = Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }])))
 
 /** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
 export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
@@ -27,7 +34,7 @@ export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
     allowSessionTermination: true,
     registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials() })
   })
-})).pipe(Layer.merge(LlmsTxtLive))
+})).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
 
 export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -52,4 +59,4 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
       apiKeyHeader
     })
   })
-}))
+})).pipe(Layer.merge(McpBodyLimit))
