@@ -1,8 +1,9 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Allowlist } from "../../src/quotes/Allowlist.ts"
 import { hashKey, PartnerKeys } from "../../src/quotes/PartnerKeys.ts"
+import { indexedHead } from "../exchange/support.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { exchange, postJson, query, QuoteServices } from "./support.ts"
 
@@ -83,9 +84,16 @@ layer(
 
   it.effect("allowlist: POST /quote rejects off-list tokens with details.addresses; /quote/open quotes them; /quote/tokens lists it", () =>
     Effect.gen(function*() {
+      // Quotes, token symbols and /pools/admitted read the indexed pools: wait until the indexer has the head.
+      yield* indexedHead
       const chain = yield* AnvilChain
       const c = chain.deployments.contracts
       const h = { "x-api-key": configured }
+      // …and until the quote engine holds the indexed pool state (its token symbols come from it).
+      yield* exchange(`/api/v1/quote/tokens?chainId=${chainId}`, { headers: h }).pipe(
+        Effect.repeat({ until: (r) => r.body.tokens?.[0]?.symbol === "WETH", schedule: Schedule.spaced("50 millis") }),
+        Effect.timeout("30 seconds")
+      )
       const body = { chainId, tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin, amount: "1000000000000000", recipient: chain.accounts[0]!.address }
       const off = yield* postJson("/api/v1/quote", body, h)
       assert.strictEqual(off.status, 400)

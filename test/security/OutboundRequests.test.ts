@@ -30,8 +30,8 @@ const reviewed: Record<string, { readonly uses: number; readonly why: string }> 
   },
   "src/graphql/GraphiqlPage.ts": { uses: 1, why: "browser code of the query page: the browser POSTs to the page's own path" },
   "src/client/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
-  "src/cli.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" },
-  "src/cli/LaunchCommands.ts": { uses: 2, why: "the operator CLI's launch commands, against the RPC URL given to them" }
+  "src/cli.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" }
+  // The CLI's chain transactions (launch, swap) go through scripts/devnet/tx.ts, against the RPC URL given to them.
 }
 
 const root = NodePath.resolve(import.meta.dirname, "../..")
