@@ -1,5 +1,7 @@
 import { Context, Deferred, Effect, Layer } from "effect"
 import { RouteFinderPool } from "../../layers/RouteFinderPool.ts"
+import { setQuoteWorkerQueue } from "../metrics/Metrics.ts"
+import { registerCollector } from "../metrics/MetricsText.ts"
 import { decodeReply, type WorkerReply, type WorkerTask } from "../../workers/protocol.ts"
 import { makeEngine } from "../../workers/route-finder.ts"
 import type { PoolDelta, PoolSnapshot, PoolState, QuoteRequest, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
@@ -10,7 +12,8 @@ import { fail, type QuoteFailure } from "./QuoteError.ts"
  * The Effect-side face of the routing core (STYLE §3–5). It owns the current pool state (a snapshot plus a version
  * bumped by every delta) and runs quotes through `run`: a Piscina worker (`layer`) or the core on this thread
  * (`layerInline`). Workers catch up lazily (workers/protocol.ts, `Stale`). Each quote has QUOTE_TIMEOUT ms; past it
- * the task is cancelled (its AbortSignal fires, Piscina stops the thread) → 500 QUOTE_TIMEOUT.
+ * the task is cancelled (its AbortSignal fires, Piscina stops the thread) → 500 QUOTE_TIMEOUT. The worker queue
+ * (tasks waiting for a thread) and the threads' busy share are gauges on /metrics, read at scrape time.
  */
 export class RouteFinder extends Context.Service<RouteFinder, {
   readonly quote: (request: QuoteRequest) => Effect.Effect<RoutingOutcome, QuoteFailure>
@@ -27,6 +30,8 @@ export class RouteFinder extends Context.Service<RouteFinder, {
       version: -1, sync: null,
       request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
     }
+    // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
+    yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
     const warm = yield* Deferred.make<void>()
     yield* Effect.forkScoped(Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
       Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
@@ -42,6 +47,8 @@ export class RouteFinder extends Context.Service<RouteFinder, {
 
   static readonly layerInline = Layer.effect(RouteFinder, Effect.gen(function*() {
     const engine = makeEngine()
+    // Quotes run synchronously on this thread: nothing ever waits for a worker.
+    yield* registerCollector(setQuoteWorkerQueue(0))
     return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
   }))
 

@@ -36,6 +36,8 @@ const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Arr
 const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig => ({
   wrappedNative: WETH,
   baseTokens: [WETH, USDC],
+  connectorsPerToken: 3,
+  secondHopsPerConnector: 1,
   maxHops: 3,
   maxSplits: 3,
   splitStepPercent: 5,
