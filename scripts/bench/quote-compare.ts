@@ -3,6 +3,9 @@
  * (exactOut) against AlphaRouter's; and for each request where ours is worse, why. AlphaRouter's legs are rebuilt as
  * routes over our pool objects and simulated with our engine (its in-memory quoter runs v3-sdk on the same state, so
  * the amounts must agree to the wei), then priced with our gas model, and the case is put in one class:
+ *  - short: its legs' amounts do not add up to the request's (the SOR floors each share, so an exactOut split may
+ *    deliver a wei less than asked and pay less for it), and our quote for the amount its legs do cover is not
+ *    worse than its quote;
  *  - gas: AlphaRouter's legs pay out more, but less than ours once our gas model (fitted to SwapRouter02 receipts,
  *    workers/routing/Gas.ts) is charged: the routers weigh gas differently, ours chose on purpose;
  *  - candidates: one of its legs is not among our candidate routes (Routes.ts) for the pair;
@@ -13,6 +16,7 @@
  */
 import { GAS, routeGas, totalGas } from "../../workers/routing/Gas.ts"
 import { PoolGraph } from "../../workers/routing/Graph.ts"
+import { makeRouter } from "../../workers/routing/index.ts"
 import { applyRate, nativeRate } from "../../workers/routing/Price.ts"
 import { candidateRoutes, type Route } from "../../workers/routing/Routes.ts"
 import { simulateExactIn, simulateExactOut } from "../../workers/routing/Simulate.ts"
@@ -27,18 +31,19 @@ export interface CompareSet {
   readonly requests: ReadonlyArray<QuoteRequest>
 }
 
-type Class = "gas" | "candidates" | "legs" | "search" | "unreproduced"
+type Class = "short" | "gas" | "candidates" | "legs" | "search" | "unreproduced"
 
 /** exactIn: output (higher is better); exactOut: input (lower is better). */
 const figureOf = (o: TimedOutcome["outcome"], type: string) => (o._tag === "Found" ? (type === "exactIn" ? o.quote.amountOut : o.quote.amountIn) : null)
 
 export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutcome>, alpha: ReadonlyArray<AlphaResult>, log: (line: string) => void) => {
   const graph = new PoolGraph(set.snapshot, set.config)
+  const router = makeRouter(set.snapshot, set.config)
   const poolByAddress = new Map(set.snapshot.pools.map((p) => [p.address, p]))
   const symbol = new Map(set.snapshot.tokens.map((t) => [t.address, t.symbol ?? t.address.slice(0, 8)]))
   const show = (path: ReadonlyArray<Address>) => path.map((t) => symbol.get(t) ?? t.slice(0, 8)).join(">")
   let both = 0, worse = 0, better = 0, equal = 0, oursOnly = 0, alphaOnly = 0
-  const classes: Record<Class, number> = { gas: 0, candidates: 0, legs: 0, search: 0, unreproduced: 0 }
+  const classes: Record<Class, number> = { short: 0, gas: 0, candidates: 0, legs: 0, search: 0, unreproduced: 0 }
   const worst: Array<{ bps: number; line: string }> = []
 
   alpha.forEach((a, i) => {
@@ -69,7 +74,13 @@ export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutco
     })
     let cls: Class
     let detail = ""
-    if (legs.some(({ leg, sim }) => sim === null || (type === "exactIn" ? sim.amountOut : sim.amountIn) !== BigInt(leg.quote))) {
+    const covered = a.routes.reduce((sum, leg) => sum + BigInt(leg.amount), 0n)
+    const oursForCovered = covered === request.amount ? null : figureOf(router.quote({ ...request, amount: covered }), type)
+    if (oursForCovered !== null && (type === "exactIn" ? oursForCovered >= a.quote : oursForCovered <= a.quote)) {
+      cls = "short"
+      detail = `; its legs' ${type === "exactIn" ? "inputs" : "outputs"} add up to ${covered}, not the ${request.amount} asked; ` +
+        `ours for ${covered}: ${oursForCovered}`
+    } else if (legs.some(({ leg, sim }) => sim === null || (type === "exactIn" ? sim.amountOut : sim.amountIn) !== BigInt(leg.quote))) {
       cls = "unreproduced"
     } else {
       const rate = nativeRate(graph, set.config, type === "exactIn" ? request.tokenOut : request.tokenIn)
@@ -98,7 +109,8 @@ export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutco
     })
   })
   const worstBps = Math.max(0, ...worst.map((w) => w.bps))
-  log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps); only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
+  log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps; ${classes.short} of them AlphaRouter short of the amount), ` +
+    `only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
   if (worse > 0) log(`  ours < theirs by cause: ${Object.entries(classes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")}`)
   for (const { line } of worst.sort((x, y) => y.bps - x.bps).slice(0, Number(process.env.BENCH_SHOW_WORSE ?? 5))) log(`  ${line}`)
   return { both, worse, better, equal, classes }
