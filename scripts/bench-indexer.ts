@@ -23,6 +23,7 @@ import { abis, receiptOf, sendTx, write } from "../test/contracts/chain.ts"
 import { ignite, seed, startDevnet } from "../test/indexer/devnet.ts"
 import { indexerLayer } from "../test/indexer/harness.ts"
 import { ensurePonderInstalled, runPonder } from "./bench/ponder-indexer.ts"
+import { fetchCeiling } from "./bench/fetch-ceiling.ts"
 
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
 const PER_TX = Number(process.env.BENCH_SWAPS_PER_TX ?? 100)
@@ -84,6 +85,12 @@ while (made < SWAPS) {
 }
 const head = await d.chain.public.getBlockNumber({ cacheTime: 0 })
 log(`history: ${made} swaps over ${tokens.length} launch pools, head ${head}, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+
+{
+  // In ranges of 250 blocks (~190 logs a block here: a 2,000-block response is ~75 MB of JSON).
+  const ceiling = await fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, 250)
+  log(`fetch ceiling (eth_getLogs in 250-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`)
+}
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
 const program = Effect.gen(function*() {

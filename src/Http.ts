@@ -1,12 +1,13 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import type { HttpApi, HttpApiGroup } from "effect/http-api"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "./Config.ts"
 import { exchangeErrorResponse } from "./exchange/ExchangeError.ts"
+import { BodyLimits, bodyLimitBytes, documentBodyLimits, makeBodyLimitTable, routeBodyLimits } from "./http/BodyLimits.ts"
 import { answerClientErrors } from "./http/ClientErrors.ts"
 import { errorResponse, notFoundFallback, requestContext } from "./http/RequestContext.ts"
 import { ValidationLive } from "./http/Validation.ts"
@@ -41,27 +42,38 @@ export class FastLane extends Context.Service<FastLane, {
   readonly add: (handler: FastHandler) => Effect.Effect<void, never, Scope.Scope>
 }>()("app/Http/FastLane") {}
 
-/** The routes of an HttpApi with its docs: `/docs` (Scalar, inlined so it works offline) and `/docs/openapi.json`. */
+/**
+ * The routes of an HttpApi with its docs: `/docs` (Scalar, inlined so it works offline) and `/docs/openapi.json`.
+ * The body limits of its routes are read from the API (src/http/BodyLimits.ts) and declared to the server, and the
+ * served document states them in each operation's description.
+ */
 export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
   api: HttpApi.HttpApi<Id, Groups>,
   handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
 ) =>
-  Layer.mergeAll(
-    HttpApiBuilder.layer(api, { openapiPath: "/docs/openapi.json" }).pipe(
-      Layer.provide(handlers),
-      Layer.provide(ValidationLive)
-    ),
-    HttpApiScalar.layer(api, { path: "/docs" })
-  )
+  Layer.unwrap(Effect.gen(function*() {
+    const bodyLimits = yield* BodyLimits
+    yield* bodyLimits.declare(routeBodyLimits(api))
+    const documented = api.annotate(OpenApi.Transform, documentBodyLimits(bodyLimits.bytes))
+    return Layer.mergeAll(
+      HttpApiBuilder.layer(documented, { openapiPath: "/docs/openapi.json" }).pipe(
+        Layer.provide(handlers),
+        Layer.provide(ValidationLive)
+      ),
+      HttpApiScalar.layer(documented, { path: "/docs" })
+    )
+  }))
 
 /**
- * Serves one service's routes on its own port with the shared middleware (request id, body limit, error body) and
+ * Serves one service's routes on its own port with the shared middleware (request id, body limits, error body) and
  * the JSON 404 fallback, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
- * may claim WebSocket paths through `UpgradeRoutes` (served on the same port) and answer requests early via `FastLane`.
+ * may claim WebSocket paths through `UpgradeRoutes` (served on the same port), answer requests early via `FastLane`
+ * and declare the body limits of their routes through `BodyLimits`.
  */
 export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* AppConfig
+    const bodyLimitTable = makeBodyLimitTable(yield* bodyLimitBytes)
     const upgrades = new Map<string, UpgradeHandler>()
     const fast: Array<FastHandler> = []
     const makeServer = () => {
@@ -98,6 +110,10 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
           () => Effect.sync(() => fast.splice(fast.indexOf(handler), 1))
         ).pipe(Effect.asVoid)
     }))
+    const bodyLimits = Layer.succeed(BodyLimits, BodyLimits.of({
+      bytes: bodyLimitTable.bytes,
+      declare: (routes) => Effect.sync(() => bodyLimitTable.declare(routes))
+    }))
     const server = NodeHttpServer.layer(makeServer, {
       port: config.ports[name],
       host: config.host,
@@ -115,7 +131,8 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
     }))
     // The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500.
     const writeError = name === "exchange" ? exchangeErrorResponse : errorResponse
-    return HttpRouter.serve(Layer.mergeAll(routes.pipe(Layer.provide(Layer.merge(upgradeRoutes, fastLane))), requestContext(writeError, name), notFoundFallback(writeError)), {
+    const routeLayers = routes.pipe(Layer.provide(Layer.mergeAll(upgradeRoutes, fastLane, bodyLimits)))
+    return HttpRouter.serve(Layer.mergeAll(routeLayers, requestContext(writeError, name, bodyLimitTable), notFoundFallback(writeError)), {
       // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
       disableLogger: true,
       disableListenLog: true

@@ -3,10 +3,11 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { parseArgs } from "node:util"
-import { login, missingRoutes, pendingCommands, status, type Targets } from "./cli/Commands.ts"
+import { login, status, type Targets } from "./cli/Commands.ts"
 import { comment } from "./cli/CommentCommand.ts"
 import { claim, launch } from "./cli/LaunchCommands.ts"
 import { readSession } from "./cli/SessionFile.ts"
+import { quote, type QuoteArgs, swap } from "./cli/TradeCommands.ts"
 
 /**
  * `fire-api <command>`: the servers (no command, or `serve`), the MCP stdio entry, and the agent commands.
@@ -24,9 +25,15 @@ const usage = `usage: fire-api [serve] [--services client,exchange,search,indexe
                                                 sign the claim typed data (EIP-712) and claim the token
        fire-api comment --token 0x… --text T [--reply-to ID]
                                                 post on a token's thread with the stored session
-${Object.entries(pendingCommands).map(([name, c]) => `       fire-api ${name.padEnd(35)} ${c.what}`).join("\n")}
+       fire-api quote --token-in weth|0x… --token-out 0x… --amount N [--type exactIn|exactOut] [--slippage-bps 50]
+                      [--router swap-router-02|universal] [--recipient 0x… | --key K] [--api-key KEY]
+                                                GET /api/v1/quote (dex_quote_get): route, amounts, calldata
+       fire-api swap --key K --token-in weth|0x… --token-out 0x… --amount N [--type …] [--slippage-bps …] [--router …]
+                                                quote, approve, send the calldata from the key's account, wait
+                                                for the receipt, print the amounts moved (amounts in base units)
 environment: FIRE_CLIENT_URL, FIRE_EXCHANGE_URL, FIRE_SEARCH_URL (defaults http://localhost:3000/3001/3002),
-             FIRE_CHAIN_ID (31337), FIRE_API_TOKEN (session JWT for mcp), FIRE_API_KEY (partner key), FIRE_API_HOME,
+             FIRE_CHAIN_ID (31337), FIRE_API_TOKEN (session JWT for mcp), FIRE_API_KEY (partner key, --api-key),
+             FIRE_PRIVATE_KEY (--key of launch, claim, quote, swap), FIRE_API_HOME,
              FIRE_RPC_URL (--rpc-url, http://127.0.0.1:8545), FIRE_DEPLOYMENTS (--deployments, data/devnet/deployments.json)`
 
 const [command, ...rest] = process.argv.slice(2)
@@ -53,6 +60,14 @@ const options = {
   token: { type: "string" },
   text: { type: "string" },
   "reply-to": { type: "string" },
+  "token-in": { type: "string" },
+  "token-out": { type: "string" },
+  amount: { type: "string" },
+  type: { type: "string" },
+  "slippage-bps": { type: "string" },
+  router: { type: "string" },
+  recipient: { type: "string" },
+  "api-key": { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -71,10 +86,33 @@ const targetsOf = (values: ReturnType<typeof parse>): Targets => ({
   chainId: Number(values["chain-id"] ?? process.env["FIRE_CHAIN_ID"] ?? 31337)
 })
 
-/** Route errors print as `CODE: message`; anything else as its message. */
+/** Route errors print as `CODE: message` (the exchange's bodies say `error`); anything else as its message. */
 const report = (error: unknown) => {
-  const e = error as { code?: string; message?: string; _tag?: string }
-  return e?.code !== undefined ? `${e.code}: ${e.message}` : (e?.message ?? String(error))
+  const e = error as { code?: string; message?: string; error?: unknown }
+  if (e?.code === undefined) return e?.message ?? String(error)
+  return `${e.code}: ${typeof e.error === "string" ? e.error : e.message}`
+}
+
+const tradeArgs = (values: ReturnType<typeof parse>): QuoteArgs => {
+  if (values["token-in"] === undefined || values["token-out"] === undefined || values.amount === undefined) {
+    fail(`quote and swap take --token-in, --token-out and --amount\n${usage}`)
+  }
+  const type = values.type ?? "exactIn"
+  if (type !== "exactIn" && type !== "exactOut") fail("--type is exactIn or exactOut")
+  const router = values.router ?? "swap-router-02"
+  if (router !== "swap-router-02" && router !== "universal") fail("--router is swap-router-02 or universal")
+  return {
+    tokenIn: values["token-in"]!,
+    tokenOut: values["token-out"]!,
+    amount: values.amount!,
+    type: type as QuoteArgs["type"],
+    slippageBps: values["slippage-bps"],
+    routerType: router as QuoteArgs["routerType"],
+    apiKey: values["api-key"] ?? process.env["FIRE_API_KEY"],
+    recipient: values.recipient,
+    key: values.key ?? process.env["FIRE_PRIVATE_KEY"],
+    deployments: values.deployments ?? process.env["FIRE_DEPLOYMENTS"] ?? "data/devnet/deployments.json"
+  }
 }
 
 const runCli = (program: Effect.Effect<void, unknown, HttpClient.HttpClient>) =>
@@ -130,13 +168,12 @@ if (command === "--help" || command === "-h" || command === "help") {
   const values = parse(rest)
   if (values.token === undefined || values.text === undefined) fail(`comment takes --token 0x<token address> and --text\n${usage}`)
   runCli(comment({ token: values.token!, text: values.text!, replyTo: values["reply-to"] }))
-} else if (command in pendingCommands) {
-  const missing = missingRoutes(command)
-  fail(
-    missing.length > 0
-      ? `fire-api ${command} is not available in this build: the API has no ${missing.join(", ")} yet`
-      : `fire-api ${command} is not implemented in this build yet (its routes exist: use the MCP tools meanwhile)`
-  )
+} else if (command === "quote") {
+  const values = parse(rest)
+  runCli(quote(targetsOf(values), tradeArgs(values)))
+} else if (command === "swap") {
+  const values = parse(rest)
+  runCli(swap(targetsOf(values), { ...tradeArgs(values), rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545" }))
 } else {
   fail(`unknown command ${command}\n${usage}`)
 }

@@ -55,11 +55,40 @@ export const QuoteRequest = Schema.Struct({
   maxSplits: Schema.optional(Int)
 })
 
+const Hex = Schema.TemplateLiteral(["0x", Schema.String])
+
+/**
+ * What the worker needs to encode the found route's calldata (src/quotes/Calldata.ts) in the same task: the router
+ * addresses of the chain and the caller's options. Encoding through the Uniswap SDKs (ethers v5 ABI coding, pool
+ * address hashing) cost more CPU than routing itself; done here it runs on the worker threads, not the main thread
+ * that serves HTTP. Route tokens' decimals and symbols come from `tokens` and the worker's snapshot.
+ */
+export const CalldataSpec = Schema.Struct({
+  chainId: Int,
+  swapRouter02: Address,
+  universalRouter: Address,
+  routerType: Schema.Literals(["swap-router-02", "universal"]),
+  slippage: Schema.Struct({ numerator: Schema.BigInt, denominator: Schema.BigInt }),
+  recipient: Address,
+  deadline: Schema.BigInt,
+  useRouterBalance: Schema.Boolean,
+  /** tokenIn and tokenOut as the main thread resolved them (they may be missing from the snapshot's token list). */
+  tokens: Schema.Array(Schema.Struct({ address: Address, decimals: Int, symbol: Schema.String }))
+})
+export type CalldataSpec = typeof CalldataSpec.Type
+
 export const WorkerTask = Schema.Struct({
   version: Int,
   /** Present when the worker must (re)load: the whole pool state at `version`. */
   sync: Schema.NullOr(Schema.Struct({ snapshot: PoolSnapshot, config: RoutingConfig })),
-  request: QuoteRequest
+  request: QuoteRequest,
+  /** Present when the found route's calldata is wanted too. */
+  calldata: Schema.optional(Schema.NullOr(CalldataSpec)),
+  /**
+   * Epoch ms past which nobody waits for the answer (the quote's QUOTE_TIMEOUT): a task that starts later answers
+   * `Expired` without routing, so a queue that grew under a burst drains in microseconds per stale task.
+   */
+  expiresAt: Schema.optional(Schema.Number)
 })
 export type WorkerTask = typeof WorkerTask.Type
 
@@ -99,11 +128,21 @@ export const QuoteResult = Schema.Struct({
   blockNumber: Schema.BigInt
 })
 
+/** The calldata of a found route, or why the SDK refused it: the route itself (`BuildFailed`) or its encoding. */
+export const CalldataOutcome = Schema.Union([
+  Schema.TaggedStruct("Encoded", { calldata: Hex, value: Hex, to: Address }),
+  Schema.TaggedStruct("BuildFailed", { message: Schema.String }),
+  Schema.TaggedStruct("EncodeFailed", { message: Schema.String })
+])
+export type CalldataOutcome = typeof CalldataOutcome.Type
+
 export const WorkerReply = Schema.Union([
-  Schema.TaggedStruct("Found", { quote: QuoteResult }),
+  Schema.TaggedStruct("Found", { quote: QuoteResult, calldata: Schema.NullOr(CalldataOutcome) }),
   Schema.TaggedStruct("NoPoolsAvailable", {}),
   Schema.TaggedStruct("NoRoute", {}),
   Schema.TaggedStruct("InsufficientLiquidity", {}),
+  /** The task started after its `expiresAt`: not routed. */
+  Schema.TaggedStruct("Expired", {}),
   /** The worker's pool state is not at the task's version: send again with `sync`. */
   Schema.TaggedStruct("Stale", { have: Int }),
   /** The routing core threw: a bug or corrupt pool data (→ 500 ROUTE_BUILD_FAILED). */

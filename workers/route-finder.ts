@@ -1,13 +1,17 @@
 /**
  * The Piscina worker entry (thin): decode the task, make sure the router holds the task's snapshot version, quote,
- * return the outcome as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
+ * encode the found route's calldata when the task asks for it, return the outcome as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
  */
-import { decodeTask, type WorkerReply } from "./protocol.ts"
+import { isMainThread } from "node:worker_threads"
+import { buildMethodParameters, loadSdks, RouteBuildError } from "../src/quotes/Calldata.ts"
+import type { QuoteToken } from "../src/quotes/TokenRegistry.ts"
+import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply } from "./protocol.ts"
 import { makeRouter } from "./router.ts"
-import type { Router } from "./routing/types.ts"
+import type { QuoteResult, Router } from "./routing/types.ts"
 
 export const makeEngine = () => {
   let router: Router | undefined
+  let tokens: ReadonlyMap<string, QuoteToken> = new Map()
   let version = -1
   return (input: unknown): WorkerReply => {
     let task
@@ -17,17 +21,72 @@ export const makeEngine = () => {
       return { _tag: "Failed", message: `bad task: ${String(error)}` }
     }
     try {
-      if (task.sync !== null) {
+      // Several tasks answered Stale at once each come back with the same sync: the first one loads it.
+      if (task.sync !== null && (router === undefined || version !== task.version)) {
         router = makeRouter(task.sync.snapshot, task.sync.config)
+        tokens = new Map(task.sync.snapshot.tokens.map((t) => [t.address, { address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" }]))
         version = task.version
       }
       if (router === undefined || version !== task.version) return { _tag: "Stale", have: version }
+      // After a sync (its pool state is kept whatever the clock says: loading it was the costly part).
+      if (task.expiresAt !== undefined && Date.now() > task.expiresAt) return { _tag: "Expired" }
       const outcome = router.quote(task.request)
-      return outcome._tag === "Found" ? { _tag: "Found", quote: outcome.quote } : { _tag: outcome._tag }
+      if (outcome._tag !== "Found") return { _tag: outcome._tag }
+      const spec = task.calldata ?? null
+      return { _tag: "Found", quote: outcome.quote, calldata: spec === null ? null : encode(spec, outcome.quote, tokens) }
     } catch (error) {
       return { _tag: "Failed", message: error instanceof Error ? error.message : String(error) }
     }
   }
+}
+
+/** The found route's calldata (src/quotes/Calldata.ts through the Uniswap SDKs), or why it could not be made. */
+const encode = (spec: CalldataSpec, quote: QuoteResult, known: ReadonlyMap<string, QuoteToken>): CalldataOutcome => {
+  try {
+    const chain = { chainId: spec.chainId, swapRouter02: spec.swapRouter02, universalRouter: spec.universalRouter }
+    const tokens = new Map(known)
+    for (const t of spec.tokens) tokens.set(t.address, t)
+    // An intermediate the snapshot has no metadata for: decimals and symbol are display fields of the SDK's Token;
+    // calldata carries raw amounts and addresses only, so 18 changes no byte of it.
+    for (const a of quote.routes.flatMap((r) => r.path)) if (!tokens.has(a)) tokens.set(a, { address: a, decimals: 18, symbol: "" })
+    return { _tag: "Encoded", ...buildMethodParameters(chain, quote, tokens, spec) }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return error instanceof RouteBuildError ? { _tag: "BuildFailed", message } : { _tag: "EncodeFailed", message }
+  }
+}
+
+/**
+ * One encoding of a synthetic one-pool trade for each router type: the SDKs build their ABI coders and the JIT
+ * compiles the encoding path here, at thread start, instead of in the first real quote's budget.
+ */
+function warmUpEncoding() {
+  const [a, b] = ["0x0000000000000000000000000000000000000a01", "0x0000000000000000000000000000000000000a02"] as const
+  const price = 1n << 96n // tick 0
+  const hop = {
+    pool: "0x0000000000000000000000000000000000000a03", tokenIn: a, tokenOut: b, fee: 3000, sqrtPriceX96Before: price,
+    sqrtPriceX96After: price, liquidity: 10n ** 18n, tickBefore: 0, ticksCrossed: 0, amountIn: 1000n, amountOut: 990n
+  } as const
+  const quote: QuoteResult = {
+    type: "exactIn", amountIn: 1000n, amountOut: 990n, gasEstimate: 0n, gasCostWei: 0n, gasCostInQuoteToken: null,
+    quoteGasAdjusted: 990n, priceImpactPpm: 0, blockNumber: 0n,
+    routes: [{ percent: 100, path: [a, b], hops: [hop], amountIn: 1000n, amountOut: 990n, gasEstimate: 0n }]
+  }
+  const tokens = new Map([a, b].map((t) => [t, { address: t, decimals: 18, symbol: "" }]))
+  for (const routerType of ["swap-router-02", "universal"] as const) {
+    encode({
+      chainId: 1, swapRouter02: "0x0000000000000000000000000000000000000a04", universalRouter: "0x0000000000000000000000000000000000000a05",
+      routerType, slippage: { numerator: 50n, denominator: 10_000n }, recipient: a, deadline: 0n, useRouterBalance: false, tokens: []
+    }, quote, tokens)
+  }
+}
+
+// In a worker thread, load the SDKs while the module is imported, before the thread takes its first task: a thread
+// that replaces one stopped by QUOTE_TIMEOUT must not spend its first quote's budget on a second of loading (which
+// would time out, stop that thread too, and so on while the load lasts).
+if (!isMainThread) {
+  loadSdks()
+  warmUpEncoding()
 }
 
 const engine = makeEngine()

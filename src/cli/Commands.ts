@@ -57,18 +57,4 @@ export const status = (targets: Targets) =>
     yield* Effect.sync(() => console.log(lines.join("\n")))
   })
 
-/**
- * Commands whose routes land with other features. Each names the routes it drives; until those exist in this
- * build's API the command says which are missing instead of guessing.
- */
-export const pendingCommands: Record<string, { readonly routes: ReadonlyArray<string>; readonly what: string }> = {
-  quote: { routes: ["GET /api/v1/quote"], what: "quote a trade (WETH → token) with calldata" },
-  swap: { routes: ["GET /api/v1/quote"], what: "quote, then send the calldata from the key's wallet" }
-}
-
-export const missingRoutes = (command: string) => {
-  const have = new Set([...clientTools(), ...exchangeTools()].map((t) => `${t.route.method} ${t.route.path}`))
-  return (pendingCommands[command]?.routes ?? []).filter((r) => !have.has(r))
-}
-
 export type CliProgram = Effect.Effect<void, unknown, HttpClient.HttpClient>

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import * as NodeFs from "node:fs"
-import { createWalletClient, type Hex, http, parseEventLogs } from "viem"
+import { type Hex, parseEventLogs } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { readDeploymentsSync } from "../../layers/Deployments.ts"
+import { makeSender } from "../../scripts/devnet/tx.ts"
 import { clientApi, signClaim } from "../client/index.ts"
 import type { Targets } from "./Commands.ts"
 import { readSession } from "./SessionFile.ts"
@@ -64,18 +65,11 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
     yield* progress(`→ image ${args.image}`)
     yield* api.launches.uploadLaunchImage({ params: { id: draft.id }, payload: imageForm(args.image) as any })
     yield* progress(`→ FireLaunch.ignite on chain ${deployments.chainId}`)
-    const wallet = createWalletClient({ account, transport: http(args.rpcUrl) })
-    const receipt = yield* Effect.promise(async () => {
-      const { createPublicClient } = await import("viem")
-      const chain = createPublicClient({ transport: http(args.rpcUrl) })
-      const hash = await wallet.writeContract({
-        chain: null,
-        address: deployments.contracts.fireLaunch,
-        abi: FireLaunchAbi,
-        functionName: "ignite",
-        args: [args.name, args.symbol]
-      })
-      return chain.waitForTransactionReceipt({ hash, pollingInterval: 250 })
+    // One transaction, gas padded, receipt polled (viem's waitForTransactionReceipt can hang on automine: FACTS.md).
+    const sender = makeSender(deployments.chainId, args.rpcUrl)
+    const receipt = yield* Effect.tryPromise({
+      try: () => sender.write(account, deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),
+      catch: (e) => new Error(`FireLaunch.ignite failed: ${(e as Error).message}`)
     })
     const [ignited] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
     if (receipt.status !== "success" || ignited === undefined) return yield* Effect.fail(new Error(`ignite failed: ${receipt.transactionHash}`))

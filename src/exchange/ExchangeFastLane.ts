@@ -2,6 +2,7 @@ import { Effect, Layer, Metric } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { AppConfig } from "../Config.ts"
 import { FastLane } from "../Http.ts"
+import { httpSecurityConfig, makeSecurityHeaders } from "../http/HttpSecurity.ts"
 import { requestIdFrom } from "../http/RequestContext.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimitHttp.ts"
 import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
@@ -9,14 +10,6 @@ import { callerIpOf } from "../system/CallerIp.ts"
 import { entryHeaders, ExchangeCache, matchesTag } from "./ExchangeCache.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { PUBLIC_BUCKET } from "./PublicRateLimit.ts"
-
-/** The headers src/http/HttpSecurity.ts puts on every response (HSTS needs the proxy check: the Effect path only). */
-const fastLaneSecurityHeaders = {
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
-  "content-security-policy": "frame-ancestors 'none'"
-}
 
 const answered = (status: "200" | "304") =>
   Metric.counter("exchange_fast_lane_responses", {
@@ -32,7 +25,8 @@ export const fastLaneResponses = { ok: answered("200"), notModified: answered("3
  * (path and raw query, exactly as sent: the cache's key) has a fresh `ExchangeCache` entry, when the per-IP limit can
  * be decided without a store round trip (`RateLimiter.consumeLocal`). The answer is the one the Effect path gives for
  * a hit, byte for byte but the `Date`: status 200 (or 304 for a current `If-None-Match`), the entry's `ETag` and
- * `Cache-Control`, `x-request-id` (the client's when plain, else a new one), the `RateLimit-*` headers, the body.
+ * `Cache-Control`, the security headers (src/http/HttpSecurity.ts `makeSecurityHeaders`, HSTS included), `x-request-id`
+ * (the client's when plain, else a new one), the `RateLimit-*` headers, the body.
  * Everything else falls through untouched: misses, other methods, requests with a body (the body limit applies),
  * absolute-form targets, and hits whose limit needs the store (the first hit of a window, the end of a window, a 429:
  * the Effect path then counts the request, so nothing is counted twice).
@@ -50,6 +44,8 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
   const cache = yield* ExchangeCache
   const lane = yield* FastLane
   const { trustProxy } = yield* AppConfig
+  // The security headers of the Effect path, from the same definition (HSTS too, behind the trusted TLS proxy).
+  const securityHeaders = makeSecurityHeaders((yield* httpSecurityConfig).hstsMaxAgeSeconds, trustProxy)
   const limits = yield* rateLimitSettings
   const limiter = yield* RateLimiter
   const context = yield* Effect.context<never>()
@@ -74,8 +70,9 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
     }
     // The header order of the Effect path: the response's own, then the request id, then the limit headers.
     const requestId = requestIdFrom(headers["x-request-id"] as string | undefined)
+    const security = securityHeaders(headers["x-forwarded-proto"] as string | undefined)
     if (matchesTag(headers["if-none-match"], entry.etag)) {
-      response.writeHead(304, { ...entryHeaders(entry), ...fastLaneSecurityHeaders, "x-request-id": requestId, ...limitHeaders })
+      response.writeHead(304, { ...entryHeaders(entry), ...security, "x-request-id": requestId, ...limitHeaders })
       response.end()
       notModified.updateUnsafe(1, context)
       return true
@@ -84,7 +81,7 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
       ...entryHeaders(entry),
       "content-type": "application/json",
       "content-length": String(entry.body.byteLength),
-      ...fastLaneSecurityHeaders,
+      ...security,
       "x-request-id": requestId,
       ...limitHeaders
     })

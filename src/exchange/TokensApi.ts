@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { McpExclude } from "../mcp/McpAnnotations.ts"
 import { ExchangeNotFound, ExchangeUnavailable } from "./ExchangeError.ts"
 import { AddressParam, ChainIdParam, Limit, TokenId, TxHashParam } from "./Ids.ts"
 import { PublicRateLimit } from "./PublicRateLimit.ts"
@@ -90,5 +91,5 @@ export class TokensApi extends HttpApiGroup.make("tokens").add(
       "Readiness",
       "200 when the database answers and the indexer lags at most EXCHANGE_READY_MAX_LAG_BLOCKS blocks; else 503 NOT_READY with the " +
         "failing part. Liveness is GET /api/health."
-    ))
+    )).annotate(McpExclude, true) // the load balancer's probe; agents read GET /api/v1/indexer/status
 ).middleware(PublicRateLimit).annotateMerge(OpenApi.annotations({ description: "Tokens, stats, positions, status: public, limited per client IP" })) {}

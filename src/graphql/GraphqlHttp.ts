@@ -14,7 +14,8 @@ import {
 import { useServer } from "graphql-ws/use/ws"
 import { WebSocketServer } from "ws"
 import { UpgradeRoutes } from "../Http.ts"
-import { errorResponse } from "../http/RequestContext.ts"
+import { BodyLimits } from "../http/BodyLimits.ts"
+import { errorResponse, isBodyTooLargeError } from "../http/RequestContext.ts"
 import { graphiqlPage } from "./GraphiqlPage.ts"
 import { GraphqlSchema, listFieldNames, newContext } from "./GraphqlSchema.ts"
 import { costLimit, depthLimit } from "./Limits.ts"
@@ -38,8 +39,10 @@ const validateWithLimits = (schema: GraphQLSchema, document: DocumentNode, varia
 export const GraphqlWsLive = Layer.effectDiscard(Effect.gen(function*() {
   const schema = yield* GraphqlSchema
   const upgrades = yield* UpgradeRoutes
+  // A graphql-ws message is held to the GraphQL body limit too (ws would take up to 100 MiB; it closes with 1009).
+  const maxPayload = (yield* BodyLimits).bytes.graphql
   const wss = yield* Effect.acquireRelease(
-    Effect.sync(() => new WebSocketServer({ noServer: true })),
+    Effect.sync(() => new WebSocketServer({ noServer: true, maxPayload })),
     (wss) =>
       Effect.callback<void>((resume) => {
         for (const client of wss.clients) client.terminate()
@@ -92,17 +95,21 @@ export const GraphqlWsLive = Layer.effectDiscard(Effect.gen(function*() {
 export const GraphqlHttpLive = Layer.unwrap(Effect.map(GraphqlSchema, (schema) =>
   Layer.mergeAll(
   GraphqlWsLive,
+  // Its own body limit (src/http/BodyLimits.ts GRAPHQL_BODY_BYTES), enforced by the global middleware.
+  Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "POST", path: "/v1/graphql", kind: "graphql" }]))),
   HttpRouter.add("GET", "/v1/graphql", HttpServerResponse.html(graphiqlPage)),
   HttpRouter.add(
     "POST",
     "/v1/graphql",
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const body = yield* request.json.pipe(Effect.option)
-      if (body._tag === "None") {
+      const body = yield* request.json.pipe(Effect.result)
+      if (body._tag === "Failure") {
+        // Over the body limit: the middleware's 413 (src/http/RequestContext.ts), not a malformed body.
+        if (isBodyTooLargeError(body.failure)) return yield* Effect.die(body.failure)
         return errorResponse(400, { code: "INVALID_BODY", message: "Expected a JSON body { query, variables?, operationName? }" })
       }
-      const decoded = yield* decodeRequest(body.value).pipe(Effect.result)
+      const decoded = yield* decodeRequest(body.success).pipe(Effect.result)
       if (decoded._tag === "Failure") {
         return errorResponse(400, { code: "INVALID_BODY", message: `Invalid GraphQL request: ${decoded.failure.message}` })
       }

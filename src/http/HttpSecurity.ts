@@ -41,10 +41,27 @@ const exposeHeaders = "x-request-id, ratelimit-limit, ratelimit-remaining, ratel
 const baseHeaders = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer"
+  "referrer-policy": "no-referrer",
+  "content-security-policy": "frame-ancestors 'none'"
 } as const
 
+/** A request came over TLS when the trusted proxy says so (`X-Forwarded-Proto: https`, first hop); never without TRUST_PROXY. */
+const overTls = (trustProxy: boolean, forwardedProto: string | undefined) =>
+  trustProxy && forwardedProto !== undefined && forwardedProto.split(",")[0]!.trim() === "https"
+
+/**
+ * The security headers of a response, given the request's `X-Forwarded-Proto`, in the order they are sent. The one
+ * definition for both ways a response leaves: `decorate` below (the Effect HTTP app) and the exchange fast lane
+ * (src/exchange/ExchangeFastLane.ts), which answers cache hits at the Node listener and must send the same headers.
+ */
+export const makeSecurityHeaders = (hstsMaxAgeSeconds: number, trustProxy: boolean) => {
+  const plain: Readonly<Record<string, string>> = baseHeaders
+  const tls: Readonly<Record<string, string>> = { ...baseHeaders, "strict-transport-security": `max-age=${hstsMaxAgeSeconds}; includeSubDomains` }
+  return (forwardedProto: string | undefined) => (overTls(trustProxy, forwardedProto) ? tls : plain)
+}
+
 export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boolean, writeError: ErrorWriter) => {
+  const securityHeaders = makeSecurityHeaders(settings.hstsMaxAgeSeconds, trustProxy)
   const listed = new Set(settings.corsOrigins.filter((o) => o !== "*"))
   const anyOrigin = settings.corsOrigins.includes("*")
 
@@ -75,11 +92,8 @@ export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boo
 
   /** Adds the security and CORS headers to a response (a route's own CSP is kept). */
   const decorate = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
-    const headers: Record<string, string> = { ...baseHeaders }
-    if (response.headers["content-security-policy"] === undefined) headers["content-security-policy"] = "frame-ancestors 'none'"
-    if (trustProxy && request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() === "https") {
-      headers["strict-transport-security"] = `max-age=${settings.hstsMaxAgeSeconds}; includeSubDomains`
-    }
+    const headers: Record<string, string> = { ...securityHeaders(request.headers["x-forwarded-proto"]) }
+    if (response.headers["content-security-policy"] !== undefined) delete headers["content-security-policy"]
     const cors = corsFor(request.headers["origin"])
     if (cors !== undefined) {
       Object.assign(headers, cors, { "access-control-expose-headers": exposeHeaders })

@@ -3,6 +3,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, Ht
 import { AppConfig } from "../Config.ts"
 import type { ErrorBody } from "../domain/ApiError.ts"
 import { recordHttpRequest } from "../metrics/Metrics.ts"
+import { type BodyLimitTable, bodyLimitBytes, makeBodyLimitTable } from "./BodyLimits.ts"
 import { loadHttpSecurity } from "./HttpSecurity.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
@@ -20,8 +21,12 @@ const serverErrorReasons = (cause: Cause.Cause<unknown>) =>
     return HttpServerError.isHttpServerError(error) ? [error.reason] : []
   })
 
-const isBodyTooLarge = (cause: Cause.Cause<unknown>) =>
-  serverErrorReasons(cause).some((reason) => reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge")
+const bodyTooLarge = (reason: HttpServerError.HttpServerError["reason"]) =>
+  reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
+const isBodyTooLarge = (cause: Cause.Cause<unknown>) => serverErrorReasons(cause).some(bodyTooLarge)
+
+/** The error of reading a body past the route's limit (a handler that reads the body itself lets it through). */
+export const isBodyTooLargeError = (error: unknown) => HttpServerError.isHttpServerError(error) && bodyTooLarge(error.reason)
 
 /**
  * The router fails with RouteNotFound (instead of reaching the `*` fallback) when the path does not percent-decode
@@ -42,8 +47,9 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
 /**
  * Global middleware of every service:
  * - an `x-request-id` on every response, also attached to every log line of the request;
- * - the body limit: a declared `Content-Length` over it is refused before reading, a streamed body is cut at the
- *   limit; both answer 413 with the error body;
+ * - the body limit of the route (BodyLimits.ts, declared by the route layers in `bodyLimits`): a declared
+ *   `Content-Length` over it is refused before reading, a streamed body is cut at the limit; both answer 413 with the
+ *   error body;
  * - CORS and the security headers (HttpSecurity.ts) on every response, preflights answered here;
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
  *   the request id, which the caller can quote;
@@ -53,14 +59,11 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
  *   durationMs as annotations: fields of the JSON object under LOG_FORMAT=json). The query string is not logged:
  *   it may carry tokens.
  */
-export const requestContext = (writeError: ErrorWriter, service = "app") => HttpRouter.middleware(
+export const requestContext = (writeError: ErrorWriter, service = "app", bodyLimits?: BodyLimitTable) => HttpRouter.middleware(
   Effect.gen(function*() {
-    const { maxBodyBytes, accessLog, trustProxy } = yield* AppConfig
+    const { accessLog, trustProxy } = yield* AppConfig
     const security = yield* loadHttpSecurity(trustProxy, writeError)
-    // An MCP tool call carries a file as base64 inside JSON-RPC: 4/3 of the bytes plus the envelope. The route it
-    // becomes is held to MAX_BODY_BYTES as usual, so the largest file is the same over REST and MCP.
-    const mcpMaxBodyBytes = Math.ceil((maxBodyBytes * 4) / 3) + 65_536
-    const limits = { rest: ByteSize.bytes(maxBodyBytes), mcp: ByteSize.bytes(mcpMaxBodyBytes) }
+    const limits = bodyLimits ?? makeBodyLimitTable(yield* bodyLimitBytes)
     const tooLarge = (maxBytes: number) =>
       writeError(413, {
         code: "PAYLOAD_TOO_LARGE",
@@ -82,11 +85,11 @@ export const requestContext = (writeError: ErrorWriter, service = "app") => Http
           return Effect.void
         })
         const declared = Number(request.headers["content-length"] ?? 0)
-        const isMcp = request.url === "/mcp" || request.url.startsWith("/mcp?")
-        const maxBytes = isMcp ? mcpMaxBodyBytes : maxBodyBytes
+        // The route's own limit (BodyLimits.ts). No GET route reads a body: the hot reads skip the lookup.
+        const maxBytes = request.method === "GET" ? limits.bytes.json : limits.limitFor(request.method, request.url)
         const response = declared > maxBytes ? tooLarge(maxBytes) : yield* app.pipe(
           Effect.onExit(() => captureRoute),
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, isMcp ? limits.mcp : limits.rest),
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
           Effect.catchCause((cause) => {
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))

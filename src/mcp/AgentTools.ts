@@ -31,9 +31,23 @@ export const CLIENT_INSTRUCTIONS = [
   "Amounts are base units as decimal strings. Errors come back as tool errors whose text is {code, message}."
 ].join("\n")
 
+/** The quote flow's tools, named once for the instructions, /llms.txt and docs/agents.md (a test checks they exist). */
+export const QUOTE_TOOLS = {
+  get: "dex_quote_get",
+  partner: "dex_quote_create",
+  open: "dex_quote_open",
+  allowlist: "dex_quote_tokens",
+  status: "dex_status"
+} as const
+
 export const EXCHANGE_INSTRUCTIONS = [
   "Tools of the fire-api exchange API and search service (DEX data, quotes), one per REST route.",
-  "Quote tools need a partner key: connect with the `x-api-key` header (HTTP) or FIRE_API_KEY (stdio).",
+  "Quote tools need a partner key (never the session JWT): the `x-api-key` header on the MCP HTTP connection (kept " +
+  "for the MCP session once sent) or FIRE_API_KEY (stdio). A server without partner keys accepts every quote.",
+  `Quote flow: ${QUOTE_TOOLS.get}({chainId, tokenInAddress, tokenOutAddress, amount, recipient, slippageBps?}) → ` +
+  "approve tokenIn to methodParameters.to from the wallet → send {to, data: methodParameters.calldata, value} → " +
+  `${QUOTE_TOOLS.status}({chainId, txHash}) until success. ${QUOTE_TOOLS.partner} (allowlist enforced, list it with ` +
+  `${QUOTE_TOOLS.allowlist}) and ${QUOTE_TOOLS.open} (any pair) answer transaction {to, callData, value, gas?} instead.`,
   "Amounts are base units as decimal strings. GET quotes take `slippageBps` (basis points); POST quotes take " +
   "`slippage` as a fraction (0.005 = 0.5%). Quote right before sending the returned calldata from the wallet.",
   "Errors come back as tool errors whose text is {code, message}."

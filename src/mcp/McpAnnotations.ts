@@ -19,5 +19,9 @@ export class McpToolHints extends Context.Service<McpToolHints, {
  */
 export class McpSessionEffect extends Context.Service<McpSessionEffect, "issues" | "ends">()("app/mcp/McpSessionEffect") {}
 
-/** `true` on an endpoint that stays in OpenAPI but is no MCP tool (probes and metrics: for machines, not agents). */
+/**
+ * `true` on an endpoint that stays in OpenAPI but is no MCP tool: routes whose only callers are machines operating the
+ * service (orchestrator and load-balancer probes, Prometheus metrics, search index introspection). An agent has no
+ * use for them; the health report (`/healthz`, `/api/health`) and the indexer status stay tools (the spec lists them).
+ */
 export class McpExclude extends Context.Service<McpExclude, boolean>()("app/mcp/McpExclude") {}

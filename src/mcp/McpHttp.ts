@@ -2,9 +2,11 @@ import { Config, Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
 import { Listening } from "../Http.ts"
+import { BodyLimits } from "../http/BodyLimits.ts"
+import { quoteSettings } from "../quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
-import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
+import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
 
 /**
  * Streamable HTTP MCP endpoints at `/mcp`, on the router of the service they belong to. A tool call runs through
@@ -12,6 +14,12 @@ import { fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerR
  * routes, which the search service serves: those calls go to it over HTTP (same process: its bound address;
  * otherwise SEARCH_URL).
  */
+
+/**
+ * `/mcp` takes its own body limit (src/http/BodyLimits.ts): a tool call may carry a file in base64, 4/3 of the
+ * upload route's limit. The request it becomes is then held to that route's limit, as over REST.
+ */
+const McpBodyLimit = Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }])))
 
 /** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
 export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
@@ -24,14 +32,17 @@ export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
     protocols: PROTOCOLS,
     instructions: CLIENT_INSTRUCTIONS,
     allowSessionTermination: true,
-    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials })
+    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials() })
   })
-})).pipe(Layer.merge(LlmsTxtLive))
+})).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
 
 export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
   const listening = yield* Listening
   const searchUrl = yield* Config.String("SEARCH_URL").pipe(Config.option)
+  // The partner key travels in the header the quote routes read (QUOTE_API_KEY_HEADER; never Authorization).
+  const { apiKeyHeader: configured } = yield* quoteSettings
+  const apiKeyHeader = configured === "authorization" ? DECLARED_API_KEY_HEADER : configured
   const local = inProcessExecutor(router)
   const search = fetchExecutor(() => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined))
   return McpServer.layerHttp({
@@ -44,7 +55,8 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
     registrations: registerRouteTools({
       tools: exchangeTools(),
       executorFor: (service) => (service === "search" ? search : local),
-      credentials: httpCredentials
+      credentials: httpCredentials(apiKeyHeader),
+      apiKeyHeader
     })
   })
-}))
+})).pipe(Layer.merge(McpBodyLimit))

@@ -35,13 +35,19 @@ const errorResult = (error: ToolError) =>
     _meta: { "fire-api/error": error }
   })
 
-/** Credentials of the HTTP transport: `Authorization: Bearer`, the partner-key header, the `Mcp-Session-Id`. */
-export const httpCredentials: CredentialsOf = (tool) =>
+/** The partner-key header every quote route declares (PartnerAuth); the server may rename it (QUOTE_API_KEY_HEADER). */
+export const DECLARED_API_KEY_HEADER = "x-api-key"
+
+/**
+ * Credentials of the HTTP transport: `Authorization: Bearer`, the partner-key header (read on every call, whichever
+ * the tool: a session binds the key it sent, see `registerRouteTools`), the `Mcp-Session-Id`.
+ */
+export const httpCredentials = (apiKeyHeader: string = DECLARED_API_KEY_HEADER): CredentialsOf => () =>
   Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
     if (Option.isNone(request)) return { sessionKey: undefined, remoteAddress: undefined, forwardedFor: undefined }
     const headers = request.value.headers
     const bearer = /^Bearer\s+(.+)$/i.exec(headers["authorization"] ?? "")?.[1]
-    const apiKey = tool.route.apiKeyHeader !== undefined ? headers[tool.route.apiKeyHeader] : undefined
+    const apiKey = headers[apiKeyHeader] || undefined
     return {
       sessionKey: headers["mcp-session-id"],
       session: bearer,
@@ -56,13 +62,20 @@ export interface RegisterOptions {
   /** The executor of each tool's service. */
   readonly executorFor: (service: string) => Executor
   readonly credentials: CredentialsOf
+  /** The header the service reads partner keys from, when it is not the declared `x-api-key` (QUOTE_API_KEY_HEADER). */
+  readonly apiKeyHeader?: string | undefined
 }
 
-/** One `addTool` per derived tool. */
+/**
+ * One `addTool` per derived tool. Credentials of a call: the JWT its MCP session signed in with (a tool whose route
+ * issues a session), else the transport's (`Authorization`); the partner key of the call's own request, else the key
+ * the session sent before (a client that sends it only once keeps it for the session), else none.
+ */
 export const registerRouteTools = (options: RegisterOptions) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const mcp = yield* McpServer.McpServer
     const sessions = new McpSessions()
+    const partnerKeys = new McpSessions()
     for (const tool of options.tools) {
       const execute = options.executorFor(tool.route.service)
       yield* mcp.addTool({
@@ -81,7 +94,9 @@ export const registerRouteTools = (options: RegisterOptions) =>
             const transport = yield* options.credentials(tool)
             const key = transport.sessionKey
             const session = (key !== undefined ? sessions.get(key) : undefined) ?? transport.session
-            const built = buildRequest(tool, input, "http://mcp.internal", { session, apiKey: transport.apiKey })
+            if (key !== undefined && transport.apiKey !== undefined) partnerKeys.set(key, transport.apiKey, Number.POSITIVE_INFINITY)
+            const apiKey = transport.apiKey ?? (key !== undefined ? partnerKeys.get(key) : undefined)
+            const built = buildRequest(tool, input, "http://mcp.internal", { session, apiKey, apiKeyHeader: options.apiKeyHeader })
             if (built._tag === "Invalid") return errorResult(built.error)
             const response = yield* execute(built.request, transport)
             const outcome = toOutcome(tool, response)

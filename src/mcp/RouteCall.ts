@@ -8,8 +8,10 @@ import type { RouteTool } from "./RouteTools.ts"
 export interface Credentials {
   /** Session JWT, sent as `Authorization: Bearer`. */
   readonly session?: string | undefined
-  /** Partner key, sent in the header the route declares. */
+  /** Partner key, sent in the header the route declares (or `apiKeyHeader`, the server's configured name). */
   readonly apiKey?: string | undefined
+  /** The header the service reads the partner key from (QUOTE_API_KEY_HEADER); default: the route's declared one. */
+  readonly apiKeyHeader?: string | undefined
 }
 
 /** The route's answer, read whole. */
@@ -74,7 +76,9 @@ export const buildRequest = (
 
   const headers = new Headers({ accept: "application/json, */*" })
   if (credentials.session !== undefined) headers.set("authorization", `Bearer ${credentials.session}`)
-  if (route.apiKeyHeader !== undefined && credentials.apiKey !== undefined) headers.set(route.apiKeyHeader, credentials.apiKey)
+  if (route.apiKeyHeader !== undefined && credentials.apiKey !== undefined) {
+    headers.set(credentials.apiKeyHeader ?? route.apiKeyHeader, credentials.apiKey)
+  }
 
   let body: string | FormData | undefined
   if (route.body.kind === "json") {

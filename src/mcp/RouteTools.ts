@@ -188,7 +188,10 @@ const buildInput = (route: Reflected, defs: Record<string, Json>) => {
     const clashes = object !== undefined && Object.keys(object.properties).some((name) => name in properties)
     if (object !== undefined && !clashes) {
       const fields = Object.entries(object.properties).map(([name, property]) => {
-        add(name, descriptionOf(doc, property), object.required.includes(name), `The body field \`${name}\``)
+        // An optional field is left out, as an optional parameter is: its `null` branch only confuses a model.
+        const isRequired = object.required.includes(name)
+        const schema = isRequired ? descriptionOf(doc, property) : withoutNullBranch(descriptionOf(doc, property))
+        add(name, schema, isRequired, `The body field \`${name}\``)
         return name
       })
       body = { kind: "json", fields }
@@ -262,7 +265,8 @@ const describeTool = (route: Reflected, binding: Omit<RouteBinding, "output">, o
     ? `Needs a session: sign in first with ${options.signInTool ?? "the sign-in tool"} (this MCP session then sends its JWT), ` +
       "or connect with `Authorization: Bearer <JWT>`."
     : binding.apiKeyHeader !== undefined
-    ? `Needs a partner key: connect with the \`${binding.apiKeyHeader}\` header (HTTP) or FIRE_API_KEY (stdio).`
+    ? `Needs a partner key (not the session JWT): the \`${binding.apiKeyHeader}\` header on the MCP HTTP connection ` +
+      "(kept for the MCP session once sent), or FIRE_API_KEY for the stdio server. Servers without partner keys accept any call."
     : undefined
   const files = binding.body.kind === "multipart" && binding.body.files.length > 0
     ? `File parts (${binding.body.files.join(", ")}) are given as {base64, contentType}.`

@@ -10,25 +10,27 @@ import { Effect, Metric } from "effect"
  */
 const secondsBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-export const httpRequestDuration = Metric.histogram("http_request_duration_seconds", {
-  description: "HTTP request durations by service, method, route pattern and status",
-  boundaries: secondsBuckets
-})
+/** A duration histogram in seconds, with the buckets above. */
+const secondsHistogram = (name: string, description: string) => Metric.histogram(name, { description, boundaries: secondsBuckets })
+/** A counter that only goes up (Prometheus `_total`). */
+const totalCounter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
 
-export const rateLimitRejections = Metric.counter("rate_limit_rejections_total", {
-  description: "Requests refused by a rate limit (429), by bucket",
-  incremental: true
-})
+export const httpRequestDuration = secondsHistogram(
+  "http_request_duration_seconds",
+  "HTTP request durations by service, method, route pattern and status"
+)
 
-export const pushDeliveries = Metric.counter("push_deliveries_total", {
-  description: "Web push delivery attempts by outcome: delivered, gone (subscription removed), rejected, retry, dropped",
-  incremental: true
-})
+export const rateLimitRejections = totalCounter("rate_limit_rejections_total", "Requests refused by a rate limit (429), by bucket")
 
-export const quoteDuration = Metric.histogram("quote_duration_seconds", {
-  description: "Time to answer a quote (route finding and calldata), by outcome",
-  boundaries: secondsBuckets
-})
+export const pushDeliveries = totalCounter(
+  "push_deliveries_total",
+  "Web push delivery attempts by outcome: delivered, gone (subscription removed), rejected, retry, dropped"
+)
+
+export const quoteDuration = secondsHistogram(
+  "quote_duration_seconds",
+  "Time to answer a quote (route finding and calldata), by outcome"
+)
 
 export const quoteWorkerQueueDepth = Metric.gauge("quote_worker_queue_depth", {
   description: "Quote tasks waiting for a route-finder worker"

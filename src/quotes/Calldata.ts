@@ -8,7 +8,8 @@ import type { QuoteChain } from "../domain/QuoteChains.ts"
 import type { QuoteToken } from "./TokenRegistry.ts"
 
 // The SDKs are CommonJS; loaded through createRequire from ESM (FACTS "Uniswap SDKs and routing"), on first use:
-// they cost about a second of CPU, which process start-up should not wait for (Quotes preloads them in the background).
+// they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
+// while importing workers/route-finder.ts; inline, the first quote does).
 const require = createRequire(import.meta.url)
 let sdks: { core: typeof SdkCore; v3: typeof V3Sdk; routerSdk: typeof RouterSdk; universal: typeof UniversalSdk } | undefined
 export const loadSdks = () =>
@@ -39,6 +40,23 @@ export interface MethodParameters {
 }
 
 /**
+ * SDK tokens by chain, address, decimals and symbol. `new Token` checksums its address (a keccak-256 in ethers), which
+ * was the largest single cost of a quote's calldata under load; a token's identity never changes, so each is built
+ * once. Bounded: the registry's tokens of the configured chains.
+ */
+const sdkTokens = new Map<string, SdkCore.Token>()
+const sdkToken = (chainId: number, address: string, t: QuoteToken) => {
+  const key = `${chainId}:${address}:${t.decimals}:${t.symbol}`
+  let token = sdkTokens.get(key)
+  if (token === undefined) {
+    token = new (loadSdks().core.Token)(chainId, address, t.decimals, t.symbol)
+    if (sdkTokens.size > 100_000) sdkTokens.clear()
+    sdkTokens.set(key, token)
+  }
+  return token
+}
+
+/**
  * The routing core's result as SDK objects: one v3 Route per RouteResult (a split is several routes of one trade),
  * pools at the state the quote was computed against, amounts exactly as quoted (unchecked trade: the SDK does not
  * simulate again, our engine already did and equals the chain).
@@ -48,7 +66,7 @@ const toRoutes = (chainId: number, quote: QuoteResult, tokens: ReadonlyMap<strin
   const token = (address: string) => {
     const t = tokens.get(address)
     if (t === undefined) throw new Error(`no decimals for token ${address} of the route`)
-    return new core.Token(chainId, address, t.decimals, t.symbol)
+    return sdkToken(chainId, address, t)
   }
   return quote.routes.map((r) => {
     const pools = r.hops.map((h) =>
@@ -83,7 +101,7 @@ const building = <A>(f: () => A): A => {
  * `useRouterBalance` spends what the router already holds). Throws when the SDK cannot encode the trade.
  */
 export const buildMethodParameters = (
-  chain: QuoteChain,
+  chain: Pick<QuoteChain, "chainId" | "swapRouter02" | "universalRouter">,
   quote: QuoteResult,
   tokens: ReadonlyMap<string, QuoteToken>,
   options: CalldataOptions

@@ -6,7 +6,7 @@ import type { QuoteResult, TradeType } from "../../workers/routing/types.ts"
 import { KNOWN_CHAINS, quoteChainFrom } from "../domain/QuoteChains.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
-import { buildMethodParameters, loadSdks, type MethodParameters, RouteBuildError, type RouterType, slippageBound } from "./Calldata.ts"
+import { type MethodParameters, type RouterType, slippageBound } from "./Calldata.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 import { RouteFinder } from "./RouteFinder.ts"
@@ -53,6 +53,7 @@ export interface QuoteOutcome {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/u
 const AMOUNT = /^[0-9]{1,78}$/u
 const MAX_UINT256 = (1n << 256n) - 1n
+const ZERO = "0x0000000000000000000000000000000000000000"
 
 /**
  * The quote pipeline: validate (chain, addresses, amount, options, allowlist), resolve the tokens, route (RouteFinder,
@@ -74,7 +75,6 @@ export class Quotes extends Context.Service<Quotes, {
     const settings = yield* quoteSettings
     const quoteChain = quoteChainFrom(chain.deployments)
 
-    yield* Effect.forkScoped(Effect.delay(Effect.sync(loadSdks), "1 second"))
     // Gas price: refreshed in the background (no RPC in the hot path); 1 gwei until the first answer.
     let gasPriceWei = 1_000_000_000n
     yield* Effect.forkScoped(
@@ -118,7 +118,27 @@ export class Quotes extends Context.Service<Quotes, {
         }
       }
       const [tokenIn, tokenOut] = yield* Effect.all([registry.resolve(tokenInAddress), registry.resolve(tokenOutAddress)])
-      const outcome = yield* finder.quote({ tokenIn: tokenInAddress, tokenOut: tokenOutAddress, amount, type: input.type, gasPriceWei })
+      if (input.routerType === "swap-router-02" && quoteChain.swapRouter02 === ZERO) {
+        return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", "calldata could not be generated: no SwapRouter02 in this chain's deployment")
+      }
+      if (input.routerType === "universal" && quoteChain.universalRouter === ZERO) {
+        return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", "calldata could not be generated: no UniversalRouter in this chain's deployment")
+      }
+      // From the chain's clock (the last indexed block), which a devnet may have moved ahead of the wall clock.
+      const now = Math.max(Math.floor(Date.now() / 1000), Math.floor(loader.blockTimestamp()))
+      const deadline = input.deadline ?? BigInt(now + settings.deadlineSeconds)
+      // The worker that finds the route encodes its calldata too (the SDKs' encoding is the costliest step).
+      const outcome = yield* finder.quote({ tokenIn: tokenInAddress, tokenOut: tokenOutAddress, amount, type: input.type, gasPriceWei }, {
+        chainId: quoteChain.chainId,
+        swapRouter02: quoteChain.swapRouter02,
+        universalRouter: quoteChain.universalRouter,
+        routerType: input.routerType,
+        slippage: input.slippage,
+        recipient: input.recipient,
+        deadline,
+        useRouterBalance: input.useRouterBalance,
+        tokens: [tokenIn, tokenOut]
+      })
       switch (outcome._tag) {
         case "NoPoolsAvailable":
           return yield* fail("NO_POOLS_AVAILABLE", "no pools hold the input or the output token")
@@ -135,16 +155,11 @@ export class Quotes extends Context.Service<Quotes, {
       for (const t of new Set(result.routes.flatMap((r) => r.path))) {
         if (!tokens.has(t)) tokens.set(t, yield* registry.resolve(t))
       }
-      // From the chain's clock (the last indexed block), which a devnet may have moved ahead of the wall clock.
-      const now = Math.max(Math.floor(Date.now() / 1000), Math.floor(loader.blockTimestamp()))
-      const deadline = input.deadline ?? BigInt(now + settings.deadlineSeconds)
-      const methodParameters = yield* Effect.try({
-        try: () => buildMethodParameters(quoteChain, result, tokens, { ...input, deadline }),
-        catch: (e) =>
-          e instanceof RouteBuildError
-            ? fail("ROUTE_BUILD_FAILED", `the route could not be built: ${e.message}`)
-            : fail("ROUTE_MISSING_METHOD_PARAMETERS", `calldata could not be generated: ${e instanceof Error ? e.message : String(e)}`)
-      })
+      const encoded = outcome.calldata
+      if (encoded === null) return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", "calldata could not be generated: the route finder returned none")
+      if (encoded._tag === "BuildFailed") return yield* fail("ROUTE_BUILD_FAILED", `the route could not be built: ${encoded.message}`)
+      if (encoded._tag === "EncodeFailed") return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", `calldata could not be generated: ${encoded.message}`)
+      const methodParameters: MethodParameters = { calldata: encoded.calldata, value: encoded.value, to: encoded.to }
       return {
         quoteId: randomUUID(), chainId, input, amount, tokenIn, tokenOut, tokens, result, gasPriceWei, methodParameters,
         bound: slippageBound(result, input.slippage), deadline

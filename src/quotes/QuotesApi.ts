@@ -2,12 +2,15 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ExchangeBadRequest, ExchangeInternal, ExchangeNotFound, ExchangeTooManyRequests, ExchangeUnauthorized } from "../exchange/ExchangeError.ts"
 import { ROUTING_SETTINGS } from "../domain/QuoteChains.ts"
+import { McpToolHints } from "../mcp/McpAnnotations.ts"
 import { PartnerAuth } from "./PartnerAuth.ts"
 import { reasonsDoc } from "./QuoteError.ts"
 import { examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 const errors = [ExchangeBadRequest, ExchangeUnauthorized, ExchangeNotFound, ExchangeTooManyRequests, ExchangeInternal]
+/** A POST quote computes and returns calldata; it changes nothing (so its MCP tool is read-only, like the GET). */
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const
 const common =
   `Errors: \`{ error, code, details? }\` with \`code\` = the QuoteErrorReason (${reasonsDoc}). ` +
   "Malformed chain ids, token addresses and amounts answer their reason (CHAIN_NOT_SUPPORTED, INVALID_TOKEN_ADDRESS, " +
@@ -66,12 +69,12 @@ export class QuotesApi extends HttpApiGroup.make("quotes").add(
       "Transaction-ready quote: `transaction { to, callData, value, gas? }` and `meta.allowlistApplied: true`. Both tokens " +
         "must be on the chain's allowlist (GET /api/v1/quote/tokens): otherwise 400 `Token not permitted by allowlist` " +
         `(code TOKEN_NOT_PERMITTED) with \`details.addresses\`. \`slippage\` is a fraction (0.005 = 0.5 %). ${routing} ${common}`
-    )),
+    )).annotate(McpToolHints, readOnly),
   HttpApiEndpoint.post("createOpenQuote", "/api/v1/quote/open", { payload: QuoteRequestBody, success: PartnerQuoteResponse, error: errors })
     .middleware(PartnerAuth).annotateMerge(doc(
       "Partner quote (any pair)",
       `Same body and response as POST /api/v1/quote without the allowlist (\`meta.allowlistApplied: false\`). Still needs the partner key. ${common}`
-    )),
+    )).annotate(McpToolHints, readOnly),
   HttpApiEndpoint.get("getQuoteTokens", "/api/v1/quote/tokens", {
     query: { chainId: Schema.Int.annotate({ description: "Chain id (required)", examples: [31337] }) },
     success: TokensResponse,

@@ -22,6 +22,8 @@ export interface Waiter {
 export interface Counter {
   readonly name: string
   windowMs: number
+  /** Local hits allowed before the store must have them (`batchFor` the counter's rule). */
+  batch: number
   /** The window's total at the store's last answer (every process's hits sent so far). */
   known: number
   /** When that window ends, by this process's clock; 0 until the first answer (and after a store failure). */
@@ -43,6 +45,7 @@ export interface Counter {
 export const newCounter = (name: string, windowMs: number): Counter => ({
   name,
   windowMs,
+  batch: 0,
   known: 0,
   endsAt: 0,
   unsent: 0,
@@ -52,6 +55,17 @@ export const newCounter = (name: string, windowMs: number): Counter => ({
   busy: false,
   timer: false
 })
+
+/**
+ * The local batch of a counter under `rule`: the configured batch (RATE_LIMIT_LOCAL_BATCH), or 1 % of the limit when
+ * that is larger. A fixed batch of 100 under a high limit (an internal client allowed 100,000 a minute) sends most
+ * requests of a busy counter to the store: at 10,000 req/s the 100 local hits are used up in 10 ms, before the round
+ * trip that acknowledges them returns, and every request after them waits for the store. Scaling with the limit keeps
+ * the worst-case overshoot of P processes, (P − 1) × batch, within (P − 1) % of the limit for such rules, and leaves
+ * the default rule (600 per minute: batch 100) as it was. 0 stays 0 (a round trip per request).
+ */
+export const batchFor = (configured: number, rule: RateLimitRule) =>
+  configured <= 0 ? 0 : Math.max(configured, Math.floor(rule.limit / 100))
 
 export const isIdle = (c: Counter, now: number) =>
   !c.busy && !c.timer && c.unsent === 0 && c.waiters.length === 0 && c.endsAt <= now

@@ -1,6 +1,6 @@
 import { Clock, type Config, Context, Effect, Fiber, Layer, Option } from "effect"
 import { recordRateLimitRejection } from "../metrics/Metrics.ts"
-import { type Counter, decideLocally, decisionAt, isIdle, newCounter, type RateLimitDecision } from "./LocalCounts.ts"
+import { batchFor, type Counter, decideLocally, decisionAt, isIdle, newCounter, type RateLimitDecision } from "./LocalCounts.ts"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
 import {
   defaultLocalCounting,
@@ -30,6 +30,8 @@ export type { RateLimitDecision } from "./LocalCounts.ts"
  * window allows at most limit + (P − 1) × batch requests: a decision can miss only hits that other processes have
  * not yet had acknowledged, at most `batch` each (test/ratelimit/LocalCounting.test.ts checks it under random
  * interleavings). With the defaults (600 per 60 s, batch 100) and two processes: at most 700 per minute per IP.
+ * A rule whose limit exceeds 100 × the configured batch uses 1 % of its limit as its batch (`batchFor`), so a busy
+ * counter under a high limit stays on the local path; its overshoot is then at most (P − 1) % of the limit.
  *
  * When the store fails, requests are allowed (logged) and the unsent local hits are forgotten: a limiter outage must
  * not take the API down.
@@ -48,7 +50,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         const context = yield* Effect.context<never>()
         const scope = yield* Effect.scope
         const counters = new Map<string, Counter>()
-        const half = Math.max(1, Math.ceil(local.batch / 2))
+        const half = (c: Counter) => Math.max(1, Math.ceil(c.batch / 2))
         let sweptAt = 0
         // Detached from any request (the requests of a batch all wait on it), ended with the layer.
         const fork = (effect: Effect.Effect<void>) => void Fiber.runIn(Effect.runForkWith(context)(effect), scope)
@@ -81,7 +83,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
                 batch.forEach((w, i) =>
                   w.resolve(Option.isSome(result) ? { count: result.value, nth: result.value.count - batch.length + i + 1 } : undefined)
                 )
-                if (c.waiters.length > 0 || c.unsent >= half) return true
+                if (c.waiters.length > 0 || c.unsent >= half(c)) return true
                 c.busy = false
                 if (c.unsent > 0) schedule(c)
                 return false
@@ -96,7 +98,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         /** After a local hit: send now when half a batch waits, else within `flushMs`. */
         const schedule = (c: Counter) => {
           if (c.busy) return
-          if (c.unsent >= half) return start(c)
+          if (c.unsent >= half(c)) return start(c)
           if (c.timer) return
           c.timer = true
           fork(Effect.andThen(Effect.sleep(local.flushMs), Effect.sync(() => {
@@ -116,13 +118,14 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             counters.set(name, c)
           }
           c.windowMs = rule.windowSeconds * 1000
+          c.batch = batchFor(local.batch, rule)
           return c
         }
 
         const consumeLocal = (bucket: string, key: string, rule: RateLimitRule) => {
           const now = clock.currentTimeMillisUnsafe()
           const c = counterOf(bucket, key, rule, now)
-          const decision = decideLocally(c, rule, local.batch, now)
+          const decision = decideLocally(c, rule, c.batch, now)
           if (decision !== undefined) schedule(c)
           return decision
         }

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../domain/ApiError.ts"
+import { McpExclude } from "../mcp/McpAnnotations.ts"
 import { PoolDocument, TokenDocument } from "./SearchDocument.ts"
 import { PoolSorts, TokenSorts } from "./SearchQuery.ts"
 
@@ -166,14 +167,15 @@ export class SearchGroup extends HttpApiGroup.make("search")
       "Search health",
       "200 when the index is loaded and its backend answers; 503 SEARCH_NOT_READY while the first load runs, " +
         "503 SEARCH_UNAVAILABLE when Typesense does not answer. (Process liveness: /api/health.)"
-    )),
+    )).annotate(McpExclude, true), // operators' probe, not an agent's tool
+
     HttpApiEndpoint.get("searchIndex", "/api/v1/search/index", {
       success: IndexInfo,
       error: ServiceUnavailable
     }).annotateMerge(doc(
       "Index introspection",
       "Backend, document counts (index vs Postgres), per chain the block the index holds vs the indexer checkpoint, last update, last error."
-    ))
+    )).annotate(McpExclude, true) // operators' introspection, not an agent's tool
   )
   .annotateMerge(OpenApi.annotations({ description: "Token and pool search, autocomplete" }))
 {}

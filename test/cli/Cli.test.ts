@@ -5,8 +5,9 @@ import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { baseUrl } from "../layers/TestServer.ts"
-import { parseEther, parseEventLogs } from "viem"
+import { baseUrl, fetchJson } from "../layers/TestServer.ts"
+import { type Address, parseEther, parseEventLogs } from "viem"
+import { erc20Abi } from "../../scripts/devnet/abis.ts"
 import { FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { writeDeploymentsSync } from "../../layers/Deployments.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
@@ -25,7 +26,13 @@ const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
 /** Each test spawns several CLI processes, each a cold Node start (≈ 1 s quiet, 10–15 s seen at load 20+). */
 const CLI_TEST_TIMEOUT = 300_000
 
-const servers = AgentServers({ FINALITY_DEPTH: "1", INDEXER_POLL_MS: "100" }, ["client", "exchange", "indexer"])
+/** Partner keys are configured, so the quote commands must send one (FIRE_API_KEY or --api-key). */
+const PARTNER_KEY = "fq_cli_test_partner_key_0123456789abcdef"
+
+const servers = AgentServers(
+  { FINALITY_DEPTH: "1", INDEXER_POLL_MS: "100", QUOTE_API_KEYS: `cli:${PARTNER_KEY}`, QUOTE_TIMEOUT: "5000", QUOTE_WORKERS: "1" },
+  ["client", "exchange", "indexer"]
+)
 
 layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-api CLI", (it) => {
   it.effect("login --key signs in with SIWE and stores the session; status shows it; a bad key is a clear error", () =>
@@ -115,6 +122,83 @@ layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-
       const again = yield* run(["claim", "--key", key, "--token", token], env)
       assert.strictEqual(again.code, 1)
       assert.match(again.stderr, /ALREADY_CLAIMED|already/i)
+      NodeFs.rmSync(home, { recursive: true, force: true })
+    }), CLI_TEST_TIMEOUT)
+
+  it.effect("quote (partner key, weth alias) and swap: wrap, approve, send, receipt, amounts; UniversalRouter through Permit2", () =>
+    Effect.gen(function*() {
+      const anvil = yield* AnvilChain
+      const c = anvil.deployments.contracts
+      const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
+      const deployments = NodePath.join(home, "deployments.json")
+      writeDeploymentsSync(deployments, anvil.deployments)
+      const key = generatePrivateKey()
+      const account = privateKeyToAccount(key)
+      yield* Effect.promise(() => anvil.sender.send(anvil.accounts[0]!, { to: account.address, value: parseEther("5") }))
+      const token = anvil.deployments.launches.find((l) => l.canonical && !l.graduated)!.token as Address
+      const exchangeUrl = yield* baseUrl("exchange")
+      const env = {
+        FIRE_API_HOME: home, FIRE_EXCHANGE_URL: exchangeUrl, FIRE_RPC_URL: anvil.rpcUrl, FIRE_DEPLOYMENTS: deployments,
+        FIRE_CHAIN_ID: String(anvil.chainId), FIRE_API_KEY: PARTNER_KEY
+      }
+      const amount = parseEther("0.01").toString()
+      // The quote engine routes over indexed pools: wait (bounded, mining) until it has them.
+      const probe = `${exchangeUrl}/api/v1/quote?chainId=${anvil.chainId}&tokenInAddress=${c.weth9}&tokenOutAddress=${token}&amount=${amount}&recipient=${account.address}`
+      let ready = yield* fetchJson(probe, { headers: { "x-api-key": PARTNER_KEY } })
+      for (let attempt = 0; attempt < 60 && ready.status !== 200; attempt++) {
+        yield* Effect.promise(() => anvil.mine(2))
+        ready = yield* fetchJson(probe, { headers: { "x-api-key": PARTNER_KEY } })
+      }
+      assert.strictEqual(ready.status, 200, JSON.stringify(ready.body))
+
+      const noKey = yield* run(["quote", "--token-in", "weth", "--token-out", token, "--amount", amount, "--key", key, "--api-key", "wrong"], env)
+      assert.strictEqual(noKey.code, 1)
+      assert.include(noKey.stderr, "INVALID_API_KEY: Invalid API key")
+
+      const quoted = yield* run(["quote", "--token-in", "weth", "--token-out", token, "--amount", amount, "--key", key], env)
+      assert.strictEqual(quoted.code, 0, quoted.stderr)
+      const q = JSON.parse(quoted.stdout)
+      assert.strictEqual(q.tokenIn.address.toLowerCase(), c.weth9.toLowerCase())
+      assert.strictEqual(q.tokenOut.address.toLowerCase(), token.toLowerCase())
+      assert.strictEqual(q.amountIn, amount)
+      assert.isTrue(BigInt(q.amountOut) > 0n && BigInt(q.minimumAmountOut) <= BigInt(q.amountOut))
+      assert.strictEqual(q.methodParameters.to.toLowerCase(), c.swapRouter02.toLowerCase())
+      assert.match(q.methodParameters.calldata, /^0x[0-9a-f]+$/)
+      assert.match(quoted.stderr, /✓ 10000000000000000 WETH → \d+ \S+ via /)
+
+      const balance = (of: Address) =>
+        Effect.promise(() => anvil.publicClient.readContract({ address: of, abi: erc20Abi, functionName: "balanceOf", args: [account.address] }))
+      const swapped = yield* run(["swap", "--key", key, "--token-in", "weth", "--token-out", token, "--amount", amount], env)
+      assert.strictEqual(swapped.code, 0, swapped.stderr)
+      assert.include(swapped.stderr, "→ wrapping 10000000000000000 wei into WETH")
+      assert.include(swapped.stderr, "→ approving 10000000000000000 WETH to the router")
+      const s1 = JSON.parse(swapped.stdout)
+      assert.strictEqual(s1.amountIn, amount, "spent exactly the exactIn amount")
+      assert.isTrue(BigInt(s1.amountOut) >= BigInt(s1.quoted.minimumAmountOut), "at least the quote's minimum")
+      assert.strictEqual((yield* balance(token)).toString(), s1.amountOut, "the key's account holds what the swap printed")
+      const receipt = yield* Effect.promise(() => anvil.publicClient.getTransactionReceipt({ hash: s1.txHash }))
+      assert.strictEqual(receipt.status, "success")
+      assert.strictEqual(receipt.from.toLowerCase(), account.address.toLowerCase())
+      assert.strictEqual(receipt.to?.toLowerCase(), c.swapRouter02.toLowerCase())
+      assert.strictEqual(String(receipt.blockNumber), s1.blockNumber)
+
+      // UniversalRouter: the input is pulled through Permit2 (ERC-20 approve to Permit2, then a Permit2 allowance).
+      const viaUniversal = yield* run(["swap", "--key", key, "--token-in", "weth", "--token-out", token, "--amount", amount, "--router", "universal"], env)
+      assert.strictEqual(viaUniversal.code, 0, viaUniversal.stderr)
+      assert.include(viaUniversal.stderr, "to Permit2")
+      assert.include(viaUniversal.stderr, "→ Permit2: allowing the router")
+      const s2 = JSON.parse(viaUniversal.stdout)
+      assert.strictEqual(s2.amountIn, amount)
+      assert.strictEqual((yield* balance(token)).toString(), (BigInt(s1.amountOut) + BigInt(s2.amountOut)).toString())
+      const r2 = yield* Effect.promise(() => anvil.publicClient.getTransactionReceipt({ hash: s2.txHash }))
+      assert.strictEqual(r2.to?.toLowerCase(), c.universalRouter.toLowerCase())
+
+      const usage = yield* run(["swap", "--key", key, "--token-in", "weth"], env)
+      assert.strictEqual(usage.code, 2)
+      assert.include(usage.stderr, "quote and swap take --token-in, --token-out and --amount")
+      const badAmount = yield* run(["quote", "--token-in", "weth", "--token-out", token, "--amount", "0.5", "--key", key], env)
+      assert.strictEqual(badAmount.code, 1)
+      assert.include(badAmount.stderr, "--amount takes base units")
       NodeFs.rmSync(home, { recursive: true, force: true })
     }), CLI_TEST_TIMEOUT)
 })

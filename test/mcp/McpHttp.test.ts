@@ -12,9 +12,14 @@ const inCallOrder = (tools: ReadonlyArray<RouteTool>) =>
   [...tools].sort((a, b) => Number(a.route.sessionEffect === "ends") - Number(b.route.sessionEffect === "ends"))
 import { newAccount } from "../sessions/support.ts"
 import { baseUrl, fetchJson } from "../layers/TestServer.ts"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { AgentServers, callTool, connectMcp, noisePng, signInWithTools, tinyPng } from "./support.ts"
 
-layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MCP over streamable HTTP (official SDK client)", (it) => {
+/** Partner keys are configured: a quote tool call without one is refused. */
+const PARTNER_KEY = "fq_mcp_test_partner_key_0123456789abcdef"
+
+layer(AgentServers({ QUOTE_API_KEYS: `mcp:${PARTNER_KEY}`, QUOTE_TIMEOUT: "5000", QUOTE_WORKERS: "1" }), { timeout: "120 seconds", excludeTestServices: true })("MCP over streamable HTTP (official SDK client)", (it) => {
   it.effect("tools/list on /mcp: one tool per route, with schemas, descriptions and annotations", () =>
     Effect.gen(function*() {
       const client = yield* connectMcp("client")
@@ -119,7 +124,7 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
     Effect.gen(function*() {
       const app = yield* connectMcp("client")
       yield* signInWithTools(app, newAccount())
-      const dex = yield* connectMcp("exchange")
+      const dex = yield* connectMcp("exchange", { "x-api-key": PARTNER_KEY })
       const checked: Array<string> = []
       for (const [client, tools] of [[app, inCallOrder(clientTools())], [dex, exchangeTools()]] as const) {
         for (const tool of tools) {
@@ -136,6 +141,50 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
         }
       }
       assert.strictEqual(checked.length, clientTools().length + exchangeTools().length)
+    }))
+
+  it.effect("quote tools take the partner key from x-api-key or from the MCP session that sent it; never from Authorization", () =>
+    Effect.gen(function*() {
+      const refused = (result: { isError: boolean; error: any }) => {
+        assert.isTrue(result.isError)
+        assert.deepStrictEqual([result.error.status, result.error.code, result.error.message], [401, "INVALID_API_KEY", "Invalid API key"])
+      }
+      refused(yield* callTool(yield* connectMcp("exchange"), "dex_quote_tokens", { chainId: 31337 }))
+      refused(yield* callTool(yield* connectMcp("exchange", { authorization: `Bearer ${PARTNER_KEY}` }), "dex_quote_tokens", { chainId: 31337 }))
+      refused(yield* callTool(yield* connectMcp("exchange", { "x-api-key": "not-a-key" }), "dex_quote_open", {
+        chainId: 31337, tokenInAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3", tokenOutAddress: "0x9A9f2CCfdE556A7E9Ff0848998Aa4a0CFD8863AE",
+        amount: "1000000000000000", recipient: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+      }))
+      const withKey = yield* callTool(yield* connectMcp("exchange", { "x-api-key": PARTNER_KEY }), "dex_quote_tokens", { chainId: 31337 })
+      assert.isFalse(withKey.isError, JSON.stringify(withKey.raw))
+      assert.strictEqual(withKey.structured.chainId, 31337)
+      assert.isArray(withKey.structured.tokens)
+
+      // A client that sends the key with its first call only: the session keeps it for the calls after.
+      let keyPending = true
+      const exchangeBase = yield* baseUrl("exchange")
+      const once = yield* Effect.acquireRelease(
+        Effect.promise(async () => {
+          const client = new Client({ name: "fire-api-key-once", version: "1" })
+          await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", exchangeBase), {
+            fetch: (url, init) => {
+              const headers = new Headers(init?.headers)
+              if (keyPending && typeof init?.body === "string" && init.body.includes("tools/call")) {
+                headers.set("x-api-key", PARTNER_KEY)
+                keyPending = false
+              }
+              return fetch(url, { ...init, headers })
+            }
+          }))
+          return client
+        }),
+        (client) => Effect.promise(() => client.close())
+      )
+      assert.isFalse((yield* callTool(once, "dex_quote_tokens", { chainId: 31337 })).isError, "the call that carries the key")
+      assert.isFalse(keyPending)
+      const later = yield* callTool(once, "dex_quote_tokens", { chainId: 31337 })
+      assert.isFalse(later.isError, `a later call without the header: ${JSON.stringify(later.error)}`)
+      refused(yield* callTool(yield* connectMcp("exchange"), "dex_quote_tokens", { chainId: 31337 }))
     }))
 
   it.effect("/llms.txt on the client service lists every tool of both servers", () =>

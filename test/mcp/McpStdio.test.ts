@@ -13,7 +13,7 @@ import { AgentServers, callTool, signInWithTools } from "./support.ts"
 const bin = NodePath.resolve(import.meta.dirname, "../../bin/fire-api.js")
 
 /** `fire-api mcp --services <s>` as an agent starts it: a subprocess speaking MCP on stdin/stdout. */
-const connectStdio = (services: "client" | "exchange") =>
+const connectStdio = (services: "client" | "exchange", env: Record<string, string> = {}) =>
   Effect.gen(function*() {
     const urls = { client: yield* baseUrl("client"), exchange: yield* baseUrl("exchange"), search: yield* baseUrl("search") }
     const home = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-cli-"))
@@ -23,7 +23,7 @@ const connectStdio = (services: "client" | "exchange") =>
         await client.connect(new StdioClientTransport({
           command: process.execPath,
           args: [bin, "mcp", "--services", services, "--client-url", urls.client, "--exchange-url", urls.exchange, "--search-url", urls.search],
-          env: { ...process.env, FIRE_API_HOME: home } as Record<string, string>,
+          env: { ...process.env, FIRE_API_HOME: home, ...env } as Record<string, string>,
           stderr: "inherit"
         }))
         return client
@@ -32,7 +32,9 @@ const connectStdio = (services: "client" | "exchange") =>
     )
   })
 
-layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MCP over stdio (`fire-api mcp`, official SDK client)", (it) => {
+const PARTNER_KEY = "fq_stdio_test_partner_key_0123456789abcdef"
+
+layer(AgentServers({ QUOTE_API_KEYS: `stdio:${PARTNER_KEY}`, QUOTE_WORKERS: "1" }), { timeout: "120 seconds", excludeTestServices: true })("MCP over stdio (`fire-api mcp`, official SDK client)", (it) => {
   it.effect("client tools: list, SIWE through the tools, then an authenticated call; errors carry {code, message}", () =>
     Effect.gen(function*() {
       const agent = yield* connectStdio("client")
@@ -48,13 +50,19 @@ layer(AgentServers(), { timeout: "120 seconds", excludeTestServices: true })("MC
       assert.strictEqual((yield* callTool(agent, "app_users_username_check", { username: "x" })).error?.code, "INVALID_QUERY")
     }))
 
-  it.effect("exchange tools over stdio", () =>
+  it.effect("exchange tools over stdio; the quote tools send FIRE_API_KEY as the partner key", () =>
     Effect.gen(function*() {
-      const agent = yield* connectStdio("exchange")
+      const agent = yield* connectStdio("exchange", { FIRE_API_KEY: PARTNER_KEY })
       const { tools } = yield* Effect.promise(() => agent.listTools())
       assert.deepStrictEqual(tools.map((t) => t.name).sort(), exchangeTools().map((t) => t.name).sort())
       const health = yield* callTool(agent, "dex_health")
       assert.isFalse(health.isError, JSON.stringify(health.raw))
       assert.strictEqual(health.structured.service, "exchange")
+      const tokens = yield* callTool(agent, "dex_quote_tokens", { chainId: 31337 })
+      assert.isFalse(tokens.isError, JSON.stringify(tokens.raw))
+      assert.strictEqual(tokens.structured.chainId, 31337)
+      const keyless = yield* connectStdio("exchange", { FIRE_API_KEY: "" })
+      const refused = yield* callTool(keyless, "dex_quote_tokens", { chainId: 31337 })
+      assert.strictEqual(refused.error?.code, "INVALID_API_KEY")
     }))
 })

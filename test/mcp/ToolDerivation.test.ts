@@ -8,7 +8,7 @@ import * as NodePath from "node:path"
 import { generateSync } from "json-schema-faker"
 import { ClientApi } from "../../src/ClientApi.ts"
 import { ExchangeApi } from "../../src/ExchangeApi.ts"
-import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
+import { clientTools, exchangeTools, QUOTE_TOOLS } from "../../src/mcp/AgentTools.ts"
 import { McpExclude } from "../../src/mcp/McpAnnotations.ts"
 import { buildRequest } from "../../src/mcp/RouteCall.ts"
 import { TOOL_NAME_PATTERN, toolNames } from "../../src/mcp/ToolNames.ts"
@@ -44,6 +44,57 @@ describe("MCP tools derived from the HttpApi definitions", () => {
     assert.deepStrictEqual(new Set(clientTools().map((t) => `${t.route.method} ${t.route.path}`)), client)
     assert.deepStrictEqual(new Set(exchangeTools().map((t) => `${t.route.method} ${t.route.path}`)), exchange)
     console.log(`tool counts: app_ ${clientTools().length} (client routes ${client.size}), dex_ ${exchangeTools().length} (exchange + search routes ${exchange.size})`)
+  })
+
+  it("the routes that are no tools are exactly the operational GETs marked McpExclude on the route", () => {
+    const excluded = new Set<string>()
+    for (const api of [ClientApi, ExchangeApi, SearchApi] as ReadonlyArray<any>) {
+      HttpApi.reflect(api, {
+        onGroup: () => {},
+        onEndpoint: ({ endpoint, mergedAnnotations }) => {
+          if (Context.getOrElse(mergedAnnotations, McpExclude, () => false)) excluded.add(`${endpoint.method} ${endpoint.path}`)
+        }
+      })
+    }
+    assert.deepStrictEqual([...excluded].sort(), [
+      "GET /api/health/ready",
+      "GET /api/v1/search/health",
+      "GET /api/v1/search/index",
+      "GET /livez",
+      "GET /metrics",
+      "GET /readyz"
+    ])
+    const paths = new Set([...clientTools(), ...exchangeTools()].map((t) => t.route.path))
+    for (const kept of ["/healthz", "/api/health", "/api/v1/indexer/status"]) assert.isTrue(paths.has(kept), kept)
+  })
+
+  it("the quote flow's tools: the four partner-key routes (x-api-key, read-only) and the swap status", () => {
+    const byName = new Map(exchangeTools().map((t) => [t.name, t]))
+    const expected: Record<string, string> = {
+      [QUOTE_TOOLS.get]: "GET /api/v1/quote",
+      [QUOTE_TOOLS.partner]: "POST /api/v1/quote",
+      [QUOTE_TOOLS.open]: "POST /api/v1/quote/open",
+      [QUOTE_TOOLS.allowlist]: "GET /api/v1/quote/tokens",
+      [QUOTE_TOOLS.status]: "GET /api/v1/status"
+    }
+    for (const [name, route] of Object.entries(expected)) {
+      const tool = byName.get(name)
+      assert.isDefined(tool, name)
+      assert.strictEqual(`${tool!.route.method} ${tool!.route.path}`, route)
+      assert.strictEqual(tool!.route.apiKeyHeader, route.includes("/quote") ? "x-api-key" : undefined, name)
+      assert.isFalse(tool!.route.requiresSession, `${name} never takes the session JWT`)
+      assert.isTrue(tool!.annotations.readOnlyHint && !tool!.annotations.destructiveHint, name)
+      if (route.includes("/quote")) assert.include(tool!.description, "partner key", name)
+    }
+    const get = byName.get(QUOTE_TOOLS.get)!
+    assert.deepStrictEqual([...(get.inputSchema.required as Array<string>)].sort(), ["amount", "chainId", "recipient", "tokenInAddress", "tokenOutAddress"])
+    assert.deepStrictEqual(Object.keys((get.outputSchema.properties as any).methodParameters.properties ?? {}).sort(), ["calldata", "to", "value"])
+    const partner = byName.get(QUOTE_TOOLS.partner)!
+    assert.strictEqual((partner.inputSchema.properties as any).slippage.type, "number", "POST slippage is a fraction")
+    assert.deepStrictEqual(buildRequest(get, { chainId: "31337" }, "http://localhost", { apiKey: "k", apiKeyHeader: "x-partner" })._tag, "Request")
+    const built = buildRequest(partner, { chainId: 31337, amount: "1000" }, "http://localhost", { apiKey: "k", apiKeyHeader: "x-partner" })
+    assert.strictEqual(built._tag === "Request" && built.request.headers.get("x-partner"), "k", "the server's configured header")
+    assert.strictEqual(built._tag === "Request" && built.request.headers.get("authorization"), null)
   })
 
   it("names are unique and match ^(app|dex)_[a-z0-9_]+$; the sign-in tool is app_session_wallet_verify", () => {

@@ -2,6 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { PostgresRateLimitStore } from "../../src/ratelimit/PostgresRateLimitStore.ts"
+import { batchFor } from "../../src/ratelimit/LocalCounts.ts"
 import type { LocalCounting, RateLimitRule } from "../../src/ratelimit/RateLimitConfig.ts"
 import { RateLimiter } from "../../src/ratelimit/RateLimiter.ts"
 import { RateLimitStore } from "../../src/ratelimit/RateLimitStore.ts"
@@ -104,6 +105,26 @@ describe("RateLimiter local counting", () => {
       const { limiters: [off] } = yield* processes(1, { batch: 0, flushMs: 5 }, RateLimitStore.layerMemory)
       yield* off!.consume("off", "ip", rule)
       assert.isUndefined(off!.consumeLocal("off", "ip", rule))
+    }).pipe(Effect.scoped))
+
+  it.live("a high limit scales the batch to 1 % of it: a synchronous burst of 5,000 is decided locally (batch 100 would stop at 100)", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(batchFor(100, { limit: 600, windowSeconds: 60 }), 100)
+      assert.strictEqual(batchFor(100, { limit: 1_000_000, windowSeconds: 60 }), 10_000)
+      assert.strictEqual(batchFor(0, { limit: 1_000_000, windowSeconds: 60 }), 0)
+      const { limiters: [limiter], store } = yield* processes(1, { batch: 100, flushMs: 5 }, slowStore(2, mulberry32(5)))
+      const high: RateLimitRule = { limit: 1_000_000, windowSeconds: 60 }
+      yield* limiter!.consume("high", "ip", high)
+      // No yield between the calls: no round trip can return meanwhile, so every hit is decided on local counts alone.
+      const burst = Array.from({ length: 5000 }, () => limiter!.consumeLocal("high", "ip", high))
+      assert.isTrue(burst.every((d) => d !== undefined && d.allowed))
+      assert.strictEqual(burst[4999]!.remaining, 1_000_000 - 5001)
+      assert.strictEqual(yield* storeReaches(store, "high:ip", 5001), 5001, "every hit reaches the store")
+      // The default-sized rule keeps the configured batch: the 101st hit without an acknowledgement needs the store.
+      const low: RateLimitRule = { limit: 600, windowSeconds: 60 }
+      yield* limiter!.consume("low", "ip", low)
+      const lowBurst = Array.from({ length: 101 }, () => limiter!.consumeLocal("low", "ip", low))
+      assert.strictEqual(lowBurst.filter((d) => d !== undefined).length, 100)
     }).pipe(Effect.scoped))
 
   for (const [p, seed] of [[2, 11], [2, 12], [3, 13], [3, 14], [4, 15]] as const) {

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Metric } from "effect"
+import { fastLaneResponses } from "../../src/exchange/ExchangeFastLane.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 /**
@@ -14,6 +15,25 @@ const servicesWith = (env: Record<string, string>, trustProxy = false) =>
 
 const get = (service: "client" | "exchange", path: string, headers: Record<string, string> = {}) =>
   Effect.flatMap(baseUrl(service), (base) => fetchJson(`${base}${path}`, { headers }))
+
+const laneAnswers = Effect.map(Metric.value(fastLaneResponses.ok), (state) => state.count)
+
+/**
+ * Reads a cached exchange route twice as a client behind a TLS-terminating proxy: the first read fills the exchange
+ * cache through the Effect path, the second is answered by the fast lane at the Node listener (counted in
+ * `exchange_fast_lane_responses`). Returns both answers' HSTS header and how many the lane answered.
+ */
+const readTwiceOverTls = Effect.gen(function*() {
+  const path = "/api/v1/pools/list?sort=volume&limit=3"
+  const before = yield* laneAnswers
+  const first = yield* get("exchange", path, { "x-forwarded-proto": "https" })
+  const second = yield* get("exchange", path, { "x-forwarded-proto": "https" })
+  assert.deepStrictEqual([first.status, second.status], [200, 200])
+  return {
+    hsts: [first.headers.get("strict-transport-security"), second.headers.get("strict-transport-security")],
+    byLane: (yield* laneAnswers) - before
+  }
+})
 
 const preflight = (service: "client" | "exchange", path: string, origin: string) =>
   Effect.flatMap(baseUrl(service), (base) =>
@@ -46,6 +66,13 @@ layer(servicesWith({ CORS_ORIGINS: APP }), { timeout: "60 seconds", excludeTestS
         assert.isNull(res.headers.get("strict-transport-security"), path)
         assert.isNull(res.headers.get("access-control-allow-origin"), path)
       }
+    }))
+
+  it.effect("without TRUST_PROXY, X-Forwarded-Proto: https is not believed: no HSTS, from the Effect path or the fast lane", () =>
+    Effect.gen(function*() {
+      const { byLane, hsts } = yield* readTwiceOverTls
+      assert.strictEqual(byLane, 1, "the second read was answered by the fast lane")
+      assert.deepStrictEqual(hsts, [null, null])
     }))
 
   it.effect("the listed origin may read with credentials; any other origin gets no CORS headers", () =>
@@ -99,6 +126,15 @@ layer(servicesWith({ CORS_ORIGINS: `${APP},*` }, true), { timeout: "60 seconds",
         const tls = yield* get("client", "/v1/ip", { "x-forwarded-proto": "https" })
         assert.strictEqual(tls.headers.get("strict-transport-security"), "max-age=31536000; includeSubDomains")
         const plain = yield* get("client", "/v1/ip", { "x-forwarded-proto": "http" })
+        assert.isNull(plain.headers.get("strict-transport-security"))
+      }))
+
+    it.effect("HSTS also on exchange cache hits answered by the fast lane (same headers as the Effect path)", () =>
+      Effect.gen(function*() {
+        const { byLane, hsts } = yield* readTwiceOverTls
+        assert.strictEqual(byLane, 1, "the second read was answered by the fast lane")
+        assert.deepStrictEqual(hsts, ["max-age=31536000; includeSubDomains", "max-age=31536000; includeSubDomains"])
+        const plain = yield* get("exchange", "/api/v1/pools/list?sort=volume&limit=3", { "x-forwarded-proto": "http" })
         assert.isNull(plain.headers.get("strict-transport-security"))
       }))
   }

@@ -1,8 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
-import { SessionConfig, type SessionSettings } from "../../src/sessions/SessionConfig.ts"
-import { SessionTokens } from "../../src/sessions/SessionTokens.ts"
+import { Effect, Option, Redacted } from "effect"
 import { TestDatabase } from "../layers/TestDatabase.ts"
+import { sessionSettings, signNew, tokenProcess } from "../sessions/tokens.ts"
 
 /**
  * JWT key rotation (docs/SECURITY.md): a process started with JWT_SECRET=new and JWT_SECRET_PREVIOUS=old signs with
@@ -13,41 +12,28 @@ const OLD = "old-jwt-secret-0123456789abcdef0123456789"
 const NEW = "new-jwt-secret-fedcba9876543210fedcba9876"
 const OTHER = "attacker-jwt-secret-000000000000000000000"
 
-const settings = (secret: string, previous?: string): SessionSettings => ({
-  jwtSecret: Option.some(Redacted.make(secret)),
-  jwtSecretPrevious: previous === undefined ? Option.none() : Option.some(Redacted.make(previous)),
-  jwtTtl: Duration.days(7),
-  cookieSecure: true,
-  siweDomains: [],
-  siweChainIds: [],
-  idp: Option.none(),
-  sessionCacheMs: 1000,
-  adminWallets: []
-})
+const processWith = (secret: string, previous?: string) =>
+  tokenProcess(sessionSettings({
+    jwtSecret: Option.some(Redacted.make(secret)),
+    jwtSecretPrevious: previous === undefined ? Option.none() : Option.some(Redacted.make(previous))
+  }))
 
-const processWith = (s: SessionSettings) =>
-  SessionTokens.useSync((tokens) => tokens).pipe(Effect.provide(SessionTokens.layer.pipe(Layer.provide(SessionConfig.layerWith(s)))))
-
-const signWith = (secret: string) =>
-  Effect.flatMap(processWith(settings(secret)), (tokens) => {
-    const now = new Date()
-    return tokens.sign({ userId: crypto.randomUUID(), sessionId: crypto.randomUUID(), issuedAt: now, expiresAt: new Date(now.getTime() + 60_000) })
-  })
+const signWith = (secret: string) => Effect.flatMap(processWith(secret), (tokens) => signNew(tokens))
 
 layer(TestDatabase, { timeout: "60 seconds" })("JWT key rotation (JWT_SECRET_PREVIOUS)", (it) => {
   it.effect("during rotation old tokens verify and new ones are signed with the new key; afterwards old ones are refused", () =>
     Effect.gen(function*() {
       const oldToken = yield* signWith(OLD)
       const forged = yield* signWith(OTHER)
-      const rotating = yield* processWith(settings(NEW, OLD))
+      const rotating = yield* processWith(NEW, OLD)
       const now = new Date()
       assert.isString((yield* rotating.verify(oldToken, now)).sessionId)
       assert.strictEqual((yield* Effect.flip(rotating.verify(forged, now))).reason, "invalid")
-      const newToken = yield* rotating.sign({ userId: "u", sessionId: crypto.randomUUID(), issuedAt: now, expiresAt: new Date(now.getTime() + 60_000) })
+      const newToken = yield* signNew(rotating, now)
       // Signed with the new key: a process that knows only the new key accepts it, one with only the old refuses it.
-      assert.isString((yield* (yield* processWith(settings(NEW))).verify(newToken, now)).sessionId)
-      assert.strictEqual((yield* Effect.flip((yield* processWith(settings(OLD))).verify(newToken, now))).reason, "invalid")
-      const after = yield* processWith(settings(NEW))
+      assert.isString((yield* (yield* processWith(NEW)).verify(newToken, now)).sessionId)
+      assert.strictEqual((yield* Effect.flip((yield* processWith(OLD)).verify(newToken, now))).reason, "invalid")
+      const after = yield* processWith(NEW)
       assert.strictEqual((yield* Effect.flip(after.verify(oldToken, now))).reason, "invalid")
     }))
 })

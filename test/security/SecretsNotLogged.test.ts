@@ -10,14 +10,16 @@ import { bearer, newAccount, postJson, signIn } from "../sessions/support.ts"
  * Secrets never reach the logs (docs/SECURITY.md, threat "secrets in logs"): the client and exchange services run
  * with every log line captured at the lowest level (Trace, below LOG_LEVEL=Debug) and the access log on, a full
  * session flow runs (SIWE sign-in, Bearer and cookie calls, refresh, X tokens stored, forged and bogus credentials,
- * a partner-style `x-api-key`, logout), and then no captured line may contain the JWT key, a session token or its
- * signature, the X OAuth tokens, the X encryption key or the API key.
+ * partner keys on the quote routes, logout), and then no captured line may contain the JWT key, a session token or its
+ * signature, the X OAuth tokens, the X encryption key, the partner key configured in QUOTE_API_KEYS (used on a quote
+ * route) or a guessed partner key.
  */
 const JWT_SECRET = "jwt-secret-that-must-never-be-logged-0123456789"
 const X_KEY_HEX = "5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7"
 const X_ACCESS = "xat-never-logged-access-token-7f3a9c"
 const X_REFRESH = "xrt-never-logged-refresh-token-91b2d4"
 const API_KEY = "fk_live_never_logged_partner_key_5d8e"
+const WRONG_API_KEY = "fk_live_never_logged_guessed_key_0c1f"
 
 class Captured extends Context.Service<Captured, Array<string>>()("test/security/Captured") {}
 
@@ -30,7 +32,7 @@ const Stack = Layer.unwrap(Effect.gen(function*() {
   // JSON lines as LOG_FORMAT=json would print them (message, cause with its stack, annotations, spans).
   const capture = Logger.map(Logger.formatJson, (line) => void lines.push(line))
   return TestServices(["client", "exchange"], { dataDir, accessLog: true }).pipe(
-    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET, X_AUTH_ENCRYPTION_KEY: X_KEY_HEX }))),
+    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET, X_AUTH_ENCRYPTION_KEY: X_KEY_HEX, QUOTE_API_KEYS: `acme:${API_KEY}` }))),
     Layer.provide(Layer.mergeAll(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "Trace")))
   )
 })).pipe(Layer.provideMerge(Layer.sync(Captured, () => [] as Array<string>)))
@@ -59,6 +61,11 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("secrets neve
       const exchange = yield* Effect.flatMap(baseUrl("exchange"), (base) =>
         fetchJson(`${base}/api/v1/tokens/bluechip`, { headers: { "x-api-key": API_KEY, authorization: `Bearer ${fresh}` } }))
       assert.strictEqual(exchange.status, 200)
+      // The partner key configured in QUOTE_API_KEYS (hashed at start) on a quote route, and a guessed one.
+      const quoteTokens = (key: string) =>
+        Effect.flatMap(baseUrl("exchange"), (base) => fetchJson(`${base}/api/v1/quote/tokens?chainId=31337`, { headers: { "x-api-key": key } }))
+      assert.strictEqual((yield* quoteTokens(API_KEY)).status, 200)
+      assert.strictEqual((yield* quoteTokens(WRONG_API_KEY)).status, 401)
       assert.strictEqual((yield* client("/v1/session/logout", { method: "POST", headers: bearer(fresh) })).status, 204)
       assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(fresh) })).status, 401)
 
@@ -75,7 +82,8 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("secrets neve
         "X access token": X_ACCESS,
         "X refresh token": X_REFRESH,
         "X encryption key": X_KEY_HEX,
-        "API key": API_KEY
+        "partner key": API_KEY,
+        "guessed partner key": WRONG_API_KEY
       }
       const leaks = Object.entries(secrets).flatMap(([name, secret]) =>
         lines.filter((l) => l.includes(secret)).map((l) => `${name}: ${l.slice(0, 300)}`))

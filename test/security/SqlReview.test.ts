@@ -69,6 +69,14 @@ describe("SQL review", () => {
     assert.deepStrictEqual(stale, [], "these reviewed uses are gone: lower their count")
   })
 
+  it("no SQL driver is used directly: every query goes through the `sql` client of effect/sql", () => {
+    const rawDriver = /\bfrom\s+"(?:pg|postgres|pg-promise|@neondatabase\/serverless)"|require\(\s*"(?:pg|postgres)"\s*\)/u
+    const direct = ["src", "layers", "workers"].flatMap(sourceFiles)
+      .filter((f) => rawDriver.test(NodeFs.readFileSync(NodePath.join(root, f), "utf8")))
+    assert.deepStrictEqual(direct, [], "these files import a SQL driver directly, bypassing the parameterised `sql` template")
+    assert.isTrue(rawDriver.test('import { Client } from "pg"'))
+  })
+
   it("the check sees a use (it would catch a new one)", () => {
     assert.strictEqual("yield* sql.unsafe(`SELECT ${x}`)".match(unsafeUse)?.length, 1)
     assert.strictEqual("sql.literal(name)".match(unsafeUse)?.length, 1)

@@ -1,22 +1,14 @@
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { SessionConfig, type SessionSettings } from "../../src/sessions/SessionConfig.ts"
+import { SessionConfig } from "../../src/sessions/SessionConfig.ts"
 import { Sessions } from "../../src/sessions/Sessions.ts"
 import { UsersRepo } from "../../src/users/UsersRepo.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
 import { newAccount, TEST_JWT_SECRET } from "./support.ts"
+import { sessionSettings } from "./tokens.ts"
 
-const settings = (sessionCacheMs: number): SessionSettings => ({
-  jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)),
-  jwtTtl: Duration.days(7),
-  cookieSecure: true,
-  siweDomains: [],
-  siweChainIds: [],
-  idp: Option.none(),
-  sessionCacheMs,
-  adminWallets: []
-})
+const settings = (sessionCacheMs: number) => sessionSettings({ jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)), sessionCacheMs })
 
 /**
  * One API process's session machinery (its own SessionCache) over the shared test database. Each `Effect.provide`

@@ -1,37 +1,15 @@
 import { assert, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { SessionConfig, type SessionSettings } from "../../src/sessions/SessionConfig.ts"
-import { SessionTokens } from "../../src/sessions/SessionTokens.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-
-const withoutSecret: SessionSettings = {
-  jwtSecret: Option.none(),
-  jwtTtl: Duration.days(7),
-  cookieSecure: true,
-  siweDomains: [],
-  siweChainIds: [],
-  idp: Option.none(),
-  sessionCacheMs: 1000,
-  adminWallets: []
-}
-
-/** A process's token service; each provide builds a new one, as a new process would. */
-const process = SessionTokens.useSync((tokens) => tokens).pipe(
-  Effect.provide(SessionTokens.layer.pipe(Layer.provide(SessionConfig.layerWith(withoutSecret))))
-)
+import { signNew, tokenProcess } from "./tokens.ts"
 
 layer(TestDatabase, { timeout: "60 seconds" })("session JWT key without JWT_SECRET", (it) => {
   it.effect("is generated once, stored in app_settings, and shared: a token from one process verifies on another", () =>
     Effect.gen(function*() {
-      const [a, b] = yield* Effect.all([process, process], { concurrency: "unbounded" })
+      const [a, b] = yield* Effect.all([tokenProcess(), tokenProcess()], { concurrency: "unbounded" })
       const now = new Date()
-      const token = yield* a.sign({
-        userId: crypto.randomUUID(),
-        sessionId: crypto.randomUUID(),
-        issuedAt: now,
-        expiresAt: new Date(now.getTime() + 60_000)
-      })
+      const token = yield* signNew(a, now)
       const claims = yield* b.verify(token, now)
       assert.isString(claims.sessionId)
       const sql = yield* SqlClient.SqlClient

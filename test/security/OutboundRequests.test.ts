@@ -1,0 +1,115 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
+import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor } from "../sessions/support.ts"
+
+/**
+ * No server-side request to a URL a user supplies (docs/SECURITY.md, threat "server-side request forgery"):
+ *
+ * 1. Every place in the server code that can open an outbound HTTP connection is listed here with where it goes and
+ *    why that is not the caller's choice; a new one fails the test until it is reviewed (as SqlReview.test.ts does
+ *    for raw SQL). The one destination users do choose, a web-push endpoint, is https-only and covered by threat 6.
+ * 2. A running client service is handed URLs of a local HTTP server wherever a request takes something URL-like
+ *    (profile and comment images, the SIWE message's URI and resources); every such request is refused or ignored,
+ *    and the local server sees no request at all.
+ */
+const reviewed: Record<string, { readonly uses: number; readonly why: string }> = {
+  "layers/Anvil.ts": { uses: 1, why: "JSON-RPC to the embedded devnet this process started (its own 127.0.0.1 port)" },
+  "layers/Chain.ts": { uses: 2, why: "the chain client of RPC_URL (operator configuration) or of the embedded devnet" },
+  "src/sessions/IdpSignIn.ts": {
+    uses: 1,
+    why: "the identity provider's keys from IDP_JWKS_URL (operator configuration); a token's own jku/x5u headers are not followed"
+  },
+  "src/search/typesense/TypesenseSearchIndex.ts": { uses: 1, why: "Typesense at TYPESENSE_URL (operator configuration)" },
+  "src/mcp/McpTools.ts": { uses: 1, why: "MCP search tools to the search service: its bound address or SEARCH_URL (operator configuration)" },
+  "src/push/PushSender.ts": {
+    uses: 1,
+    why: "web push to a subscription's endpoint: user-supplied by design (the Push API), https only with verified TLS (threat 6)"
+  },
+  "src/graphql/GraphiqlPage.ts": { uses: 1, why: "browser code of the query page: the browser POSTs to the page's own path" },
+  "src/client/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
+  "src/cli.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" },
+  "src/cli/LaunchCommands.ts": { uses: 2, why: "the operator CLI's launch commands, against the RPC URL given to them" }
+}
+
+const root = NodePath.resolve(import.meta.dirname, "../..")
+/** Ways to open an outbound HTTP(S) connection from this code base: fetch, viem clients, jose JWKS, web-push, Typesense, node:http(s). */
+const outbound =
+  /\bfetch\s*\(|createRemoteJWKSet\s*\(|sendNotification\s*\(|\bfrom\s+"typesense"|makePublicClient\s*\(|createPublicClient\s*\(|createWalletClient\s*\(|\bhttps?\.(?:request|get)\s*\(|FetchHttpClient\.layer|new\s+WebSocket\s*\(/gu
+
+const sourceFiles = (dir: string): Array<string> =>
+  NodeFs.readdirSync(NodePath.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith(".ts") ? [path] : []
+  })
+
+describe("outbound requests review", () => {
+  it("every outbound HTTP client in src/ and layers/ is a reviewed destination", () => {
+    const found = Object.fromEntries(
+      ["src", "layers"].flatMap(sourceFiles)
+        .map((f) => [f, (NodeFs.readFileSync(NodePath.join(root, f), "utf8").match(outbound) ?? []).length] as const)
+        .filter(([, n]) => n > 0)
+    )
+    const unreviewed = Object.entries(found)
+      .filter(([file, n]) => (reviewed[file]?.uses ?? 0) < n)
+      .map(([file, n]) => `${file}: ${n} use(s), ${reviewed[file]?.uses ?? 0} reviewed`)
+    assert.deepStrictEqual(unreviewed, [], "review where these requests go (docs/SECURITY.md threat 5) and list them here")
+    const stale = Object.keys(reviewed).filter((file) => (found[file] ?? 0) < reviewed[file]!.uses)
+    assert.deepStrictEqual(stale, [], "these reviewed uses are gone: lower their count")
+  })
+
+  it("the check sees each kind of outbound call", () => {
+    for (const code of ["await fetch(url)", "createRemoteJWKSet(new URL(u))", "webpush.sendNotification(s, p)", "import { Client } from \"typesense\"", "https.get(u)"]) {
+      assert.strictEqual(code.match(outbound)?.length, 1, code)
+    }
+  })
+})
+
+/** A local HTTP server standing for an internal service an attacker would like the API to call; counts requests. */
+class Target extends Context.Service<Target, { readonly url: string; readonly hits: () => number }>()("test/security/Target") {}
+const TargetLive = Layer.effect(
+  Target,
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      new Promise<{ server: ReturnType<typeof createServer>; url: string; hits: () => number }>((resolve) => {
+        let hits = 0
+        const server = createServer((_, res) => {
+          hits++
+          res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+        })
+        server.listen(0, "127.0.0.1", () => {
+          const address = server.address() as { port: number }
+          resolve({ server, url: `http://127.0.0.1:${address.port}`, hits: () => hits })
+        })
+      })
+    ),
+    ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  ).pipe(Effect.map(({ hits, url }) => Target.of({ url, hits })))
+)
+
+layer(Layer.merge(AccountsServer(), TargetLive), { timeout: "90 seconds", excludeTestServices: true })("user-supplied URLs", (it) => {
+  it.effect("URLs in profile and comment images and in the SIWE message are refused or ignored; nothing fetches them", () =>
+    Effect.gen(function*() {
+      const target = yield* Target
+      const account = newAccount()
+      const token = yield* tokenFor(account)
+      for (const image of [`${target.url}/a.png`, `//127.0.0.1${target.url.slice(target.url.lastIndexOf(":"))}/a.png`, `/v1/images/../../${target.url}`]) {
+        const profile = yield* client("/v1/users/profile", {
+          method: "PATCH",
+          body: JSON.stringify({ image }),
+          headers: { "content-type": "application/json", ...bearer(token) }
+        })
+        assert.strictEqual(profile.status, 400, image)
+        const comment = yield* postJson("/v1/comments", { token: `0x${"00".repeat(19)}01`, text: "look", image }, bearer(token))
+        assert.strictEqual(comment.status, 400, image)
+      }
+      // A sign-in message may name any URI and resources: they are compared, never requested.
+      const other = newAccount()
+      const signedIn = yield* signIn(other, { uri: `${target.url}/login`, resources: [`${target.url}/terms`] })
+      assert.isBelow(signedIn.status, 500)
+      assert.strictEqual(target.hits(), 0)
+    }))
+})
