@@ -1,23 +1,27 @@
 /**
  * `npm run bench:quotes`: the quote engine against its baselines, in one run, on two pool sets:
  *   A. the devnet's pools (a fresh anvil: Uniswap v3, launchpad, stablecoin/WETH, BENCH_LAUNCHES launches);
- *   B. BENCH_POOLS generated pools: the routing core's `generateUniverse` (its own WETH, USDC and DAI, launch-like
- *      tokens paired mostly with WETH) once it has landed; until then scripts/bench/quote-pools.ts, merged with set A.
- * Prints, per set: our in-engine quote latency p50/p99 (workers/routing directly, exactIn and exactOut, splits on);
- * AlphaRouter (bench/alpharouter, own install, in-memory providers) latency and output for the same requests, and the
- * count of requests where our output is worse; on set A, QuoterV2 `eth_call` latency per route and whether the
+ *   B. BENCH_POOLS generated pools: the routing core's `generateUniverse` (workers/routing/testing: its own WETH,
+ *      USDC and DAI, launch-like tokens paired mostly with WETH, some with each other).
+ * Prints, per set: our in-engine quote latency p50/p99 (workers/routing directly, the quote routes' settings,
+ * exactIn and exactOut, splits on); AlphaRouter (bench/alpharouter, own install, in-memory providers) latency and
+ * output for the same requests, the count of requests where our output is worse and the cause of each
+ * (scripts/bench/quote-compare.ts); on set A, QuoterV2 `eth_call` latency per route and whether the
  * routers' route quotes equal QuoterV2's to the wei. Then `GET /api/v1/quote` throughput of the built app at
  * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it).
  * Env: BENCH_LAUNCHES (20), BENCH_POOLS (1500), BENCH_REQUESTS (200 per set), BENCH_ALPHA_REQUESTS (100 per set:
- * AlphaRouter takes ~0.5–2 s a quote), BENCH_WARMUP (20), BENCH_GAS_GWEI (1).
+ * AlphaRouter takes ~0.5–2 s a quote), BENCH_WARMUP (20), BENCH_GAS_GWEI (1), BENCH_SETS (`A,B`: which pool sets),
+ * BENCH_SHOW_WORSE (5: worse cases printed in full per set).
  */
 import * as NodeOs from "node:os"
-import type { Address, PoolSnapshot, QuoteRequest, RoutingOutcome } from "../workers/routing/types.ts"
+import { routingConfigFor } from "../src/domain/QuoteChains.ts"
+import { GENERATED_USDC, GENERATED_WETH, generateUniverse } from "../workers/routing/testing/generatePools.ts"
+import type { Address, PoolSnapshot, QuoteRequest, RoutingConfig } from "../workers/routing/types.ts"
 import { type AlphaResult, type AlphaRun, ensureAlphaInstalled, runAlphaRouter } from "./bench/alpharouter.ts"
-import { benchConfig, loadEngine, loadGenerator, summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
+import { compareWithAlpha } from "./bench/quote-compare.ts"
+import { summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
 import { buildDevnetPools } from "./bench/quote-devnet.ts"
 import { benchQuoteHttp } from "./bench/quote-http.ts"
-import { generatePools, mergeSnapshots } from "./bench/quote-pools.ts"
 import { type RouteCall, quoteRoutesOnChain } from "./bench/quote-quoterv2.ts"
 import { makeRequests } from "./bench/quote-requests.ts"
 
@@ -30,6 +34,7 @@ const GAS_PRICE = BigInt(Math.round(Number(process.env.BENCH_GAS_GWEI ?? 1) * 1e
 const HTTP = process.env.BENCH_HTTP !== "0"
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SETS = new Set((process.env.BENCH_SETS ?? "A,B").split(",").map((s) => s.trim().toUpperCase()))
 
 const log = (line: string) => console.log(`[bench:quotes] ${line}`)
 const loadAverage = () => NodeOs.loadavg().map((x) => x.toFixed(2)).join(", ")
@@ -37,8 +42,6 @@ const lower = (a: string) => a.toLowerCase() as Address
 
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${loadAverage()}`)
 ensureAlphaInstalled(log)
-const makeRouter = await loadEngine()
-if (makeRouter === null) log("routing core (workers/routing/index.ts makeRouter) not found: our side is skipped")
 
 const t0 = performance.now()
 const dev = await buildDevnetPools(LAUNCHES)
@@ -52,6 +55,8 @@ interface PoolSet {
   readonly weth: Address
   /** The stablecoin: a base token of ours, and the SOR's gas-in-USD token (renamed to chain 1's, see bench/alpharouter). */
   readonly stable: Address
+  /** The quote routes' settings with this set's WETH and stablecoin as bases. */
+  readonly config: RoutingConfig
   readonly requests: Array<QuoteRequest>
 }
 const launches = dev.launchTokens.map(lower)
@@ -60,32 +65,26 @@ const setA: PoolSet = {
   snapshot: dev.snapshot,
   weth,
   stable,
+  config: routingConfigFor(weth, stable),
   requests: makeRequests(dev.snapshot, weth, {
     count: REQUESTS, seed: 1, minEth: 0.001, maxEth: 0.3, gasPriceWei: GAS_PRICE, tokens: [weth, stable, ...launches],
     pinned: [[weth, launches[0]!], [launches[0]!, weth], [launches[1]!, stable], [stable, launches[1]!], [launches[0]!, launches[1]!]]
   })
 }
-const setBOf = async (): Promise<PoolSet> => {
+const setB: PoolSet = (() => {
+  const { snapshot } = generateUniverse(11, POOLS)
   const plan = { count: REQUESTS, seed: 2, minEth: 0.01, maxEth: 10, gasPriceWei: GAS_PRICE }
-  const theirs = await loadGenerator()
-  if (theirs !== null) {
-    const { snapshot } = theirs.generateUniverse(11, POOLS)
-    const [w, s] = [theirs.GENERATED_WETH, theirs.GENERATED_USDC]
-    return { name: "B generated", snapshot, weth: w, stable: s, requests: makeRequests(snapshot, w, plan) }
+  return {
+    name: "B generated", snapshot, weth: GENERATED_WETH, stable: GENERATED_USDC,
+    config: routingConfigFor(GENERATED_WETH, GENERATED_USDC), requests: makeRequests(snapshot, GENERATED_WETH, plan)
   }
-  const generated = generatePools(11, POOLS, weth, stable)
-  const snapshot = mergeSnapshots(dev.snapshot, generated)
-  const tokens = [weth, stable, ...generated.tokens.map((t) => t.address)]
-  return { name: "B devnet + generated (interim generator)", snapshot, weth, stable, requests: makeRequests(snapshot, weth, { ...plan, tokens }) }
-}
-const setB = await setBOf()
+})()
 log(`set B (${setB.name}): ${setB.snapshot.pools.length} pools, ${setB.snapshot.tokens.length} tokens`)
 
 const byType = <A>(requests: ReadonlyArray<QuoteRequest>, xs: ReadonlyArray<A>, type: string) => xs.filter((_, i) => requests[i]!.type === type)
 
 const oursOf = (set: PoolSet) => {
-  if (makeRouter === null) return null
-  const { buildMs, results } = timeQuotes(makeRouter, set.snapshot, benchConfig(set.weth, set.stable), set.requests, WARMUP)
+  const { buildMs, results } = timeQuotes(set.snapshot, set.config, set.requests, WARMUP)
   const found = results.filter((r) => r.outcome._tag === "Found").length
   log(`${set.name}: ours, router built in ${buildMs.toFixed(1)} ms; found ${found}/${results.length}`)
   for (const type of ["exactIn", "exactOut"]) log(`  ours ${type.padEnd(8)} ${summary(byType(set.requests, results, type).map((r) => r.latencyMs))}`)
@@ -110,44 +109,6 @@ const alphaOf = (set: PoolSet): AlphaRun => {
   return run
 }
 
-/** exactIn: output (higher is better); exactOut: input (lower is better). */
-const oursFigure = (o: RoutingOutcome, type: string) => (o._tag === "Found" ? (type === "exactIn" ? o.quote.amountOut : o.quote.amountIn) : null)
-
-const compare = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>, alpha: ReadonlyArray<AlphaResult>) => {
-  let both = 0, worse = 0, better = 0, equal = 0, oursOnly = 0, alphaOnly = 0
-  let worstBps = 0
-  const worst: Array<{ bps: number; i: number; a: AlphaResult & { ok: true } }> = []
-  alpha.forEach((a, i) => {
-    const type = set.requests[i]!.type
-    const mine = oursFigure(ours[i]!.outcome, type)
-    if (mine === null || !a.ok) {
-      if (mine !== null) oursOnly++
-      if (a.ok) alphaOnly++
-      return
-    }
-    both++
-    const diff = type === "exactIn" ? mine - a.quote : a.quote - mine // > 0: ours better
-    if (diff === 0n) equal++
-    else if (diff > 0n) better++
-    else {
-      worse++
-      const bps = Number((-diff * 1_000_000n) / (a.quote === 0n ? 1n : a.quote)) / 100
-      worstBps = Math.max(worstBps, bps)
-      worst.push({ bps, i, a })
-    }
-  })
-  log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps); only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
-  // The worst cases in full, to see which routes the engine missed.
-  const symbol = new Map(set.snapshot.tokens.map((t) => [t.address, t.symbol ?? t.address.slice(0, 8)]))
-  for (const { bps, i, a } of worst.sort((x, y) => y.bps - x.bps).slice(0, 3)) {
-    const r = set.requests[i]!
-    const o = ours[i]!.outcome
-    const mine = o._tag === "Found" ? o.quote.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ") : o._tag
-    const theirs = a.routes.map((x) => `${x.percent}% ${x.path.map((t) => symbol.get(t)).join(">")}`).join(", ")
-    log(`  worse by ${bps.toFixed(2)} bps: ${r.type} ${r.amount} ${symbol.get(r.tokenIn)}>${symbol.get(r.tokenOut)}; ours [${mine}] ${oursFigure(o, r.type)}; AlphaRouter [${theirs}] ${a.quote}`)
-  }
-}
-
 const feeOf = new Map(dev.snapshot.pools.map((p) => [p.address, p.fee]))
 const callsFromOurs = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>): Array<RouteCall> =>
   ours.flatMap((r, i) => r.outcome._tag !== "Found" ? [] : r.outcome.quote.routes.map((route) => ({
@@ -168,15 +129,15 @@ const quoterOf = async (label: string, calls: ReadonlyArray<RouteCall>) => {
 }
 
 try {
-  for (const set of [setA, setB]) {
+  for (const set of [setA, setB].filter((x) => SETS.has(x.name[0]!))) {
     log(`--- ${set.name}: ${set.requests.length} requests (${ALPHA_REQUESTS} for AlphaRouter), load average ${loadAverage()}`)
     const ours = oursOf(set)
     const alpha = alphaOf(set)
     if (set === setA) {
-      if (ours !== null) await quoterOf("our routes", callsFromOurs(set, ours))
+      await quoterOf("our routes", callsFromOurs(set, ours))
       await quoterOf("AlphaRouter's routes", callsFromAlpha(set, alpha.results))
     }
-    if (ours !== null) compare(set, ours, alpha.results)
+    compareWithAlpha(set, ours, alpha.results, log)
   }
 } finally {
   await dev.devnet.anvil.stop()

@@ -37,6 +37,8 @@ export const PoolSnapshot = Schema.Struct({
 export const RoutingConfig = Schema.Struct({
   wrappedNative: Address,
   baseTokens: Schema.Array(Address),
+  connectorsPerToken: Int,
+  secondHopsPerConnector: Int,
   maxHops: Schema.Literals([1, 2, 3]),
   maxSplits: Int,
   splitStepPercent: Int,

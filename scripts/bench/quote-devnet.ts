@@ -9,7 +9,7 @@ import { parseAbi, parseAbiItem, parseEther, type Address } from "viem"
 import { abis } from "../../test/contracts/chain.ts"
 import { type Devnet, ignite, seed, startDevnet, swap } from "../../test/indexer/devnet.ts"
 import type { PoolSnapshot, PoolState, TickState, TokenInfo } from "../../workers/routing/types.ts"
-import { rng } from "./quote-pools.ts"
+import { prng } from "../../workers/routing/testing/generatePools.ts"
 
 const poolCreated = parseAbiItem("event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)")
 const mint = parseAbiItem("event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)")
@@ -25,7 +25,7 @@ export interface DevnetPools {
 export const buildDevnetPools = async (launches: number, seedValue = 7): Promise<DevnetPools> => {
   const devnet = await startDevnet()
   const s = await seed(devnet)
-  const random = rng(seedValue)
+  const random = prng(seedValue)
   const launchTokens: Array<Address> = [s.a.token, s.b.token]
   for (let i = 0; i < launches; i++) {
     const l = await ignite(devnet, i % 2 === 0 ? devnet.accounts.creatorA : devnet.accounts.creatorB, `Quote${i}`)

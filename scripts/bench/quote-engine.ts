@@ -1,50 +1,11 @@
 /**
  * Our side of `npm run bench:quotes`: the routing core (workers/routing, `makeRouter(snapshot, config)`) called
  * directly on the main thread, one quote at a time, after untimed warm-up quotes, so the figures are the engine's own
- * (no worker hop, no HTTP). The routing core (and its pool generator) are loaded by path at run time, so that this
- * harness ran (and reported the engine as missing) before the routing branch had landed.
+ * (no worker hop, no HTTP). The caller passes the quote routes' own settings (src/domain/QuoteChains.ts
+ * `routingConfigFor`), with the pool set's WETH and stablecoin as base tokens.
  */
-import type { Address, MakeRouter, PoolSnapshot, QuoteRequest, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
-
-export const loadEngine = async (): Promise<MakeRouter | null> => {
-  const path = "../../workers/routing/index.ts"
-  try {
-    const m = (await import(path)) as { makeRouter?: MakeRouter }
-    return m.makeRouter ?? null
-  } catch (e) {
-    if ((e as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return null
-    throw e
-  }
-}
-
-/** The routing core's pool generator (workers/routing/testing/generatePools.ts), or null before it has landed. */
-export const loadGenerator = async (): Promise<{
-  generateUniverse: (seed: number, count: number) => { snapshot: PoolSnapshot }
-  GENERATED_WETH: Address
-  GENERATED_USDC: Address
-} | null> => {
-  const path = "../../workers/routing/testing/generatePools.ts"
-  try {
-    return await import(path)
-  } catch (e) {
-    if ((e as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return null
-    throw e
-  }
-}
-
-/**
- * The settings the quote routes use (src/domain/QuoteChains.ts `quoteChainFrom`): WETH and the stablecoin as bases,
- * 3 hops, splits over up to 3 routes in 5 % steps, 5 candidate pools per pair, no pool without in-range liquidity.
- */
-export const benchConfig = (weth: Address, stable: Address): RoutingConfig => ({
-  wrappedNative: weth,
-  baseTokens: [weth, stable],
-  maxHops: 3,
-  maxSplits: 3,
-  splitStepPercent: 5,
-  poolsPerPair: 5,
-  minLiquidity: 1n
-})
+import { makeRouter } from "../../workers/routing/index.ts"
+import type { PoolSnapshot, QuoteRequest, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
 
 export interface TimedOutcome {
   readonly outcome: RoutingOutcome
@@ -52,7 +13,7 @@ export interface TimedOutcome {
 }
 
 export const timeQuotes = (
-  makeRouter: MakeRouter, snapshot: PoolSnapshot, config: RoutingConfig, requests: ReadonlyArray<QuoteRequest>, warmup: number
+  snapshot: PoolSnapshot, config: RoutingConfig, requests: ReadonlyArray<QuoteRequest>, warmup: number
 ): { buildMs: number; results: Array<TimedOutcome> } => {
   const t0 = performance.now()
   const router = makeRouter(snapshot, config)

@@ -4,7 +4,7 @@
  * units; half exactIn, half exactOut. Deterministic for a given seed.
  */
 import type { Address, PoolSnapshot, QuoteRequest } from "../../workers/routing/types.ts"
-import { rng } from "./quote-pools.ts"
+import { prng } from "../../workers/routing/testing/generatePools.ts"
 
 /** Price of one whole token in ETH from its deepest WETH pool (mid price), WETH itself 1. */
 export const pricesInEth = (snapshot: PoolSnapshot, weth: Address): Map<Address, number> => {
@@ -36,7 +36,7 @@ export interface RequestPlan {
 }
 
 export const makeRequests = (snapshot: PoolSnapshot, weth: Address, plan: RequestPlan): Array<QuoteRequest> => {
-  const random = rng(plan.seed)
+  const random = prng(plan.seed)
   const prices = pricesInEth(snapshot, weth)
   const decimals = new Map(snapshot.tokens.map((t) => [t.address, t.decimals]))
   const pool = (plan.tokens ?? [...prices.keys()]).filter((t) => prices.has(t))

@@ -20,11 +20,35 @@ export interface QuoteChain {
 
 const lower = (a: string) => a.toLowerCase() as Address
 
+/** Pools whose in-range liquidity is below this are not routed through (see ROUTING_SETTINGS). */
+export const ROUTER_MIN_LIQUIDITY = 1n
+
 /**
- * The router's settings: intermediate tokens WETH and the stablecoin, up to 3 hops, splits over up to 3 routes in
- * 5 % steps, 5 candidate pools per pair. The liquidity floor is 1: a pool with no in-range liquidity is never a
- * candidate (the same floor /api/v1/pools/admitted reports).
+ * The router's settings on every chain (workers/routing/types.ts RoutingConfig): intermediate tokens WETH and the
+ * stablecoin, plus per end of the trade the partner tokens of its 3 deepest pools ("connectors") and, for 3-hop
+ * routes, the deepest partner of each connector (workers/routing/Routes.ts); up to 3 hops; splits over up to 3
+ * routes in 5 % steps; 5 candidate pools per pair. The liquidity floor is 1: a pool with no in-range liquidity is
+ * never a candidate (the same floor /api/v1/pools/admitted reports). The quote routes' OpenAPI description and
+ * scripts/bench/quote-engine.ts read these too.
  */
+export const ROUTING_SETTINGS = {
+  maxHops: 3,
+  maxSplits: 3,
+  splitStepPercent: 5,
+  poolsPerPair: 5,
+  connectorsPerToken: 3,
+  secondHopsPerConnector: 1,
+  minLiquidity: ROUTER_MIN_LIQUIDITY
+} as const satisfies Omit<RoutingConfig, "wrappedNative" | "baseTokens">
+
+/** The routing config of a chain whose wrapped native token and stablecoin are these (the base tokens). */
+export const routingConfigFor = (wrappedNative: Address, stablecoin: Address): RoutingConfig => ({
+  wrappedNative,
+  baseTokens: [wrappedNative, stablecoin],
+  ...ROUTING_SETTINGS
+})
+
+/** A chain's quote settings from its deployment record. */
 export const quoteChainFrom = (deployments: Deployments): QuoteChain => {
   const c = deployments.contracts
   const weth = lower(c.weth9)
@@ -37,20 +61,9 @@ export const quoteChainFrom = (deployments: Deployments): QuoteChain => {
     universalRouter: lower(c.universalRouter),
     permit2: lower(c.permit2),
     quoterV2: lower(c.quoterV2),
-    routing: {
-      wrappedNative: weth,
-      baseTokens: [weth, stable],
-      maxHops: 3,
-      maxSplits: 3,
-      splitStepPercent: 5,
-      poolsPerPair: 5,
-      minLiquidity: ROUTER_MIN_LIQUIDITY
-    }
+    routing: routingConfigFor(weth, stable)
   }
 }
-
-/** Pools whose in-range liquidity is below this are not routed through (see quoteChainFrom). */
-export const ROUTER_MIN_LIQUIDITY = 1n
 
 /**
  * EVM chain ids this server recognises. A recognised id that is not the server's chain is CHAIN_NOT_CONFIGURED

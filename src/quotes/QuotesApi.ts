@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ExchangeBadRequest, ExchangeInternal, ExchangeNotFound, ExchangeTooManyRequests, ExchangeUnauthorized } from "../exchange/ExchangeError.ts"
+import { ROUTING_SETTINGS } from "../domain/QuoteChains.ts"
 import { McpToolHints } from "../mcp/McpAnnotations.ts"
 import { PartnerAuth } from "./PartnerAuth.ts"
 import { reasonsDoc } from "./QuoteError.ts"
@@ -18,6 +19,17 @@ const common =
   "TOKEN_DECIMALS_FETCH_FAILED: a contract whose `decimals()` cannot be read. 401 `Invalid API key` without a valid " +
   "partner key (header `x-api-key`; QUOTE_API_KEY_HEADER renames it); 429 over the key's rate limit. Pool state comes " +
   "from the indexer (block in `blockNumber`): quote right before sending."
+
+const r = ROUTING_SETTINGS
+/** How routes are chosen, from the settings the router runs with (src/domain/QuoteChains.ts). */
+const routing =
+  `Routing: Uniswap v3 routes of 1–${r.maxHops} hops. Intermediate tokens: WETH and the chain's stablecoin, plus ` +
+  `"connectors": for each of tokenIn and tokenOut, the partner tokens of its ${r.connectorsPerToken} deepest pools ` +
+  "(depth = the pool's in-range reserve of that token), and for 3-hop routes the " +
+  `${r.secondHopsPerConnector === 1 ? "deepest partner" : `${r.secondHopsPerConnector} deepest partners`} of each connector. ` +
+  `Up to ${r.poolsPerPair} pools per pair (most in-range liquidity first); the amount may be split across up to ` +
+  `${r.maxSplits} routes in ${r.splitStepPercent} % steps; the best candidate by output net of gas (gas priced in the ` +
+  "quote token through WETH) wins."
 
 const Bps = Schema.String.check(Schema.isPattern(/^(?:[0-9]{1,3}|[1-4][0-9]{3}|5000)$/u, { message: "basis points 0–5000" }))
   .annotate({ description: "Slippage in basis points (50 = 0.5 %, the default), 0–5000", examples: ["50"] })
@@ -47,16 +59,16 @@ export class QuotesApi extends HttpApiGroup.make("quotes").add(
     error: errors
   }).middleware(PartnerAuth).annotateMerge(doc(
     "Quote with calldata",
-    "One-shot quote through our router (1–3 hop routes, split across up to 3 routes) with the full route details and " +
+    "One-shot quote through our router with the full route details and " +
       "`methodParameters { calldata, value, to }` ready to send (SwapRouter02 multicall, or UniversalRouter execute with " +
-      `Permit2 pulling the input). No allowlist. ${common}`
+      `Permit2 pulling the input). No allowlist. ${routing} ${common}`
   )),
   HttpApiEndpoint.post("createQuote", "/api/v1/quote", { payload: QuoteRequestBody, success: PartnerQuoteResponse, error: errors })
     .middleware(PartnerAuth).annotateMerge(doc(
       "Partner quote (allowlist enforced)",
       "Transaction-ready quote: `transaction { to, callData, value, gas? }` and `meta.allowlistApplied: true`. Both tokens " +
         "must be on the chain's allowlist (GET /api/v1/quote/tokens): otherwise 400 `Token not permitted by allowlist` " +
-        `(code TOKEN_NOT_PERMITTED) with \`details.addresses\`. \`slippage\` is a fraction (0.005 = 0.5 %). ${common}`
+        `(code TOKEN_NOT_PERMITTED) with \`details.addresses\`. \`slippage\` is a fraction (0.005 = 0.5 %). ${routing} ${common}`
     )).annotate(McpToolHints, readOnly),
   HttpApiEndpoint.post("createOpenQuote", "/api/v1/quote/open", { payload: QuoteRequestBody, success: PartnerQuoteResponse, error: errors })
     .middleware(PartnerAuth).annotateMerge(doc(

@@ -4,6 +4,7 @@ import { Chain } from "../../layers/Chain.ts"
 import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeBadRequest } from "../exchange/ExchangeError.ts"
 import { KNOWN_CHAINS } from "../domain/QuoteChains.ts"
+import { timedQuote } from "../metrics/Metrics.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
@@ -86,7 +87,7 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
           deadline: payload.deadline === undefined ? undefined : BigInt(payload.deadline),
           allowlist: applied
         }
-        const o = yield* quotes.quote(input).pipe(Effect.mapError(toHttp))
+        const o = yield* quotes.quote(input).pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp))
         const estimated = payload.sender === undefined
           ? undefined
           : yield* gas.estimate({ from: payload.sender as `0x${string}`, ...o.methodParameters })
@@ -116,7 +117,7 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
             routerType: query.routerType ?? "swap-router-02",
             useRouterBalance: query.useRouterBalance === "true",
             allowlist: false
-          }).pipe(Effect.mapError(toHttp))
+          }).pipe(timedQuote("get"), Effect.mapError(toHttp))
           return { ...summary(o), methodParameters: o.methodParameters }
         }))
       .handle("createQuote", ({ payload }) => partnerQuote(payload, true))

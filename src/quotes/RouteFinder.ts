@@ -1,5 +1,7 @@
 import { Context, Deferred, Effect, Layer } from "effect"
 import { RouteFinderPool } from "../../layers/RouteFinderPool.ts"
+import { setQuoteWorkerQueue } from "../metrics/Metrics.ts"
+import { registerCollector } from "../metrics/MetricsText.ts"
 import { type CalldataOutcome, type CalldataSpec, decodeReply, type WorkerReply, type WorkerTask } from "../../workers/protocol.ts"
 import { makeEngine } from "../../workers/route-finder.ts"
 import type { PoolDelta, PoolSnapshot, PoolState, QuoteRequest, QuoteResult, RoutingConfig, RoutingFailure } from "../../workers/routing/types.ts"
@@ -19,6 +21,9 @@ import { fail, type QuoteFailure } from "./QuoteError.ts"
  * (about a second) while more quotes queue and time out: with calldata encoded in the workers, a cascade measured
  * at 94 quotes/s with 750 of 750 failing (before, with calldata on the main thread: 12 failures and p99 481 ms at
  * 829 quotes/s in bench:quotes).
+ *
+ * The worker queue (tasks waiting for a thread) and the threads' busy share are gauges on /metrics, read at scrape
+ * time.
  */
 /** The routing outcome, with the calldata of a found route when it was asked for (null otherwise). */
 export type FinderOutcome =
@@ -42,6 +47,8 @@ export class RouteFinder extends Context.Service<RouteFinder, {
       version: -1, sync: null,
       request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
     }
+    // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
+    yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
     const warm = yield* Deferred.make<void>()
     yield* Effect.forkScoped(Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
       Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
@@ -68,6 +75,8 @@ export class RouteFinder extends Context.Service<RouteFinder, {
 
   static readonly layerInline = Layer.effect(RouteFinder, Effect.gen(function*() {
     const engine = makeEngine()
+    // Quotes run synchronously on this thread: nothing ever waits for a worker.
+    yield* registerCollector(setQuoteWorkerQueue(0))
     return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
   }))
 

@@ -36,6 +36,8 @@ const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Arr
 const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig => ({
   wrappedNative: WETH,
   baseTokens: [WETH, USDC],
+  connectorsPerToken: 3,
+  secondHopsPerConnector: 1,
   maxHops: 3,
   maxSplits: 3,
   splitStepPercent: 5,
@@ -151,6 +153,24 @@ describe("Router", () => {
     const splitOut = found(router.quote(request(A, WETH, want, "exactOut")))
     assert.isTrue(splitOut.routes.length >= 2 && splitOut.amountIn < singleOut.amountIn)
     assert.strictEqual(splitOut.routes.reduce((s, r) => s + r.amountOut, 0n), want)
+  })
+
+  it("splits against a route that avoids the best route's pools even when its siblings rank higher at small shares", () => {
+    // Four A/WETH tiers into one thin WETH/B pool: these four routes are the best at 100 % and at 5 %, and all share
+    // the WETH/B pool. The costly A/USDC/B route ranks below all four, yet taking part of the amount off the thin pool
+    // through it beats every single route.
+    const thin = pool(WETH, B, 500, 100n * E18)
+    const pools = [
+      ...[100, 500, 3000, 10000].map((fee) => pool(A, WETH, fee, 10_000n * E18)), thin,
+      pool(A, USDC, 10000, 100n * E18), pool(USDC, B, 10000, 100n * E18)
+    ]
+    const router = routerFor(pools, config({ poolsPerPair: 4 }))
+    const amount = 10n * E18
+    const single = found(router.quote(request(A, B, amount, "exactIn", 1)))
+    assert.deepStrictEqual(single.routes[0]!.path, [A, WETH, B])
+    const split = found(router.quote(request(A, B, amount)))
+    assert.deepStrictEqual(split.routes.map((r) => r.path), [[A, WETH, B], [A, USDC, B]])
+    assert.isTrue(split.quoteGasAdjusted > single.quoteGasAdjusted, `${split.quoteGasAdjusted} <= ${single.quoteGasAdjusted}`)
   })
 
   it("fails as data: no pools, no route, not enough liquidity", () => {

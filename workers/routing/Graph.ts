@@ -2,7 +2,8 @@
  * The in-memory pool graph: every pool of one chain by address and by token, kept current by deltas. Candidate
  * pools per token pair (ranked by in-range liquidity, at most `poolsPerPair`, none below `minLiquidity`) and the
  * candidate routes built from them are cached, and the caches are dropped whenever a delta moves the block: a
- * quote never sees a ranking computed from another block's state.
+ * quote never sees a ranking computed from another block's state. `deepestPartners` ranks the tokens paired with a
+ * token by depth, for the connector intermediates of Routes.ts.
  */
 import type { Address, PoolDelta, PoolSnapshot, PoolState, RoutingConfig, TokenInfo } from "./types.ts"
 
@@ -76,6 +77,43 @@ export class PoolGraph {
       this.candidates.set(key, list)
     }
     return list
+  }
+
+  /**
+   * Tokens paired with `token` in usable pools, deepest first, at most `limit`. A partner's depth is that of its
+   * deepest pool with `token`, measured as the pool's in-range (virtual) reserve of `token` at the current price:
+   * L/√P when `token` is token0, L·√P when token1. Raw liquidity L would not do here: it is √(x·y) in the units of
+   * two different tokens per pair, so a pool against a 6-decimal token would rank 10^6 below an equal pool against
+   * an 18-decimal one. The reserve is in units of `token` for every pool. Floats suffice for a ranking. Memoised per
+   * block.
+   */
+  deepestPartners(token: Address, limit: number): ReadonlyArray<Address> {
+    const key = `partners|${token}|${limit}`
+    const cached = this.memo.get(key) as ReadonlyArray<Address> | undefined
+    if (cached !== undefined) return cached
+    const depth = new Map<Address, number>()
+    for (const address of this.byToken.get(token) ?? []) {
+      const pool = this.pools.get(address)!
+      if (!this.usable(pool)) continue
+      const sqrtPrice = Number(pool.sqrtPriceX96) / 2 ** 96
+      const reserve = pool.token0 === token ? Number(pool.liquidity) / sqrtPrice : Number(pool.liquidity) * sqrtPrice
+      const partner = pool.token0 === token ? pool.token1 : pool.token0
+      if (reserve > (depth.get(partner) ?? -1)) depth.set(partner, reserve)
+    }
+    // Top `limit` by insertion: WETH may have thousands of partners, and only a handful are wanted.
+    const before = ([a, x]: readonly [Address, number], [b, y]: readonly [Address, number]) => x > y || (x === y && a < b)
+    const top: Array<readonly [Address, number]> = []
+    for (const entry of depth) {
+      if (limit <= 0 || (top.length === limit && !before(entry, top[limit - 1]!))) continue
+      if (top.length === limit) top.pop()
+      let i = top.length
+      top.push(entry)
+      for (; i > 0 && before(entry, top[i - 1]!); i--) top[i] = top[i - 1]!
+      top[i] = entry
+    }
+    const ranked = top.map(([partner]) => partner)
+    this.memo.set(key, ranked)
+    return ranked
   }
 
   private usable(pool: PoolState): boolean {

@@ -9,7 +9,8 @@
  * second leg against a state the first leg already moved; excluding such pairs keeps every leg's quote exact.
  *
  * Bounds: every route is estimated at 100 % and at one step; only the best CANDIDATES of each (a deep route wins at
- * 100 %, a cheap thin one at small shares) get the full table; no table at all when even perfect prices on the best
+ * 100 %, a cheap thin one at small shares), plus the best CANDIDATES at one step that share no pool with the best
+ * full route, get the full table; no table at all when even perfect prices on the best
  * route, less two legs' gas, could not beat the best single route (Bounds.ts); the combination search takes, per
  * share, the TOP_PER_LEVEL best routes that do not collide with the legs already chosen.
  */
@@ -91,7 +92,11 @@ export const findSplit = (input: SplitInput): SplitPlan => {
   }
 
   const first = routes.map((_, r) => value(r, 1))
-  const chosen = [...new Set([...fullRank.slice(0, CANDIDATES), ...rank(first).slice(0, CANDIDATES)])]
+  const firstRank = rank(first)
+  // The best routes at one step are often the best full route's siblings (other fee tiers of a hop), which share a
+  // pool with it and so cannot be split against it: also take the best ones that avoid its pools.
+  const apart = single === null ? [] : firstRank.filter((r) => !sharesPool(routes[r]!, single)).slice(0, CANDIDATES)
+  const chosen = [...new Set([...fullRank.slice(0, CANDIDATES), ...firstRank.slice(0, CANDIDATES), ...apart])]
   // table[c][level] for the chosen routes; index 0 unused.
   const table = chosen.map((r) => {
     const row: Array<number | null> = new Array(levels + 1).fill(null)

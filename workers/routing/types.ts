@@ -53,8 +53,15 @@ export interface PoolDelta {
 export interface RoutingConfig {
   /** Wrapped native token (WETH); gas is paid in it. */
   readonly wrappedNative: Address
-  /** Intermediate tokens tried for 2- and 3-hop routes (WETH, a stablecoin, ...). */
+  /** Intermediate tokens always tried for 2- and 3-hop routes (WETH, a stablecoin, ...). */
   readonly baseTokens: ReadonlyArray<Address>
+  /**
+   * Non-base intermediates ("connectors", Routes.ts): from each end of the trade, the partner tokens of its deepest
+   * pools, at most this many per end (0: base tokens only). Depth = the pool's in-range reserve of the end token.
+   */
+  readonly connectorsPerToken: number
+  /** For 3-hop routes: per connector, the partner tokens of its deepest pools, at most this many (0: none). */
+  readonly secondHopsPerConnector: number
   readonly maxHops: 1 | 2 | 3
   /** Largest number of routes in a split (1 = no splitting). */
   readonly maxSplits: number

@@ -31,6 +31,8 @@ export const GENERATED_DAI = address(0xee, 3)
 export const generatedConfig = (overrides: Partial<RoutingConfig> = {}): RoutingConfig => ({
   wrappedNative: GENERATED_WETH,
   baseTokens: [GENERATED_WETH, GENERATED_USDC, GENERATED_DAI],
+  connectorsPerToken: 3,
+  secondHopsPerConnector: 1,
   maxHops: 3,
   maxSplits: 3,
   splitStepPercent: 5,
