@@ -1,4 +1,6 @@
 import type { DecodedLog } from "../decode/Decode.ts"
+import { foldCandles } from "./Candles.ts"
+import { foldBalances, foldPoolStates } from "./Deltas.ts"
 import { decimalsOf, human, poolPrice, poolUsdPrices } from "./Prices.ts"
 import { argsJson, type BatchRows, metaOf, type Row, type Timestamps } from "./Rows.ts"
 import type { PoolInfo, ProjectionState } from "./State.ts"
@@ -201,4 +203,13 @@ export const project = (
       ? (x.log_index as number) - (y.log_index as number)
       : (x.block_number as bigint) < (y.block_number as bigint) ? -1 : 1
   )
+  const candles = foldCandles(chainId, ev.swaps, state)
+  const balances = foldBalances(chainId, ev.token_transfers)
+  batch.folded = {
+    poolCandles: candles.pool,
+    tokenCandles: candles.token,
+    poolStates: foldPoolStates(chainId, ev, state),
+    balances: balances.balances,
+    transferCounts: balances.transferCounts
+  }
 }
