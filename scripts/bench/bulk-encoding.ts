@@ -5,6 +5,7 @@
  *   text     every element as text in a text[], cast to the column's type by the server (the first implementation)
  *   binary   typed arrays in binary (int8 as 8 bytes, numeric as base-10000 digits encoded in JS)
  *   literal  numeric columns as one untyped array literal '{1,2,...}' parsed by the server, the rest binary
+ *   literal2 numeric and text columns as literals, the rest binary
  * `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node scripts/bench/bulk-encoding.ts`; BENCH_DROP lists
  * indexes to drop first (their cost, by difference).
  */
@@ -67,6 +68,14 @@ const encodings: Record<string, () => { text: string; params: Array<unknown> }> 
       if (t === "numeric") return `{${rows.map((r) => String(r[c])).join(",")}}`
       const values = rows.map((r) => (t === "text" ? String(r[c]) : r[c]))
       return Result.getOrThrow(PgTypes.array(values, oidOf[t]!))
+    })
+  }),
+  literal2: () => ({
+    text: statement(columns.map((c, i) => `$${i + 1}::${cast(types[c]!)}[]`)),
+    params: columns.map((c) => {
+      const t = types[c]!
+      if (t === "numeric" || t === "text") return `{${rows.map((r) => String(r[c])).join(",")}}`
+      return Result.getOrThrow(PgTypes.array(rows.map((r) => r[c]), oidOf[t]!))
     })
   })
 }

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { encodeAbiParameters, encodeEventTopics, type AbiEvent } from "viem"
+import { type AbiEvent, encodeAbiParameters, encodeEventTopics, getAddress } from "viem"
 import { topics as selectorsOf } from "../../src/indexer/Abis.ts"
 import { abiOf, decodeLogs, decodeLogsWithViem, type SourceKind } from "../../src/indexer/decode/Decode.ts"
 import { compileFastDecoder } from "../../src/indexer/decode/FastDecode.ts"
@@ -79,10 +79,10 @@ describe("fast event decoding", () => {
   it("decodes real encodings of the hot events exactly", () => {
     const swap = events.find((e) => e.kind === "pool" && e.event.name === "Swap")!.event
     const args = {
-      sender: "0x00000000000000000000000000000000000000aA", recipient: "0x00000000000000000000000000000000000000Bb",
+      sender: getAddress("0x00000000000000000000000000000000000000aa"), recipient: getAddress("0xabcdef0000000000000000000000000000000bbb"),
       amount0: -123456789012345678901234567890n, amount1: 987654321n, sqrtPriceX96: (1n << 159n) + 7n,
       liquidity: (1n << 127n) - 1n, tick: -887272
-    } as const
+    }
     const topics = encodeEventTopics({ abi: [swap], args: { sender: args.sender, recipient: args.recipient } } as never) as Array<string>
     const data = encodeAbiParameters(swap.inputs.filter((i) => !i.indexed), [args.amount0, args.amount1, args.sqrtPriceX96, args.liquidity, args.tick])
     const [decoded] = decodeLogs([rawLog(0, topics, data)], () => "pool")

@@ -1,4 +1,4 @@
-import { NumericSum, type NumericTerm, numericTerm } from "./NumericSum.ts"
+import { NumericSum, type NumericTerm } from "./NumericSum.ts"
 import type { Row } from "./Rows.ts"
 import type { ProjectionState } from "./State.ts"
 
@@ -51,17 +51,24 @@ interface TokenCandle {
 export const foldCandles = (
   chainId: number,
   swaps: ReadonlyArray<Row>,
+  usdTerms: ReadonlyArray<NumericTerm>,
   state: ProjectionState
 ): { readonly pool: Array<Row>; readonly token: Array<Row> } => {
-  const pools = new Map<string, PoolCandle>()
-  const tokens = new Map<string, TokenCandle>()
+  const pools: Array<PoolCandle> = []
+  const tokens: Array<TokenCandle> = []
+  // The candle each pool / token is filling, per period: swaps come in chain order, so a candle is only left for the
+  // next bucket (never reopened), and a key lookup per swap and side is enough.
+  const poolCurrent = new Map<string, Array<PoolCandle | undefined>>()
+  const tokenCurrent = new Map<string, Array<TokenCandle | undefined>>()
 
-  const tokenSide = (token: string, period: string, bucket: number, price: number | null, volume: bigint, usd: NumericTerm) => {
-    const key = `${token}|${period}|${bucket}`
-    let c = tokens.get(key)
-    if (c === undefined) {
-      c = { token, period, bucket, open: null, high: null, low: null, close: null, volume: 0n, volumeUsd: new NumericSum(), swapCount: 0 }
-      tokens.set(key, c)
+  const tokenSide = (token: string, p: number, bucket: number, price: number | null, volume: bigint, usd: NumericTerm) => {
+    let current = tokenCurrent.get(token)
+    if (current === undefined) tokenCurrent.set(token, current = [undefined, undefined])
+    let c = current[p]
+    if (c === undefined || c.bucket !== bucket) {
+      c = { token, period: candlePeriods[p]![0], bucket, open: null, high: null, low: null, close: null, volume: 0n, volumeUsd: new NumericSum(), swapCount: 0 }
+      current[p] = c
+      tokens.push(c)
     }
     if (price !== null) {
       if (c.open === null) c.open = price
@@ -74,24 +81,27 @@ export const foldCandles = (
     c.swapCount++
   }
 
-  for (const s of swaps) {
+  for (let i = 0; i < swaps.length; i++) {
+    const s = swaps[i]!
     const pool = s.pool as string
     const info = state.pools.get(pool)
     const ts = s.block_timestamp as number
     const price = s.price as number
-    const usd = numericTerm(s.amount_usd as number | null) // converted once, added to six candles
+    const usd = usdTerms[i]!
     const v0 = abs(s.amount0 as bigint)
     const v1 = abs(s.amount1 as bigint)
-    for (const [period, step] of candlePeriods) {
-      const bucket = bucketOf(ts, step)
-      const key = `${pool}|${period}|${bucket}`
-      let c = pools.get(key)
-      if (c === undefined) {
+    let current = poolCurrent.get(pool)
+    if (current === undefined) poolCurrent.set(pool, current = [undefined, undefined])
+    for (let p = 0; p < candlePeriods.length; p++) {
+      const bucket = bucketOf(ts, candlePeriods[p]![1])
+      let c = current[p]
+      if (c === undefined || c.bucket !== bucket) {
         c = {
-          pool, period, bucket, open: price, high: price, low: price, close: price, volume0: 0n, volume1: 0n,
-          volumeUsd: new NumericSum(), tvlUsd: null, swapCount: 0
+          pool, period: candlePeriods[p]![0], bucket, open: price, high: price, low: price, close: price, volume0: 0n,
+          volume1: 0n, volumeUsd: new NumericSum(), tvlUsd: null, swapCount: 0
         }
-        pools.set(key, c)
+        current[p] = c
+        pools.push(c)
       }
       if (price > c.high) c.high = price
       if (price < c.low) c.low = price
@@ -103,19 +113,19 @@ export const foldCandles = (
       c.swapCount++
       // As Derive.ts's join with pools: a swap of a pool without its tokens known has no token candles.
       if (info !== undefined) {
-        tokenSide(info.token0, period, bucket, s.token0_price_usd as number | null, v0, usd)
-        tokenSide(info.token1, period, bucket, s.token1_price_usd as number | null, v1, usd)
+        tokenSide(info.token0, p, bucket, s.token0_price_usd as number | null, v0, usd)
+        tokenSide(info.token1, p, bucket, s.token1_price_usd as number | null, v1, usd)
       }
     }
   }
 
   return {
-    pool: [...pools.values()].map((c) => ({
+    pool: pools.map((c) => ({
       chain_id: chainId, pool: c.pool, period: c.period, bucket_start: c.bucket, open: c.open, high: c.high, low: c.low,
       close: c.close, volume0: c.volume0, volume1: c.volume1, volume_usd: c.volumeUsd.text(), tvl_usd: c.tvlUsd,
       swap_count: c.swapCount
     })),
-    token: [...tokens.values()].map((c) => ({
+    token: tokens.map((c) => ({
       chain_id: chainId, token: c.token, period: c.period, bucket_start: c.bucket, open: c.open, high: c.high, low: c.low,
       close: c.close, volume: c.volume, volume_usd: c.volumeUsd.text(), swap_count: c.swapCount
     }))

@@ -1,4 +1,4 @@
-import { NumericSum, numericTerm } from "./NumericSum.ts"
+import { NumericSum, type NumericTerm } from "./NumericSum.ts"
 import type { BatchRows, Row } from "./Rows.ts"
 import type { ProjectionState } from "./State.ts"
 
@@ -28,7 +28,12 @@ interface PoolDelta {
  * Derive.ts's `derivePoolStates` (sums added, last block widened, slot0 replaced when the batch moved it), which
  * recomputes the same rows from the events after a reorg.
  */
-export const foldPoolStates = (chainId: number, ev: BatchRows["events"], state: ProjectionState): Array<Row> => {
+export const foldPoolStates = (
+  chainId: number,
+  ev: BatchRows["events"],
+  swapUsdTerms: ReadonlyArray<NumericTerm>,
+  state: ProjectionState
+): Array<Row> => {
   const deltas = new Map<string, PoolDelta>()
   const delta = (pool: string, block: bigint) => {
     let d = deltas.get(pool)
@@ -49,7 +54,8 @@ export const foldPoolStates = (chainId: number, ev: BatchRows["events"], state: 
       d.last = { block, index, sqrt: r.sqrt_price_x96 as bigint, tick: r.tick as number }
     }
   }
-  for (const r of ev.swaps) {
+  for (let i = 0; i < ev.swaps.length; i++) {
+    const r = ev.swaps[i]!
     const d = delta(r.pool as string, r.block_number as bigint)
     const a0 = r.amount0 as bigint
     const a1 = r.amount1 as bigint
@@ -61,7 +67,7 @@ export const foldPoolStates = (chainId: number, ev: BatchRows["events"], state: 
     // div() of numeric and bigint division both truncate; the amount is positive here.
     if (a0 > 0n) d.fees0 += (a0 * fee) / 1_000_000n
     if (a1 > 0n) d.fees1 += (a1 * fee) / 1_000_000n
-    d.volumeUsd.add(numericTerm(r.amount_usd as number | null))
+    d.volumeUsd.add(swapUsdTerms[i]!)
     d.swapCount++
     moveSlot0(d, r)
   }

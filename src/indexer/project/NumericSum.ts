@@ -16,7 +16,8 @@ export interface Decimal {
 
 type Special = "NaN" | "Infinity" | "-Infinity"
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n)
+const powers: Array<bigint> = []
+const pow10 = (n: number): bigint => n < 400 ? (powers[n] ??= 10n ** BigInt(n)) : 10n ** BigInt(n)
 
 /** The exact decimal value of a finite double: m × 2^k = m × 5^-k / 10^-k when k < 0. */
 const exactDecimal = (x: number): Decimal => {
