@@ -94,8 +94,9 @@ const program = Effect.gen(function*() {
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
   // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
   const sweep: Array<{ range: number; events: number; seconds: number }> = []
-  for (const range of RANGES) {
-    const name = `sweep_${range}`
+  for (const [i, range] of RANGES.entries()) {
+    // The same range may be listed twice (repeated runs, to see the spread).
+    const name = `sweep_${i}_${range}`
     yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
     const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
     const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))

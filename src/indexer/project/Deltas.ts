@@ -98,24 +98,21 @@ export const foldPoolStates = (
  * left out, zero sums kept as Derive.ts's `deriveTokens` keeps them) and to their transfer counts.
  */
 export const foldBalances = (chainId: number, transfers: ReadonlyArray<Row>): { balances: Array<Row>; transferCounts: Array<Row> } => {
-  const balances = new Map<string, { token: string; holder: string; delta: bigint }>()
-  const counts = new Map<string, number>()
-  const add = (token: string, holder: string, v: bigint) => {
-    if (holder === ZERO) return
-    const key = `${token}|${holder}`
-    const b = balances.get(key)
-    if (b === undefined) balances.set(key, { token, holder, delta: v })
-    else b.delta += v
-  }
+  const byToken = new Map<string, { n: number; readonly holders: Map<string, bigint> }>()
   for (const t of transfers) {
     const token = t.token as string
     const value = t.value as bigint
-    add(token, t.to_address as string, value)
-    add(token, t.from_address as string, -value)
-    counts.set(token, (counts.get(token) ?? 0) + 1)
+    let entry = byToken.get(token)
+    if (entry === undefined) byToken.set(token, entry = { n: 0, holders: new Map() })
+    entry.n++
+    const to = t.to_address as string
+    const from = t.from_address as string
+    if (to !== ZERO) entry.holders.set(to, (entry.holders.get(to) ?? 0n) + value)
+    if (from !== ZERO) entry.holders.set(from, (entry.holders.get(from) ?? 0n) - value)
   }
-  return {
-    balances: [...balances.values()].map((b) => ({ chain_id: chainId, token: b.token, holder: b.holder, balance: b.delta })),
-    transferCounts: [...counts].map(([token, n]) => ({ token, n }))
+  const balances: Array<Row> = []
+  for (const [token, { holders }] of byToken) {
+    for (const [holder, delta] of holders) balances.push({ chain_id: chainId, token, holder, balance: delta })
   }
+  return { balances, transferCounts: [...byToken].map(([token, { n }]) => ({ token, n })) }
 }
