@@ -11,10 +11,12 @@ import type { SqlClient } from "effect/sql"
  *   - rollback, after the events above the common ancestor are deleted: the touched keys (pools, tokens; candles from
  *     the first affected day), whose derived rows were deleted or zeroed first → a recomputation from the remaining
  *     events.
- * So the forward path and the recovery path cannot drift apart (one SQL text), a reorg costs work proportional to
- * the touched keys only, and nothing extra is written on the hot path (a journal doubles every write). The reorg
- * tests check that the result equals a fresh index of the new chain. USD sums are numeric, so the grouping into
- * batches does not change them.
+ * A reorg costs work proportional to the touched keys only, and nothing extra is written on the hot path (a journal
+ * doubles every write). The tables fed by every swap and transfer (balances, pool state, candles) are folded forward
+ * in memory by the projection instead (project/Candles.ts, project/Deltas.ts: aggregating a batch of ~100k events
+ * here cost more than inserting them) and merged with the same clauses (`*Merge` below), so the two paths share
+ * their merge rules and the reorg tests check that they agree: the result equals a fresh index of the new chain. USD
+ * sums are numeric, so the grouping into batches does not change them.
  */
 export type Filter =
   | { readonly kind: "range"; readonly from: bigint; readonly to: bigint }
