@@ -6,6 +6,8 @@
  * head with Ponder (bench/ponder, its own package.json and lockfile, installed there with `npm ci` on first use) into
  * its own database of the same PostgreSQL server, and prints both rates and their ratio. BENCH_RANGES (e.g.
  * "100,250,1000,2000") first backfills the same history once per block range, each into a fresh database.
+ * Each backfill also prints the CPU time it cost (this process, PostgreSQL's processes; anvil apart) per 100k events
+ * and the events per CPU-second, which the other work on a shared machine does not change the way it changes wall time.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
@@ -22,6 +24,7 @@ import { IndexerStatus } from "../src/indexer/IndexerStatus.ts"
 import { abis, receiptOf, sendTx, write } from "../test/contracts/chain.ts"
 import { ignite, seed, startDevnet } from "../test/indexer/devnet.ts"
 import { indexerLayer } from "../test/indexer/harness.ts"
+import { cpuSince, cpuSnapshot, describeCpu } from "./bench/cpu.ts"
 import { ensurePonderInstalled, runPonder } from "./bench/ponder-indexer.ts"
 import { fetchCeiling } from "./bench/fetch-ceiling.ts"
 
@@ -98,16 +101,20 @@ const program = Effect.gen(function*() {
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
   // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
   const sweep: Array<{ range: number; events: number; seconds: number }> = []
-  for (const range of RANGES) {
-    const name = `sweep_${range}`
+  for (const [i, range] of RANGES.entries()) {
+    // The same range may be listed twice (repeated runs, to see the spread).
+    const name = `sweep_${i}_${range}`
     yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
     const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
     const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))
     const r = yield* Effect.gen(function*() {
       const status = yield* IndexerStatus
       const start = performance.now()
+      const cpu0 = cpuSnapshot()
       const done = yield* status.awaitBlock(head, "30 minutes")
-      return { range, events: done.eventsTotal, seconds: (performance.now() - start) / 1000 }
+      const seconds = (performance.now() - start) / 1000
+      log(`range sweep: ${range} blocks: ${describeCpu(cpuSince(cpu0), done.eventsTotal, seconds)}`)
+      return { range, events: done.eventsTotal, seconds }
     }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: range }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
     log(`range sweep: ${range} blocks: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
     sweep.push(r)
@@ -121,9 +128,15 @@ const program = Effect.gen(function*() {
   const ours = yield* Effect.gen(function*() {
     const status = yield* IndexerStatus
     const start = performance.now()
+    const cpu0 = cpuSnapshot()
+    const mark0 = process.hrtime.bigint() / 1000n
     const done = yield* status.awaitBlock(head, "30 minutes")
     const seconds = (performance.now() - start) / 1000
-    log(`backfill (batches of ${BLOCK_RANGE} blocks): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s`)
+    const cpu = cpuSince(cpu0)
+    // With `node --cpu-prof`: the backfill's window on the profile's clock (monotonic microseconds).
+    if (process.execArgv.some((a) => a.startsWith("--cpu-prof"))) log(`profile window: ${mark0}..${process.hrtime.bigint() / 1000n} µs`)
+    log(`backfill (batches of ${BLOCK_RANGE} blocks): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s (load average ${loadAverage()})`)
+    log(`backfill ${describeCpu(cpu, done.eventsTotal, seconds)}`)
 
     // Head latency: one swap per block; from the receipt (block mined) to the batch's change event (rows committed).
     const changes = yield* (yield* IndexerEvents).subscribe
@@ -141,7 +154,10 @@ const program = Effect.gen(function*() {
     const pools = (yield* sql<{ a: string }>`SELECT DISTINCT pool AS a FROM swaps WHERE block_number <= ${Number(head)}`).map((r) => r.a)
     const tokens = (yield* sql<{ a: string }>`SELECT DISTINCT token AS a FROM token_transfers WHERE block_number <= ${Number(head)}`).map((r) => r.a)
     const [rows] = yield* sql<{ n: string }>`SELECT ((SELECT count(*) FROM swaps WHERE block_number <= ${Number(head)}) + (SELECT count(*) FROM token_transfers WHERE block_number <= ${Number(head)}))::text AS n`
-    return { events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, pools, tokens, swapTransferRows: Number(rows!.n) }
+    return {
+      events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, pools, tokens, swapTransferRows: Number(rows!.n),
+      cpuSeconds: cpu.self + (cpu.postgres ?? 0)
+    }
   }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE }).pipe(Layer.provideMerge(db))), Effect.scoped)
   log(`load average ${loadAverage()}`)
   if (!PONDER) return
@@ -164,7 +180,9 @@ const program = Effect.gen(function*() {
   const startup = yield* Effect.promise(() => runPonder({ ...common, schema: "startup", startBlock: emptyFrom, endBlock: emptyFrom + 9n }))
   log(`Ponder start-up alone (same config, 10 blocks without events): ${startup.seconds.toFixed(2)} s`)
   log(`Ponder: ${ours.pools.length} pools (Swap), ${ours.tokens.length} tokens (Transfer), blocks ${d.startBlock}..${head}`)
+  const ponderCpu0 = cpuSnapshot()
   const ponder = yield* Effect.promise(() => runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head }))
+  const ponderCpu = cpuSince(ponderCpu0)
   const [counted] = yield* Effect.scoped(Effect.gen(function*() {
     const ponderSql = yield* sqlClientOf(ponderUrl)
     return yield* ponderSql<{ s: string; t: string }>`SELECT (SELECT count(*) FROM bench.swaps)::text AS s, (SELECT count(*) FROM bench.transfers)::text AS t`
@@ -173,6 +191,10 @@ const program = Effect.gen(function*() {
   const ponderRate = ponderEvents / ponder.seconds
   const ponderRateNoStartup = ponderEvents / Math.max(ponder.seconds - startup.seconds, 0.001)
   log(`Ponder: ${ponderEvents} events (${counted!.s} Swap + ${counted!.t} Transfer rows) to block ${head} in ${ponder.seconds.toFixed(2)} s = ${Math.round(ponderRate)} events/s; without its start-up ${Math.round(ponderRateNoStartup)} events/s (ours stored ${ours.swapTransferRows} Swap + Transfer rows of ${ours.events} events)`)
+  // Ponder's process is reaped when runPonder returns: its CPU is this process's exited-children time (it includes its
+  // start-up and shutdown), plus PostgreSQL's over the same window.
+  const ponderCpuSeconds = ponderCpu.exitedChildren + (ponderCpu.postgres ?? 0)
+  log(`Ponder CPU: its process ${ponderCpu.exitedChildren.toFixed(2)} s, PostgreSQL ${ponderCpu.postgres === null ? "n/a" : `${ponderCpu.postgres.toFixed(2)} s`}, together ${ponderCpuSeconds.toFixed(2)} s = ${Math.round(ponderEvents / Math.max(ponderCpuSeconds, 0.001))} events per CPU-second; fire-api ${Math.round(ours.events / Math.max(ours.cpuSeconds, 0.001))} events per CPU-second = ${((ours.events / ours.cpuSeconds) / (ponderEvents / ponderCpuSeconds)).toFixed(1)}× Ponder by CPU`)
   const row = (name: string, events: number, s: number, rate: number) =>
     `| ${name} | ${events.toLocaleString("en-US")} | ${s.toFixed(1)} s | ${Math.round(rate).toLocaleString("en-US")} |`
   console.log([

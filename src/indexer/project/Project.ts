@@ -1,4 +1,7 @@
 import type { DecodedLog } from "../decode/Decode.ts"
+import { foldCandles } from "./Candles.ts"
+import { foldBalances, foldPoolStates } from "./Deltas.ts"
+import { numericTerm } from "./NumericSum.ts"
 import { decimalsOf, human, poolPrice, poolUsdPrices } from "./Prices.ts"
 import { argsJson, type BatchRows, metaOf, type Row, type Timestamps } from "./Rows.ts"
 import type { PoolInfo, ProjectionState } from "./State.ts"
@@ -201,4 +204,15 @@ export const project = (
       ? (x.log_index as number) - (y.log_index as number)
       : (x.block_number as bigint) < (y.block_number as bigint) ? -1 : 1
   )
+  // Each swap's USD size as `amount_usd::numeric` once, for the candles and the pool's volume.
+  const usdTerms = ev.swaps.map((s) => numericTerm(s.amount_usd as number | null))
+  const candles = foldCandles(chainId, ev.swaps, usdTerms, state)
+  const balances = foldBalances(chainId, ev.token_transfers)
+  batch.folded = {
+    poolCandles: candles.pool,
+    tokenCandles: candles.token,
+    poolStates: foldPoolStates(chainId, ev, usdTerms, state),
+    balances: balances.balances,
+    transferCounts: balances.transferCounts
+  }
 }

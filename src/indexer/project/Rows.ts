@@ -36,6 +36,22 @@ export interface BatchRows {
   readonly touchedPools: Set<string>
   readonly touchedTokens: Set<string>
   readonly newLaunches: Array<string>
+  /** Derived rows folded in memory at the end of the projection (see `Folded`). */
+  folded: Folded
+}
+
+/**
+ * The batch's part of the derived tables that its many events feed, folded in memory (Candles.ts, Deltas.ts) so that
+ * the transaction upserts one row per key instead of aggregating the batch's events in SQL. Each merges into the
+ * stored row with the rules of Derive.ts, whose SQL recomputes the same rows from the events after a reorg.
+ */
+export interface Folded {
+  readonly poolCandles: ReadonlyArray<Row>
+  readonly tokenCandles: ReadonlyArray<Row>
+  readonly poolStates: ReadonlyArray<Row>
+  readonly balances: ReadonlyArray<Row>
+  /** { token, n }: transfers per launched token. */
+  readonly transferCounts: ReadonlyArray<Row>
 }
 
 export const emptyBatch = (): BatchRows => ({
@@ -44,7 +60,8 @@ export const emptyBatch = (): BatchRows => ({
   newTokens: [],
   touchedPools: new Set(),
   touchedTokens: new Set(),
-  newLaunches: []
+  newLaunches: [],
+  folded: { poolCandles: [], tokenCandles: [], poolStates: [], balances: [], transferCounts: [] }
 })
 
 /** Block timestamps (seconds) by block number. */

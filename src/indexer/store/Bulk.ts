@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { PgTypes } from "@effect/sql-pg"
+import { Effect, Result } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Row } from "../project/Rows.ts"
 
@@ -37,15 +38,43 @@ const columnTypes: Record<string, string> = {
   liquidity: "numeric",
   reserve0: "numeric",
   reserve1: "numeric",
-  total_supply: "numeric"
+  total_supply: "numeric",
+  bucket_start: "timestamp",
+  open: "float8",
+  high: "float8",
+  low: "float8",
+  close: "float8",
+  volume: "numeric",
+  volume0: "numeric",
+  volume1: "numeric",
+  volume_usd: "numeric",
+  swap_count: "int4",
+  mint_count: "int4",
+  burn_count: "int4",
+  fees0: "numeric",
+  fees1: "numeric",
+  balance: "numeric"
 }
 
-// Every element travels as text (the driver wants one element type per array); the `::type[]` casts parse them.
-const param = (v: unknown) => (v === undefined || v === null ? null : String(v))
+/** How each Postgres type travels: the array's element OID and the JS value its binary codec takes. */
+const wire: Record<string, { readonly oid: number; readonly cast: string; readonly value: (v: unknown) => unknown }> = {
+  int4: { oid: PgTypes.OID.int4, cast: "int4", value: (v) => Number(v) },
+  int8: { oid: PgTypes.OID.int8, cast: "int8", value: (v) => (typeof v === "bigint" ? v : BigInt(v as number | string)) },
+  float8: { oid: PgTypes.OID.float8, cast: "float8", value: (v) => Number(v) },
+  bool: { oid: PgTypes.OID.bool, cast: "bool", value: (v) => v === true },
+  numeric: { oid: PgTypes.OID.numeric, cast: "numeric", value: (v) => String(v) },
+  // Epoch seconds, turned into timestamptz by to_timestamp in the SELECT.
+  timestamp: { oid: PgTypes.OID.float8, cast: "float8", value: (v) => Number(v) },
+  // JSON text, cast to jsonb in the SELECT.
+  jsonb: { oid: PgTypes.OID.text, cast: "text", value: (v) => String(v) },
+  text: { oid: PgTypes.OID.text, cast: "text", value: (v) => String(v) }
+}
 
 /**
  * One INSERT for any number of rows: each column travels as one array parameter and `unnest` turns them back into
  * rows, so the statement has as many parameters as columns (no 65,535-parameter limit, one round trip, one plan).
+ * The arrays are typed and sent in binary (int8 as 8 bytes, numeric as base-10000 digits, ...): the server parses no
+ * text and casts nothing (COPY would need a driver that speaks it; @effect/sql-pg 4.0.5 refuses COPY responses).
  * Timestamps travel as epoch seconds; JSON as text.
  */
 export const bulkInsert = (
@@ -56,22 +85,20 @@ export const bulkInsert = (
 ): Effect.Effect<void, unknown> => {
   if (rows.length === 0) return Effect.void
   const columns = Object.keys(rows[0]!)
-  const arrayTypes = columns.map((c) => {
-    const t = columnTypes[c] ?? "text"
-    return t === "timestamp" ? "float8" : t === "jsonb" ? "text" : t
+  const types = columns.map((c) => columnTypes[c] ?? "text")
+  const select = columns.map((c, i) =>
+    types[i] === "timestamp" ? `to_timestamp(u.${c})` : types[i] === "jsonb" ? `u.${c}::jsonb` : `u.${c}`
+  )
+  const params = columns.map((c, i) => {
+    const w = wire[types[i]!]!
+    const values = new Array<unknown>(rows.length)
+    for (let r = 0; r < rows.length; r++) {
+      const v = rows[r]![c]
+      values[r] = v === undefined || v === null ? null : w.value(v)
+    }
+    return Result.getOrThrow(PgTypes.array(values, w.oid))
   })
-  const select = columns.map((c) => {
-    const t = columnTypes[c] ?? "text"
-    return t === "timestamp" ? `to_timestamp(u.${c})` : t === "jsonb" ? `u.${c}::jsonb` : `u.${c}`
-  })
-  const values = columns.map((c) => rows.map((r) => param(r[c])))
-  // The driver cannot type an array of NULLs only: such a column is written as a typed array of NULLs instead.
-  const params: Array<ReadonlyArray<string | null>> = []
-  const arrays = arrayTypes.map((t, i) => {
-    if (values[i]!.every((v) => v === null)) return `array_fill(NULL::${t}, ARRAY[${rows.length}])`
-    params.push(values[i]!)
-    return `$${params.length}::${t}[]`
-  })
+  const arrays = columns.map((_, i) => `$${i + 1}::${wire[types[i]!]!.cast}[]`)
   const text = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${select.join(", ")} FROM unnest(${
     arrays.join(", ")
   }) AS u(${columns.join(", ")}) ${onConflict}`

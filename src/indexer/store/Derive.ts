@@ -11,10 +11,12 @@ import type { SqlClient } from "effect/sql"
  *   - rollback, after the events above the common ancestor are deleted: the touched keys (pools, tokens; candles from
  *     the first affected day), whose derived rows were deleted or zeroed first → a recomputation from the remaining
  *     events.
- * So the forward path and the recovery path cannot drift apart (one SQL text), a reorg costs work proportional to
- * the touched keys only, and nothing extra is written on the hot path (a journal doubles every write). The reorg
- * tests check that the result equals a fresh index of the new chain. USD sums are numeric, so the grouping into
- * batches does not change them.
+ * A reorg costs work proportional to the touched keys only, and nothing extra is written on the hot path (a journal
+ * doubles every write). The tables fed by every swap and transfer (balances, pool state, candles) are folded forward
+ * in memory by the projection instead (project/Candles.ts, project/Deltas.ts: aggregating a batch of ~100k events
+ * here cost more than inserting them) and merged with the same clauses (`*Merge` below), so the two paths share
+ * their merge rules and the reorg tests check that they agree: the result equals a fresh index of the new chain. USD
+ * sums are numeric, so the grouping into batches does not change them.
  */
 export type Filter =
   | { readonly kind: "range"; readonly from: bigint; readonly to: bigint }
@@ -33,7 +35,10 @@ const where = (f: Filter, key: string, alias = "") =>
 const run = (sql: SqlClient.SqlClient, text: string, values: ReadonlyArray<unknown>) =>
   sql.unsafe(text, values).pipe(Effect.asVoid)
 
-/** Balances and transfer counts of launched tokens (keys: tokens). */
+/** How a (token, holder) balance change merges into the stored balance (shared with store/Folded.ts). */
+export const balanceMerge = `ON CONFLICT (chain_id, token, holder) DO UPDATE SET balance = token_balances.balance + excluded.balance`
+
+/** Balances and transfer counts of launched tokens (keys: tokens); the forward path folds them in memory instead. */
 export const deriveTokens = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "token")
   return Effect.all([
@@ -45,7 +50,7 @@ export const deriveTokens = (sql: SqlClient.SqlClient, chainId: number, f: Filte
         SELECT token, from_address, -value FROM token_transfers WHERE chain_id = $1 AND ${w}
       ) t WHERE holder <> '${ZERO}'
       GROUP BY token, holder
-      ON CONFLICT (chain_id, token, holder) DO UPDATE SET balance = token_balances.balance + excluded.balance`,
+      ${balanceMerge}`,
       params(chainId, f)),
     run(sql, `
       UPDATE tokens t SET transfer_count = t.transfer_count + c.n
@@ -81,8 +86,25 @@ export const refreshTokenSummaries = (sql: SqlClient.SqlClient, chainId: number,
       WHERE t.chain_id = $1 AND t.address = ANY($2::text[])`, [chainId, tokens])
   ], { discard: true, concurrency: 1 })
 
-/** Pool counters, reserves and volumes, slot0, ticks, pool positions and NFT positions (keys: pools). */
-export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
+/**
+ * How a pool's counters, reserves and volumes of some events merge into its stored state (sums added, last block
+ * widened). Shared with the in-memory fold (project/Deltas.ts, store/Folded.ts).
+ */
+export const poolStateMerge = `ON CONFLICT (chain_id, pool) DO UPDATE SET
+        reserve0 = pool_states.reserve0 + excluded.reserve0, reserve1 = pool_states.reserve1 + excluded.reserve1,
+        volume0 = pool_states.volume0 + excluded.volume0, volume1 = pool_states.volume1 + excluded.volume1,
+        fees0 = pool_states.fees0 + excluded.fees0, fees1 = pool_states.fees1 + excluded.fees1,
+        volume_usd = pool_states.volume_usd + excluded.volume_usd,
+        swap_count = pool_states.swap_count + excluded.swap_count, mint_count = pool_states.mint_count + excluded.mint_count,
+        burn_count = pool_states.burn_count + excluded.burn_count,
+        last_block = greatest(pool_states.last_block, excluded.last_block)`
+
+/** Everything derived from pool events (keys: pools): `derivePoolStates` then `derivePositions`. */
+export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter) =>
+  Effect.all([derivePoolStates(sql, chainId, f), derivePositions(sql, chainId, f)], { discard: true, concurrency: 1 })
+
+/** Pool counters, reserves and volumes, and slot0 (the last Swap or Initialize). */
+export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "pool")
   const ws = where(f, "pool", "s.")
   const p = params(chainId, f)
@@ -103,14 +125,7 @@ export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter
         UNION ALL SELECT pool, -amount0, -amount1, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM collects WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM pool_initializations WHERE chain_id = $1 AND ${w}
       ) e GROUP BY pool
-      ON CONFLICT (chain_id, pool) DO UPDATE SET
-        reserve0 = pool_states.reserve0 + excluded.reserve0, reserve1 = pool_states.reserve1 + excluded.reserve1,
-        volume0 = pool_states.volume0 + excluded.volume0, volume1 = pool_states.volume1 + excluded.volume1,
-        fees0 = pool_states.fees0 + excluded.fees0, fees1 = pool_states.fees1 + excluded.fees1,
-        volume_usd = pool_states.volume_usd + excluded.volume_usd,
-        swap_count = pool_states.swap_count + excluded.swap_count, mint_count = pool_states.mint_count + excluded.mint_count,
-        burn_count = pool_states.burn_count + excluded.burn_count,
-        last_block = greatest(pool_states.last_block, excluded.last_block)`, p),
+      ${poolStateMerge}`, p),
     run(sql, `
       UPDATE pool_states ps SET sqrt_price_x96 = l.sqrt_price_x96, tick = l.tick
       FROM (
@@ -120,7 +135,15 @@ export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter
           SELECT pool, sqrt_price_x96, tick, block_number, log_index FROM pool_initializations WHERE chain_id = $1 AND ${w}
         ) x ORDER BY pool, block_number DESC, log_index DESC
       ) l
-      WHERE ps.chain_id = $1 AND ps.pool = l.pool`, p),
+      WHERE ps.chain_id = $1 AND ps.pool = l.pool`, p)
+  ], { discard: true, concurrency: 1 })
+}
+
+/** Initialized ticks, pool-level positions and NFT positions (from mints, burns and position-manager events). */
+export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
+  const w = where(f, "pool")
+  const p = params(chainId, f)
+  return Effect.all([
     run(sql, `
       INSERT INTO ticks (chain_id, pool, tick, liquidity_gross, liquidity_net)
       SELECT $1, pool, tick, sum(gross), sum(net) FROM (
@@ -191,7 +214,26 @@ const usdSumMerge = (table: string) =>
   `volume_usd = CASE WHEN ${table}.volume_usd IS NULL AND excluded.volume_usd IS NULL THEN NULL
                 ELSE coalesce(${table}.volume_usd, 0) + coalesce(excluded.volume_usd, 0) END`
 
-/** Hourly and daily candles per pool and per token (keys: pools and tokens, from `since`). */
+/**
+ * How a candle row of some swaps merges into the stored row of the same bucket (earlier swaps): open kept, high/low
+ * widened, close and TVL replaced, sums added. Shared by this SQL and the candles folded in memory (store/Folded.ts).
+ */
+export const poolCandleMerge = `ON CONFLICT (chain_id, pool, period, bucket_start) DO UPDATE SET
+        high = greatest(pool_candles.high, excluded.high), low = least(pool_candles.low, excluded.low),
+        close = excluded.close, volume0 = pool_candles.volume0 + excluded.volume0,
+        volume1 = pool_candles.volume1 + excluded.volume1, ${usdSumMerge("pool_candles")},
+        tvl_usd = excluded.tvl_usd, swap_count = pool_candles.swap_count + excluded.swap_count`
+/** As `poolCandleMerge`; token prices may be null (no USD path), so open and close keep the known value. */
+export const tokenCandleMerge = `ON CONFLICT (chain_id, token, period, bucket_start) DO UPDATE SET
+        open = coalesce(token_candles.open, excluded.open),
+        high = greatest(token_candles.high, excluded.high), low = least(token_candles.low, excluded.low),
+        close = coalesce(excluded.close, token_candles.close), volume = token_candles.volume + excluded.volume,
+        ${usdSumMerge("token_candles")}, swap_count = token_candles.swap_count + excluded.swap_count`
+
+/**
+ * Hourly and daily candles per pool and per token (keys: pools and tokens, from `since`), from the swaps in SQL: the
+ * recomputation after a reorg. The forward path folds them in memory instead (project/Candles.ts).
+ */
 export const deriveCandles = (
   sql: SqlClient.SqlClient,
   chainId: number,
@@ -219,11 +261,7 @@ export const deriveCandles = (
       FROM swaps s CROSS JOIN ${PERIODS}
       WHERE s.chain_id = $1 AND ${poolWhere}
       GROUP BY s.pool, per.period, bucket
-      ON CONFLICT (chain_id, pool, period, bucket_start) DO UPDATE SET
-        high = greatest(pool_candles.high, excluded.high), low = least(pool_candles.low, excluded.low),
-        close = excluded.close, volume0 = pool_candles.volume0 + excluded.volume0,
-        volume1 = pool_candles.volume1 + excluded.volume1, ${usdSumMerge("pool_candles")},
-        tvl_usd = excluded.tvl_usd, swap_count = pool_candles.swap_count + excluded.swap_count`,
+      ${poolCandleMerge}`,
       f.kind === "range" ? params(chainId, f) : [chainId, f.keys, f.since]),
     run(sql, `
       INSERT INTO token_candles (chain_id, token, period, bucket_start, open, high, low, close, volume, volume_usd, swap_count)
@@ -242,10 +280,6 @@ export const deriveCandles = (
       ) x CROSS JOIN ${PERIODS}
       ${tokenFilter}
       GROUP BY x.token, per.period, bucket
-      ON CONFLICT (chain_id, token, period, bucket_start) DO UPDATE SET
-        open = coalesce(token_candles.open, excluded.open),
-        high = greatest(token_candles.high, excluded.high), low = least(token_candles.low, excluded.low),
-        close = coalesce(excluded.close, token_candles.close), volume = token_candles.volume + excluded.volume,
-        ${usdSumMerge("token_candles")}, swap_count = token_candles.swap_count + excluded.swap_count`, tokenParams)
+      ${tokenCandleMerge}`, tokenParams)
   ], { discard: true, concurrency: 1 })
 }

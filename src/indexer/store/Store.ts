@@ -4,7 +4,8 @@ import type { BlockHeader, TokenMetadata } from "../fetch/ChainReader.ts"
 import { type BatchRows, eventTables, type Row } from "../project/Rows.ts"
 import { addPool, emptyState, type ProjectionState } from "../project/State.ts"
 import { bulkInsert } from "./Bulk.ts"
-import { deriveCandles, derivePools, deriveTokens, refreshPoolSummaries, refreshTokenSummaries } from "./Derive.ts"
+import { deriveCandles, derivePools, derivePositions, deriveTokens, refreshPoolSummaries, refreshTokenSummaries } from "./Derive.ts"
+import { upsertFolded } from "./Folded.ts"
 
 export interface Checkpoint {
   readonly blockNumber: bigint
@@ -182,12 +183,12 @@ const make = (chainId: number) => Effect.gen(function*() {
         SELECT token0 AS token FROM pools WHERE chain_id = ${chainId} AND address = ANY(${touchedPools}::text[])
         UNION SELECT token1 FROM pools WHERE chain_id = ${chainId} AND address = ANY(${touchedPools}::text[])`).map((r) => r.token)
       const touchedTokens = [...new Set([...rows.touchedTokens, ...poolTokens])]
-      if (rows.events.token_transfers.length > 0) yield* deriveTokens(sql, chainId, range)
-      if (touchedPools.length > 0) {
-        yield* derivePools(sql, chainId, range)
-        yield* refreshPoolSummaries(sql, chainId, touchedPools)
-        if (rows.events.swaps.length > 0) yield* deriveCandles(sql, chainId, range)
-      }
+      // Balances, pool states and candles come folded from the projection; ticks and positions (few events) are
+      // still folded by SQL over the batch's range. Then the summaries that read them.
+      yield* upsertFolded(sql, chainId, rows.folded)
+      const ev = rows.events
+      if (ev.mints.length + ev.burns.length + ev.position_events.length > 0) yield* derivePositions(sql, chainId, range)
+      yield* refreshPoolSummaries(sql, chainId, touchedPools)
       yield* refreshTokenSummaries(sql, chainId, touchedTokens)
       yield* bulkInsert(sql, "indexer_blocks", input.unfinalized.map((b) => ({
         chain_id: chainId, number: b.number, hash: b.hash, parent_hash: b.parentHash, timestamp: Number(b.timestamp)
