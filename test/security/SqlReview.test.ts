@@ -33,6 +33,10 @@ const reviewed: Record<string, { readonly uses: number; readonly why: string }> 
     uses: 1,
     why: "derived tables: constant SQL texts with chain id, block range or keys as $1..$3 parameters"
   },
+  "src/indexer/store/Folded.ts": {
+    uses: 1,
+    why: "transfer counts of a batch: one constant UPDATE … FROM unnest($2::text[], $3::int8[]), chain id and arrays as parameters"
+  },
   "src/indexer/store/Store.ts": {
     uses: 5,
     why: "reorg rollback: DELETE/SELECT over the constant list of event tables, chain id, block number and keys as parameters"
