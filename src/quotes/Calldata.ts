@@ -12,13 +12,38 @@ import type { QuoteToken } from "./TokenRegistry.ts"
 // while importing workers/route-finder.ts; inline, the first quote does).
 const require = createRequire(import.meta.url)
 let sdks: { core: typeof SdkCore; v3: typeof V3Sdk; routerSdk: typeof RouterSdk; universal: typeof UniversalSdk } | undefined
-export const loadSdks = () =>
-  sdks ??= {
+export const loadSdks = () => {
+  if (sdks !== undefined) return sdks
+  sdks = {
     core: require("@uniswap/sdk-core") as typeof SdkCore,
     v3: require("@uniswap/v3-sdk") as typeof V3Sdk,
     routerSdk: require("@uniswap/router-sdk") as typeof RouterSdk,
     universal: require("@uniswap/universal-router-sdk") as typeof UniversalSdk
   }
+  memoizePoolAddresses(sdks.v3)
+  return sdks
+}
+
+/**
+ * Every trade the SDKs build checks its pools for duplicates by their CREATE2 address (`Pool.getAddress`: a
+ * keccak-256 each time, a quarter of a quote's calldata encoding in a profile of the route-finder workers). The
+ * address is a pure function of its arguments, so it is remembered per (tokens, fee, overrides); one copy of
+ * v3-sdk is installed, so the SDKs that build trades share this one.
+ */
+const memoizePoolAddresses = (v3: typeof V3Sdk) => {
+  const compute = v3.Pool.getAddress.bind(v3.Pool)
+  const known = new Map<string, string>()
+  v3.Pool.getAddress = (tokenA, tokenB, fee, initCodeHashManualOverride, factoryAddressOverride) => {
+    const key = `${tokenA.address}:${tokenB.address}:${fee}:${initCodeHashManualOverride ?? ""}:${factoryAddressOverride ?? ""}`
+    let address = known.get(key)
+    if (address === undefined) {
+      address = compute(tokenA, tokenB, fee, initCodeHashManualOverride, factoryAddressOverride)
+      if (known.size > 100_000) known.clear()
+      known.set(key, address)
+    }
+    return address
+  }
+}
 
 export type RouterType = "swap-router-02" | "universal"
 
