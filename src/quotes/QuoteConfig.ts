@@ -15,7 +15,7 @@ export interface QuoteSettings {
   readonly allowlist: ReadonlyMap<number, ReadonlyArray<string>>
   /** Piscina threads; 0 = quote on the main thread (RouteFinder.layerInline). */
   readonly workers: number
-  /** Per-quote budget in ms (QUOTE_TIMEOUT); the worker task is cancelled past it → 500 QUOTE_TIMEOUT. */
+  /** Per-quote budget in ms (QUOTE_TIMEOUT), queueing included → 500 QUOTE_TIMEOUT; cancellation: see RouteFinder. */
   readonly timeoutMs: number
   /** Smallest accepted `amount` in base units (AMOUNT_TOO_SMALL below it). */
   readonly minAmount: bigint
