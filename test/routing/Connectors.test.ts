@@ -9,6 +9,7 @@ import { PoolGraph } from "../../workers/routing/Graph.ts"
 import { makeRouter } from "../../workers/routing/index.ts"
 import { swap } from "../../workers/routing/math/PoolSwap.ts"
 import { candidateRoutes, intermediates } from "../../workers/routing/Routes.ts"
+import { generatedConfig } from "../../workers/routing/testing/generatePools.ts"
 import { buildPool, maxUsableTick, minUsableTick, TICK_SPACINGS } from "../../workers/routing/testing/PoolBuilder.ts"
 import type { Address, PoolSnapshot, PoolState, QuoteResult, RoutingConfig, RoutingOutcome, TradeType } from "../../workers/routing/types.ts"
 
@@ -30,18 +31,9 @@ const pool = (a: Address, b: Address, fee: number, liquidity: bigint, sqrtPriceX
   })
 }
 
-const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig => ({
-  wrappedNative: WETH,
-  baseTokens: [WETH, USDC],
-  connectorsPerToken: 3,
-  secondHopsPerConnector: 1,
-  maxHops: 3,
-  maxSplits: 3,
-  splitStepPercent: 5,
-  poolsPerPair: 2,
-  minLiquidity: 1n,
-  ...overrides
-})
+/** The generated set's routing settings, with this file's own WETH and USDC as the bases. */
+const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig =>
+  generatedConfig({ wrappedNative: WETH, baseTokens: [WETH, USDC], ...overrides })
 
 const snapshot = (pools: ReadonlyArray<PoolState>): PoolSnapshot => ({ chainId: 31337, blockNumber: 1n, pools, tokens: [] })
 

@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { makeRouter } from "../../workers/routing/index.ts"
 import { swap } from "../../workers/routing/math/PoolSwap.ts"
+import { generatedConfig } from "../../workers/routing/testing/generatePools.ts"
 import { buildPool, maxUsableTick, minUsableTick, TICK_SPACINGS } from "../../workers/routing/testing/PoolBuilder.ts"
 import type { Address, PoolState, QuoteRequest, QuoteResult, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
 
@@ -33,18 +34,9 @@ const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Arr
   })
 }
 
-const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig => ({
-  wrappedNative: WETH,
-  baseTokens: [WETH, USDC],
-  connectorsPerToken: 3,
-  secondHopsPerConnector: 1,
-  maxHops: 3,
-  maxSplits: 3,
-  splitStepPercent: 5,
-  poolsPerPair: 2,
-  minLiquidity: 1n,
-  ...overrides
-})
+/** The generated set's routing settings, with this file's own WETH and USDC as the bases. */
+const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig =>
+  generatedConfig({ wrappedNative: WETH, baseTokens: [WETH, USDC], ...overrides })
 
 const routerFor = (pools: ReadonlyArray<PoolState>, cfg = config()) =>
   makeRouter({ chainId: 31337, blockNumber: 10n, pools, tokens: [] }, cfg)

@@ -1,8 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
-import * as NodeFs from "node:fs"
-import * as NodePath from "node:path"
+import { compareWithReview, type ReviewedUse } from "./reviewedUses.ts"
 import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor } from "../sessions/support.ts"
 
 /**
@@ -15,7 +14,7 @@ import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor 
  *    (profile and comment images, the SIWE message's URI and resources); every such request is refused or ignored,
  *    and the local server sees no request at all.
  */
-const reviewed: Record<string, { readonly uses: number; readonly why: string }> = {
+const reviewed: Record<string, ReviewedUse> = {
   "layers/Anvil.ts": { uses: 1, why: "JSON-RPC to the embedded devnet this process started (its own 127.0.0.1 port)" },
   "layers/Chain.ts": { uses: 2, why: "the chain client of RPC_URL (operator configuration) or of the embedded devnet" },
   "src/sessions/IdpSignIn.ts": {
@@ -34,30 +33,14 @@ const reviewed: Record<string, { readonly uses: number; readonly why: string }> 
   // The CLI's chain transactions (launch, swap) go through scripts/devnet/tx.ts, against the RPC URL given to them.
 }
 
-const root = NodePath.resolve(import.meta.dirname, "../..")
 /** Ways to open an outbound HTTP(S) connection from this code base: fetch, viem clients, jose JWKS, web-push, Typesense, node:http(s). */
 const outbound =
   /\bfetch\s*\(|createRemoteJWKSet\s*\(|sendNotification\s*\(|\bfrom\s+"typesense"|makePublicClient\s*\(|createPublicClient\s*\(|createWalletClient\s*\(|\bhttps?\.(?:request|get)\s*\(|FetchHttpClient\.layer|new\s+WebSocket\s*\(/gu
 
-const sourceFiles = (dir: string): Array<string> =>
-  NodeFs.readdirSync(NodePath.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`
-    if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith(".ts") ? [path] : []
-  })
-
 describe("outbound requests review", () => {
   it("every outbound HTTP client in src/ and layers/ is a reviewed destination", () => {
-    const found = Object.fromEntries(
-      ["src", "layers"].flatMap(sourceFiles)
-        .map((f) => [f, (NodeFs.readFileSync(NodePath.join(root, f), "utf8").match(outbound) ?? []).length] as const)
-        .filter(([, n]) => n > 0)
-    )
-    const unreviewed = Object.entries(found)
-      .filter(([file, n]) => (reviewed[file]?.uses ?? 0) < n)
-      .map(([file, n]) => `${file}: ${n} use(s), ${reviewed[file]?.uses ?? 0} reviewed`)
+    const { unreviewed, stale } = compareWithReview(["src", "layers"], outbound, reviewed)
     assert.deepStrictEqual(unreviewed, [], "review where these requests go (docs/SECURITY.md threat 5) and list them here")
-    const stale = Object.keys(reviewed).filter((file) => (found[file] ?? 0) < reviewed[file]!.uses)
     assert.deepStrictEqual(stale, [], "these reviewed uses are gone: lower their count")
   })
 

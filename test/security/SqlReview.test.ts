@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as NodeFs from "node:fs"
-import * as NodePath from "node:path"
+import { compareWithReview, readSource, type ReviewedUse, sourceFiles } from "./reviewedUses.ts"
 
 /**
  * SQL only through parameterised templates (docs/SECURITY.md, threat "SQL injection"). The `sql` tagged template
@@ -9,7 +8,7 @@ import * as NodePath from "node:path"
  * cannot carry caller input: identifiers and fragments come from code constants, and values still go as `$n`
  * parameters. A new use (or one more in a listed file) fails this test until it is reviewed and added.
  */
-const reviewed: Record<string, { readonly uses: number; readonly why: string }> = {
+const reviewed: Record<string, ReviewedUse> = {
   "layers/Sql.ts": { uses: 1, why: "migration loader: runs the statements of the repository's own sql/*.sql files" },
   "src/users/UsersRepo.ts": {
     uses: 1,
@@ -47,36 +46,20 @@ const reviewed: Record<string, { readonly uses: number; readonly why: string }> 
   }
 }
 
-const root = NodePath.resolve(import.meta.dirname, "../..")
 const unsafeUse = /\bsql\s*\.\s*(unsafe|literal)\s*\(|\.unsafe\s*\(/gu
-
-const sourceFiles = (dir: string): Array<string> =>
-  NodeFs.readdirSync(NodePath.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`
-    if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith(".ts") ? [path] : []
-  })
-
-const usesIn = (file: string) => (NodeFs.readFileSync(NodePath.join(root, file), "utf8").match(unsafeUse) ?? []).length
 
 describe("SQL review", () => {
   it("every sql.unsafe / sql.literal in src/, layers/ and workers/ is a reviewed use", () => {
-    const found = Object.fromEntries(
-      ["src", "layers", "workers"].flatMap(sourceFiles).map((f) => [f, usesIn(f)] as const).filter(([, n]) => n > 0)
-    )
-    const unreviewed = Object.entries(found)
-      .filter(([file, n]) => (reviewed[file]?.uses ?? 0) < n)
-      .map(([file, n]) => `${file}: ${n} use(s), ${reviewed[file]?.uses ?? 0} reviewed`)
+    const { unreviewed, stale } = compareWithReview(["src", "layers", "workers"], unsafeUse, reviewed)
     assert.deepStrictEqual(unreviewed, [], "review these uses (docs/SECURITY.md) and list them in this test")
     // A listed file that no longer needs its exception is removed from the list, so the list stays the truth.
-    const stale = Object.keys(reviewed).filter((file) => (found[file] ?? 0) < reviewed[file]!.uses)
     assert.deepStrictEqual(stale, [], "these reviewed uses are gone: lower their count")
   })
 
   it("no SQL driver is used directly: every query goes through the `sql` client of effect/sql", () => {
     const rawDriver = /\bfrom\s+"(?:pg|postgres|pg-promise|@neondatabase\/serverless)"|require\(\s*"(?:pg|postgres)"\s*\)/u
     const direct = ["src", "layers", "workers"].flatMap(sourceFiles)
-      .filter((f) => rawDriver.test(NodeFs.readFileSync(NodePath.join(root, f), "utf8")))
+      .filter((f) => rawDriver.test(readSource(f)))
     assert.deepStrictEqual(direct, [], "these files import a SQL driver directly, bypassing the parameterised `sql` template")
     assert.isTrue(rawDriver.test('import { Client } from "pg"'))
   })
