@@ -18,8 +18,10 @@ export const erc20Abi = parseAbi(["event Transfer(address indexed from, address 
 export default createConfig({
   database: { kind: "postgres", connectionString: process.env.DATABASE_URL!, poolConfig: { max: 30 } },
   networks: {
-    // No RPC cache (it would be cold anyway: a fresh ponder_sync schema); no request throttle below anvil's pace.
-    anvil: { chainId: 31337, transport: http(bench.rpcUrl), disableCache: true, maxRequestsPerSecond: 10_000 }
+    // No RPC cache (it would be cold anyway: a fresh ponder_sync schema); no request throttle below anvil's pace;
+    // no cap on a response's size (viem 2.57 refuses bodies over 10 MB by default, and 200 blocks of this history's
+    // logs are 12 MB: Ponder then gives up after 10 retries instead of shrinking its range).
+    anvil: { chainId: 31337, transport: http(bench.rpcUrl, { maxResponseBodySize: false }), disableCache: true, maxRequestsPerSecond: 10_000 }
   },
   contracts: {
     Pool: { network: "anvil", abi: poolAbi, address: bench.pools, startBlock: bench.startBlock, endBlock: bench.endBlock },
