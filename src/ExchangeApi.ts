@@ -1,13 +1,15 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { ExchangeValidation } from "./exchange/ExchangeValidation.ts"
 import { PoolsApi } from "./exchange/PoolsApi.ts"
+import { PublicRateLimit } from "./exchange/PublicRateLimit.ts"
 import { TokensApi } from "./exchange/TokensApi.ts"
 import { QuotesApi } from "./quotes/QuotesApi.ts"
 import { healthGroup, ProbesGroup } from "./system/SystemApi.ts"
 
 /** The exchange API (`/api/v1`): quotes, pools, tokens, stats, positions, swap status. Source of the `dex_*` tools. */
 export class ExchangeApi extends HttpApi.make("exchange")
-  .add(healthGroup("/api/health"))
+  // The spec's public tier ("health, status, pools, tokens, stats and user-position endpoints") is limited per IP.
+  .add(healthGroup("/api/health").middleware(PublicRateLimit))
   .add(ProbesGroup)
   .add(PoolsApi)
   .add(TokensApi)

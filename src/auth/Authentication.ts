@@ -41,9 +41,10 @@ export class AdminAuthentication extends HttpApiMiddleware.Service<AdminAuthenti
 }>()("app/auth/AdminAuthentication", { security: sessionSecurity, error: [Unauthorized, Forbidden] }) {}
 
 /**
- * JWT optional: a valid session personalises the answer; no token, or an invalid/expired/revoked one, is served
- * anonymously (a stale cookie must not break public pages); a banned user still gets 403 USER_BANNED.
+ * JWT optional: a valid session personalises the answer; no token, or one that does not authenticate (invalid,
+ * expired, revoked, or a banned user's), is served anonymously: a stale cookie must not break public pages, and the
+ * spec's "works without" means no credential can make these routes fail. Never fails.
  */
 export class OptionalAuthentication extends HttpApiMiddleware.Service<OptionalAuthentication, {
   provides: OptionalSession
-}>()("app/auth/OptionalAuthentication", { error: Forbidden }) {}
+}>()("app/auth/OptionalAuthentication") {}

@@ -63,9 +63,10 @@ export const OptionalAuthenticationLive = Layer.effect(
           ? Option.none<AuthenticatedSession>()
           : yield* sessions.authenticate(token).pipe(
             Effect.map(Option.some),
-            Effect.catch((error) =>
-              error instanceof Forbidden ? Effect.fail(error) : Effect.succeed(Option.none<AuthenticatedSession>())
-            )
+            // "Optional JWT: works without, personalised with" (spec): a token that does not authenticate, a banned
+            // user's included, is served as anonymous. Public reads (threads, feeds) must not depend on credentials;
+            // the ban is enforced on every route that needs the user (403 USER_BANNED there).
+            Effect.orElseSucceed(() => Option.none<AuthenticatedSession>())
           )
         return yield* Effect.provideService(effect, OptionalSession, session)
       })

@@ -9,7 +9,8 @@ export const version = "0.1.0"
 
 /** Probes the process's dependencies for the health routes. */
 export class Health extends Context.Service<Health, {
-  readonly report: (service: string) => Effect.Effect<HealthReport, ServiceUnavailable>
+  /** Liveness with the database's state as information: never fails. */
+  readonly report: (service: string) => Effect.Effect<HealthReport>
   /** The load balancer's question: can this node serve? (the database answers) */
   readonly ready: (service: string) => Effect.Effect<Readiness, ServiceUnavailable>
 }>()("app/system/Health") {
@@ -47,9 +48,9 @@ export class Health extends Context.Service<Health, {
       return Health.of({
         ready: (service) => Effect.map(databaseUp(service), (database) => new Readiness({ status: "ready", service, database })),
         report: (service: string) => Effect.gen(function*() {
-          const database = yield* databaseUp(service)
+          const database = yield* probe
           return new HealthReport({
-            status: "ok",
+            status: database.status === "up" ? "ok" : "degraded",
             service,
             version,
             uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),

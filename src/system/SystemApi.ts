@@ -10,7 +10,9 @@ export const DependencyStatus = Schema.Struct({
 }).annotate({ identifier: "DependencyStatus" })
 
 export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
-  status: Schema.Literals(["ok"]).annotate({ description: "ok when every dependency is up (else the route answers 503)" }),
+  status: Schema.Literals(["ok", "degraded"]).annotate({
+    description: "ok: the process serves and its database answers; degraded: the process serves but the database does not (the node stays alive; readiness says whether to send it traffic)"
+  }),
   service: Schema.String.annotate({ description: "Which service answered: client | exchange | search | indexer" }),
   version: Schema.String,
   uptimeSeconds: Schema.Number,
@@ -18,20 +20,22 @@ export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
 }) {}
 
 /**
- * Liveness + readiness of one service. Each service mounts it at its own path (client `/healthz`, exchange and
- * search `/api/health`, indexer `/healthz`). 503 `DATABASE_DOWN` when PostgreSQL does not answer within 2 s,
- * so a load balancer takes the node out.
+ * The spec's health route of one service, a liveness probe (client and indexer `/healthz`, exchange and search
+ * `/api/health`): 200 while the process serves, whatever its dependencies do, so that an orchestrator pointed at it
+ * never restarts every node during a database outage. The database's state is reported (`status: degraded`), not
+ * enforced: taking a node out of rotation is readiness's job (`/readyz`; the exchange's `/api/health/ready` also
+ * checks the indexer's lag), which answers 503 DATABASE_DOWN.
  */
 export const healthGroup = (path: `/${string}`) =>
   HttpApiGroup.make("health").add(
     HttpApiEndpoint.get("getHealth", path, {
-      success: HealthReport,
-      error: ServiceUnavailable
+      success: HealthReport
     }).annotateMerge(OpenApi.annotations({
-      summary: "Health check",
-      description: "Liveness and readiness: 200 with the database status, 503 DATABASE_DOWN when the database is down."
+      summary: "Health check (liveness)",
+      description:
+        "Liveness: 200 while the process serves, with the database's state as information (`status: degraded` when it does not answer within 2 s). Readiness (503 DATABASE_DOWN when a dependency is down) is `/readyz`."
     }))
-  ).annotateMerge(OpenApi.annotations({ description: "Liveness and readiness" }))
+  ).annotateMerge(OpenApi.annotations({ description: "Liveness" }))
 
 export class CallerIp extends Schema.Class<CallerIp>("CallerIp")({
   ip: Schema.String.annotate({ description: "The caller's IP address as this service sees it" })

@@ -17,13 +17,16 @@ layer(TestServices(), { timeout: "60 seconds" })("health routes", (it) => {
         assert.strictEqual(res.body.service, service)
         assert.strictEqual(res.body.database.status, "up")
         assert.isString(res.headers.get("x-request-id"))
+        // The spec's public tier of the exchange (health included) is limited per client IP.
+        if (service === "exchange") assert.isNotNull(res.headers.get("ratelimit-limit"))
       }
     }))
 
-  it.effect("a health route answers 503 DATABASE_DOWN while the database refuses connections, 200 once it is back", () =>
+  it.effect("the health route is liveness: 200 `degraded` while the database refuses connections (readiness 503), `ok` once it is back", () =>
     Effect.gen(function*() {
       const { name } = yield* TestDatabaseInfo
-      const url = `${yield* baseUrl("exchange")}/api/health`
+      const base = yield* baseUrl("exchange")
+      const url = `${base}/api/health`
       yield* withAdmin((sql) =>
         Effect.gen(function*() {
           yield* sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`)
@@ -31,12 +34,17 @@ layer(TestServices(), { timeout: "60 seconds" })("health routes", (it) => {
         })
       )
       const down = yield* fetchJson(url)
+      const notReady = yield* fetchJson(`${base}/readyz`)
       yield* withAdmin((sql) => sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
-      assert.strictEqual(down.status, 503)
-      assert.strictEqual(down.body.code, "DATABASE_DOWN")
-      assert.strictEqual(down.body.details.database.status, "down")
+      assert.strictEqual(down.status, 200, JSON.stringify(down.body))
+      assert.strictEqual(down.body.status, "degraded")
+      assert.strictEqual(down.body.database.status, "down")
+      assert.strictEqual(notReady.status, 503)
+      assert.strictEqual(notReady.body.code, "DATABASE_DOWN")
       const up = yield* fetchJson(url)
       assert.strictEqual(up.status, 200)
+      assert.strictEqual(up.body.status, "ok")
+      assert.strictEqual(up.body.database.status, "up")
     }))
 
   it.effect("docs: Scalar page and a valid OpenAPI 3.1 document on client, exchange and search", () =>
