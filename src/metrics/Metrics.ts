@@ -24,7 +24,8 @@ export const rateLimitRejections = totalCounter("rate_limit_rejections_total", "
 
 export const pushDeliveries = totalCounter(
   "push_deliveries_total",
-  "Web push delivery attempts by outcome: delivered, gone (subscription removed), rejected, retry, dropped"
+  "Web push delivery attempts by outcome: delivered, gone (subscription removed), refused (blocked address: subscription " +
+    "removed), rejected, retry, dropped"
 )
 
 export const quoteDuration = secondsHistogram(
@@ -66,7 +67,7 @@ export const recordHttpRequest = (labels: {
 
 export const recordRateLimitRejection = (bucket: string) => Metric.update(labelled(rateLimitRejections, { bucket }), 1)
 
-export type PushDeliveryOutcome = "delivered" | "gone" | "rejected" | "retry" | "dropped"
+export type PushDeliveryOutcome = "delivered" | "gone" | "refused" | "rejected" | "retry" | "dropped"
 export const recordPushDelivery = (outcome: PushDeliveryOutcome) => Metric.update(labelled(pushDeliveries, { outcome }), 1)
 
 /**

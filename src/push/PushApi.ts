@@ -73,7 +73,12 @@ export class PushApi extends HttpApiGroup.make("push")
         "Each notification is then pushed to it: the Notification JSON (see /v1/notifications), encrypted per RFC 8291 " +
         "(aes128gcm), VAPID-signed, TTL PUSH_TTL_SECONDS (default 86400), Urgency `low` for COMMENT_LIKE and `normal` " +
         "otherwise. A push service answering 404/410 removes the subscription; 5xx/429 are retried with exponential " +
-        "backoff. 400 INVALID_BODY for a malformed subscription."
+        "backoff. Errors: 400 INVALID_BODY for a malformed subscription (not https, over 2048 characters, bad keys); " +
+        "400 PUSH_ENDPOINT_NOT_ALLOWED when the endpoint's host is `localhost`/`*.localhost` or an IP literal that is " +
+        "loopback, private, link-local (169.254.169.254), CGNAT, unspecified, multicast, broadcast or reserved " +
+        "(`details.host`, `details.reason`; no DNS is resolved here). At delivery the resolved addresses are checked " +
+        "the same way: a host that resolves to such an address gets nothing and its subscription is removed. " +
+        "Both checks are off when the operator sets PUSH_ALLOW_PRIVATE_HOSTS (development)."
     )),
     HttpApiEndpoint.post("unsubscribe", "/v1/push/unsubscribe", {
       payload: Schema.Struct({ endpoint: Endpoint }),

@@ -21,6 +21,12 @@ export interface PushSettings {
   readonly requestTimeoutMs: number
   /** A PEM file of extra CA certificates trusted for push services (besides Node's roots): a private push service, tests. */
   readonly caFile: Option.Option<string>
+  /**
+   * Turns off both SSRF checks of push endpoints (docs/SECURITY.md threat 6): the subscribe-time refusal of
+   * localhost and private IP literals, and the delivery-time refusal of hosts that resolve to blocked addresses.
+   * For development and tests against a push service on this machine; never in production.
+   */
+  readonly allowPrivateHosts: boolean
 }
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
@@ -36,7 +42,8 @@ export const pushSettingsConfig: Config.Config<PushSettings> = Config.all({
   pollMs: int("PUSH_POLL_MS", 1_000),
   concurrency: int("PUSH_CONCURRENCY", 8),
   requestTimeoutMs: int("PUSH_TIMEOUT_MS", 10_000),
-  caFile: Config.option(Config.String("PUSH_CA_FILE"))
+  caFile: Config.option(Config.String("PUSH_CA_FILE")),
+  allowPrivateHosts: Config.Boolean("PUSH_ALLOW_PRIVATE_HOSTS").pipe(Config.withDefault(false))
 })
 
 export class PushConfig extends Context.Service<PushConfig, PushSettings>()("app/push/PushConfig") {

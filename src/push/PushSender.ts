@@ -1,8 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
-import { Agent } from "node:https"
-import { rootCertificates } from "node:tls"
 import webpush from "web-push"
+import { pushAgent, RefusedAddress } from "./PushAgent.ts"
 import { PushConfig } from "./PushConfig.ts"
 import { VapidKeys } from "./VapidKeys.ts"
 
@@ -16,6 +15,15 @@ export type PushOutcome =
   | { readonly _tag: "Delivered"; readonly status: number }
   /** 404/410: the subscription is gone for good (RFC 8030 §7.3); remove it. */
   | { readonly _tag: "Gone"; readonly status: number }
+  /**
+   * Nothing was sent: the endpoint's host is, or resolves to, a private/loopback/link-local/reserved address
+   * (src/push/PushAgent.ts). The worker removes the subscription, as for Gone, rather than dropping only this
+   * message: the endpoint is a property of the subscription, so every later message would be refused the same way
+   * (a row that costs a lookup per notification for ever, and a standing probe an attacker can time against DNS
+   * changes). A legitimate browser whose push service resolved oddly for a moment subscribes again on its next
+   * visit, as it does after a 410. Permanent, so never retried.
+   */
+  | { readonly _tag: "Refused"; readonly error: string }
   /** 5xx, 429 or no answer (network, timeout): try again later. */
   | { readonly _tag: "Retry"; readonly status: number | null; readonly error: string }
   /** Any other 4xx: this message will never be accepted (too large, bad VAPID, ...); drop it. */
@@ -40,10 +48,11 @@ export class PushSender extends Context.Service<PushSender, {
       PushSender,
       Effect.gen(function*() {
         const config = yield* PushConfig
-        // Node's roots plus PUSH_CA_FILE: certificates stay verified, a private CA is only added.
-        const agent = Option.isNone(config.caFile) ? undefined : new Agent({
-          ca: [...rootCertificates, NodeFs.readFileSync(config.caFile.value, "utf8")],
-          keepAlive: true
+        // Node's roots plus PUSH_CA_FILE: certificates stay verified, a private CA is only added. Unless
+        // PUSH_ALLOW_PRIVATE_HOSTS, the agent refuses blocked addresses at connection time (SECURITY.md threat 6).
+        const agent = pushAgent({
+          ca: Option.isNone(config.caFile) ? undefined : NodeFs.readFileSync(config.caFile.value, "utf8"),
+          allowPrivateHosts: config.allowPrivateHosts
         })
         const vapid = yield* VapidKeys
         const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: Redacted.value(vapid.privateKey) }
@@ -57,7 +66,7 @@ export class PushSender extends Context.Service<PushSender, {
                   urgency: options.urgency,
                   timeout: config.requestTimeoutMs,
                   contentEncoding: "aes128gcm",
-                  ...(agent === undefined ? {} : { agent })
+                  agent
                 }),
               catch: (error) => error
             }).pipe(
@@ -66,6 +75,8 @@ export class PushSender extends Context.Service<PushSender, {
                 Effect.succeed(
                   error instanceof webpush.WebPushError
                     ? classify(error.statusCode, `${error.statusCode} ${error.body}`.slice(0, 500))
+                    : error instanceof RefusedAddress
+                    ? { _tag: "Refused" as const, error: error.message }
                     : classify(null, error instanceof Error ? error.message : String(error))
                 )
               ),

@@ -27,10 +27,10 @@ interface LeasedJob {
 /**
  * Works the push queue (push_jobs): leases due jobs with FOR UPDATE SKIP LOCKED (several processes share the queue,
  * none sends a job another holds), sends them outside any transaction, then settles each: delivered → job deleted;
- * 404/410 → subscription deleted (its jobs go with it); 5xx/429/network → retried after exponential backoff, dropped
- * after PUSH_MAX_ATTEMPTS; other 4xx → dropped. A job leased by a process that died is free again when its lease
- * ends. The fiber wakes on NOTIFY push_jobs (sent by the transaction that created the notification) and every
- * PUSH_POLL_MS for retries.
+ * 404/410, or an endpoint host that is/resolves to a blocked address (Refused, nothing sent) → subscription deleted
+ * (its jobs go with it); 5xx/429/network → retried after exponential backoff, dropped after PUSH_MAX_ATTEMPTS;
+ * other 4xx → dropped. A job leased by a process that died is free again when its lease ends. The fiber wakes on
+ * NOTIFY push_jobs (sent by the transaction that created the notification) and every PUSH_POLL_MS for retries.
  */
 export class PushWorker extends Context.Service<PushWorker, {
   /** Sends every job that is due now; returns how many were attempted. */
@@ -63,8 +63,8 @@ export class PushWorker extends Context.Service<PushWorker, {
       const settle = (job: LeasedJob, outcome: PushOutcome) => Effect.andThen(count(job, outcome), settleJob(job, outcome))
       const count = (job: LeasedJob, outcome: PushOutcome) =>
         recordPushDelivery(
-          outcome._tag === "Delivered" ? "delivered" : outcome._tag === "Gone" ? "gone" : outcome._tag === "Rejected"
-            ? "rejected" : job.attempts >= config.maxAttempts ? "dropped" : "retry"
+          outcome._tag === "Delivered" ? "delivered" : outcome._tag === "Gone" ? "gone" : outcome._tag === "Refused"
+            ? "refused" : outcome._tag === "Rejected" ? "rejected" : job.attempts >= config.maxAttempts ? "dropped" : "retry"
         )
       const settleJob = (job: LeasedJob, outcome: PushOutcome) => {
         switch (outcome._tag) {
@@ -73,6 +73,10 @@ export class PushWorker extends Context.Service<PushWorker, {
           case "Gone":
             return sql`DELETE FROM push_subscriptions WHERE id = ${job.subscriptionId}`.pipe(
               Effect.andThen(Effect.logInfo(`push: subscription ${job.subscriptionId} removed (${outcome.status})`))
+            )
+          case "Refused":
+            return sql`DELETE FROM push_subscriptions WHERE id = ${job.subscriptionId}`.pipe(
+              Effect.andThen(Effect.logWarning(`push: subscription ${job.subscriptionId} removed: ${outcome.error}`))
             )
           case "Rejected":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`.pipe(

@@ -3,36 +3,23 @@ import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { createPublicKey } from "node:crypto"
 import { jwtVerify } from "jose"
-import { Notifications } from "../../src/notifications/Notifications.ts"
 import { AccountsServer, bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
 import { baseUrl } from "../layers/TestServer.ts"
 import { scrape, valueOf } from "../observability/prometheus.ts"
+import { eventually, notify, userIdOf } from "./support.ts"
 import { browserSubscription, CA_FILE, TestPushService } from "./TestPushService.ts"
 
 /**
  * Real delivery: the app's push worker sends with web-push over HTTPS to a push service on localhost, and the test
- * decrypts the body with the private key of a subscription it generated the way a browser does.
+ * decrypts the body with the private key of a subscription it generated the way a browser does. The push service
+ * is on this machine, so PUSH_ALLOW_PRIVATE_HOSTS turns the SSRF checks off here (they are tested in PushSsrf.test.ts).
  */
-const Server = AccountsServer({ PUSH_CA_FILE: CA_FILE, PUSH_RETRY_BASE_MS: "50", PUSH_POLL_MS: "50" })
-
-const userIdOf = (token: string) =>
-  Effect.map(client("/v1/users/me", { headers: bearer(token) }), (res) => res.body.id as string)
-
-/** Creates a notification the way every feature does: Notifications.notify on the app's database. */
-const notify = (userId: string, commentId: number) =>
-  Effect.flatMap(Notifications, (n) =>
-    n.notify(userId, "COMMENT_REPLY", {
-      commentId,
-      parentId: 1,
-      token: "0x00000000000000000000000000000000000000aa",
-      postNumber: 2,
-      author: { userId, username: null },
-      excerpt: "gm"
-    })).pipe(Effect.provide(Notifications.layer))
-
-/** Polls the database until `check` holds (bounded), for effects of the worker that have no event of their own. */
-const eventually = <A>(query: Effect.Effect<A, unknown, SqlClient.SqlClient>, check: (a: A) => boolean) =>
-  query.pipe(Effect.repeat({ until: check, schedule: Schedule.spaced("20 millis") }), Effect.timeout("20 seconds"), Effect.orDie)
+const Server = AccountsServer({
+  PUSH_CA_FILE: CA_FILE,
+  PUSH_ALLOW_PRIVATE_HOSTS: "true",
+  PUSH_RETRY_BASE_MS: "50",
+  PUSH_POLL_MS: "50"
+})
 
 layer(Layer.mergeAll(Server, TestPushService.layer), { timeout: "90 seconds", excludeTestServices: true })("web push", (it) => {
   it.effect("GET /v1/push/vapid-key: generated once, kept in app_settings, the same on every call", () =>

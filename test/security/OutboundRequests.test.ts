@@ -9,7 +9,8 @@ import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor 
  *
  * 1. Every place in the server code that can open an outbound HTTP connection is listed here with where it goes and
  *    why that is not the caller's choice; a new one fails the test until it is reviewed (as SqlReview.test.ts does
- *    for raw SQL). The one destination users do choose, a web-push endpoint, is https-only and covered by threat 6.
+ *    for raw SQL). The one destination users do choose, a web-push endpoint, is https-only, refused on internal
+ *    addresses at subscribe and at connection time, and covered by threat 6 (test/push/PushSsrf.test.ts).
  * 2. A running client service is handed URLs of a local HTTP server wherever a request takes something URL-like
  *    (profile and comment images, the SIWE message's URI and resources); every such request is refused or ignored,
  *    and the local server sees no request at all.
@@ -25,7 +26,8 @@ const reviewed: Record<string, ReviewedUse> = {
   "src/mcp/McpTools.ts": { uses: 1, why: "MCP search tools to the search service: its bound address or SEARCH_URL (operator configuration)" },
   "src/push/PushSender.ts": {
     uses: 1,
-    why: "web push to a subscription's endpoint: user-supplied by design (the Push API), https only with verified TLS (threat 6)"
+    why: "web push to a subscription's endpoint: user-supplied by design (the Push API), https only with verified TLS, " +
+      "through an Agent that refuses private/loopback/link-local/reserved addresses at connection time (threat 6)"
   },
   "src/graphql/GraphiqlPage.ts": { uses: 1, why: "browser code of the query page: the browser POSTs to the page's own path" },
   "src/client/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
