@@ -10,6 +10,11 @@ import type { ErrorWriter } from "./RequestContext.ts"
  *   `Authorization`). The entry `*` lets any other origin read responses *without* credentials (public data, e.g.
  *   the exchange API); it never grants credentials. Unset: no CORS headers at all, so browsers allow same-origin
  *   only. A preflight from an origin that is not allowed is refused (403 CORS_ORIGIN_NOT_ALLOWED).
+ *   Whatever CORS_ORIGINS says, the routes the spec makes public to everyone (`openToAnyOrigin`) answer any origin
+ *   as `*` does, without credentials: the exchange API's public tier and `POST /api/v1/quote/open` ("not restricted
+ *   by origin"), the search service and the indexer's GraphQL ("need no credentials"). The exchange's other quote
+ *   routes (the allowlisted `POST /api/v1/quote`, `GET /api/v1/quote`, `/quote/tokens`) stay with CORS_ORIGINS: they
+ *   serve our own frontend, and partners call them from servers.
  * - Security headers: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`
  *   (no framing, so no clickjacking of the docs and GraphiQL pages), `Referrer-Policy: no-referrer`, and HSTS when
  *   the request came over TLS (`X-Forwarded-Proto: https` from a trusted proxy, TRUST_PROXY=true).
@@ -60,18 +65,49 @@ export const makeSecurityHeaders = (hstsMaxAgeSeconds: number, trustProxy: boole
   return (forwardedProto: string | undefined) => (overTls(trustProxy, forwardedProto) ? tls : plain)
 }
 
-export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boolean, writeError: ErrorWriter) => {
+/** Which routes of a service any origin may call without credentials (see above); `path` without the query. */
+export type OpenToAnyOrigin = (method: string, path: string) => boolean
+
+/** The spec's answer per service: everything public but the exchange's frontend quote routes; nothing of the client API. */
+export const openToAnyOriginOf = (service: string): OpenToAnyOrigin => {
+  switch (service) {
+    case "exchange":
+      return (method, path) =>
+        !(path === "/api/v1/quote" || path.startsWith("/api/v1/quote/")) || (method === "POST" && path === "/api/v1/quote/open")
+    case "search":
+    case "indexer":
+      return () => true
+    default:
+      return () => false
+  }
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+/** Request headers a preflight may ask for on an open route: header names only (RFC 9110 tokens), at most 20. */
+const requestedHeaders = (value: string | undefined) =>
+  (value ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/u.test(h)).slice(0, 20)
+
+export const makeHttpSecurity = (
+  settings: HttpSecuritySettings,
+  trustProxy: boolean,
+  writeError: ErrorWriter,
+  openToAnyOrigin: OpenToAnyOrigin = () => false
+) => {
   const securityHeaders = makeSecurityHeaders(settings.hstsMaxAgeSeconds, trustProxy)
   const listed = new Set(settings.corsOrigins.filter((o) => o !== "*"))
   const anyOrigin = settings.corsOrigins.includes("*")
 
-  /** The CORS headers for `origin`, or undefined when it may not read responses. */
-  const corsFor = (origin: string | undefined): Record<string, string> | undefined => {
+  /** The CORS headers for `origin` calling `method path`, or undefined when it may not read responses. */
+  const corsFor = (origin: string | undefined, method: string, path: string): Record<string, string> | undefined => {
     if (origin === undefined) return undefined
     if (listed.has(origin)) {
       return { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
     }
-    return anyOrigin ? { "access-control-allow-origin": "*" } : undefined
+    return anyOrigin || openToAnyOrigin(method, path) ? { "access-control-allow-origin": "*" } : undefined
   }
 
   /** Answers a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method); other requests: undefined. */
@@ -80,13 +116,18 @@ export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boo
     if (request.method !== "OPTIONS" || origin === undefined || request.headers["access-control-request-method"] === undefined) {
       return undefined
     }
-    const cors = corsFor(origin)
+    const method = String(request.headers["access-control-request-method"]).toUpperCase()
+    const cors = corsFor(origin, method, pathOf(request.url))
     if (cors === undefined) {
       return writeError(403, { code: "CORS_ORIGIN_NOT_ALLOWED", message: `Origin ${origin.slice(0, 200)} is not allowed (CORS_ORIGINS)` })
     }
+    // Without credentials any header may be asked for (e.g. a renamed partner-key header); with them, only ours.
+    const headers = cors["access-control-allow-credentials"] === undefined
+      ? [...new Set([...allowHeaders.split(", "), ...requestedHeaders(request.headers["access-control-request-headers"])])].join(", ")
+      : allowHeaders
     return HttpServerResponse.empty({
       status: 204,
-      headers: { ...cors, "access-control-allow-methods": allowMethods, "access-control-allow-headers": allowHeaders, "access-control-max-age": "600" }
+      headers: { ...cors, "access-control-allow-methods": allowMethods, "access-control-allow-headers": headers, "access-control-max-age": "600" }
     })
   }
 
@@ -94,7 +135,7 @@ export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boo
   const decorate = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> = { ...securityHeaders(request.headers["x-forwarded-proto"]) }
     if (response.headers["content-security-policy"] !== undefined) delete headers["content-security-policy"]
-    const cors = corsFor(request.headers["origin"])
+    const cors = corsFor(request.headers["origin"], request.method, pathOf(request.url))
     if (cors !== undefined) {
       Object.assign(headers, cors, { "access-control-expose-headers": exposeHeaders })
       const vary = response.headers["vary"]
@@ -106,5 +147,5 @@ export const makeHttpSecurity = (settings: HttpSecuritySettings, trustProxy: boo
   return { preflight, decorate }
 }
 
-export const loadHttpSecurity = (trustProxy: boolean, writeError: ErrorWriter) =>
-  Effect.map(httpSecurityConfig, (settings) => makeHttpSecurity(settings, trustProxy, writeError))
+export const loadHttpSecurity = (trustProxy: boolean, writeError: ErrorWriter, service: string) =>
+  Effect.map(httpSecurityConfig, (settings) => makeHttpSecurity(settings, trustProxy, writeError, openToAnyOriginOf(service)))

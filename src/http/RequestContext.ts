@@ -62,7 +62,7 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
 export const requestContext = (writeError: ErrorWriter, service = "app", bodyLimits?: BodyLimitTable) => HttpRouter.middleware(
   Effect.gen(function*() {
     const { accessLog, trustProxy } = yield* AppConfig
-    const security = yield* loadHttpSecurity(trustProxy, writeError)
+    const security = yield* loadHttpSecurity(trustProxy, writeError, service)
     const limits = bodyLimits ?? makeBodyLimitTable(yield* bodyLimitBytes)
     const tooLarge = (maxBytes: number) =>
       writeError(413, {

@@ -75,7 +75,7 @@ layer(servicesWith({ CORS_ORIGINS: APP }), { timeout: "60 seconds", excludeTestS
       assert.deepStrictEqual(hsts, [null, null])
     }))
 
-  it.effect("the listed origin may read with credentials; any other origin gets no CORS headers", () =>
+  it.effect("the listed origin may read with credentials; another origin gets nothing from the client API, and `*` without credentials from the exchange's public tier", () =>
     Effect.gen(function*() {
       for (const [service, path] of samples) {
         const ok = yield* get(service, path, { origin: APP })
@@ -84,9 +84,13 @@ layer(servicesWith({ CORS_ORIGINS: APP }), { timeout: "60 seconds", excludeTestS
         assert.include(ok.headers.get("vary") ?? "", "Origin", path)
         assert.include(ok.headers.get("access-control-expose-headers") ?? "", "x-request-id", path)
         const evil = yield* get(service, path, { origin: EVIL })
-        assert.isNull(evil.headers.get("access-control-allow-origin"), path)
+        // The spec's public tier of the exchange is public to every page; the client API only to the listed ones.
+        assert.strictEqual(evil.headers.get("access-control-allow-origin"), service === "exchange" ? "*" : null, path)
         assert.isNull(evil.headers.get("access-control-allow-credentials"), path)
       }
+      // The exchange's frontend quote routes follow CORS_ORIGINS.
+      const tokens = yield* get("exchange", "/api/v1/quote/tokens?chainId=31337", { origin: EVIL })
+      assert.isNull(tokens.headers.get("access-control-allow-origin"))
     }))
 
   it.effect("preflight: 204 with methods and headers for the listed origin, 403 CORS_ORIGIN_NOT_ALLOWED otherwise", () =>
@@ -101,10 +105,24 @@ layer(servicesWith({ CORS_ORIGINS: APP }), { timeout: "60 seconds", excludeTestS
       assert.strictEqual(evil.status, 403)
       assert.strictEqual(evil.body.code, "CORS_ORIGIN_NOT_ALLOWED")
       assert.isNull(evil.headers.get("access-control-allow-origin"))
-      const exchange = yield* preflight("exchange", "/api/v1/pools/list", EVIL)
-      assert.strictEqual(exchange.status, 403)
-      assert.strictEqual(exchange.body.code, "CORS_ORIGIN_NOT_ALLOWED")
-      assert.isString(exchange.body.error)
+      // The exchange: the allowlisted quote route is for the listed origins (our frontend)...
+      const quote = yield* preflight("exchange", "/api/v1/quote", EVIL)
+      assert.strictEqual(quote.status, 403)
+      assert.strictEqual(quote.body.code, "CORS_ORIGIN_NOT_ALLOWED")
+      assert.isString(quote.body.error)
+      // ...while /quote/open is "not restricted by origin" (spec), and public reads are open too: no credentials.
+      for (const path of ["/api/v1/quote/open", "/api/v1/pools/list"]) {
+        const open = yield* Effect.flatMap(baseUrl("exchange"), (base) =>
+          fetchJson(`${base}${path}`, {
+            method: "OPTIONS",
+            headers: { origin: EVIL, "access-control-request-method": path.endsWith("open") ? "POST" : "GET", "access-control-request-headers": "content-type, x-partner-key" }
+          }))
+        assert.strictEqual(open.status, 204, path)
+        assert.strictEqual(open.headers.get("access-control-allow-origin"), "*", path)
+        assert.isNull(open.headers.get("access-control-allow-credentials"), path)
+        // A renamed partner-key header (QUOTE_API_KEY_HEADER) may be sent: requested headers are allowed without credentials.
+        assert.include(open.headers.get("access-control-allow-headers") ?? "", "x-partner-key", path)
+      }
     }))
 })
 
