@@ -7,7 +7,7 @@ import { LaunchpadReader, type OnChainLaunch } from "../listings/LaunchpadReader
 import { alreadyClaimed, chainUnavailable, dbAddress, imageRequired, notCreator, tokenDeleted, tokenNotFound } from "../listings/Listing.ts"
 import { ListingsRepo, type Metadata } from "../listings/ListingsRepo.ts"
 import { Notifications } from "../notifications/Notifications.ts"
-import { SignatureVerifier } from "../sessions/SignatureVerifier.ts"
+import { recoverTypedDataSigner, SignatureVerifier } from "../sessions/SignatureVerifier.ts"
 import type { User } from "../users/User.ts"
 import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS, claimTypedData, signatureAge } from "./ClaimTypedData.ts"
 
@@ -25,9 +25,17 @@ const HEX_SIGNATURE = /^0x(?:[0-9a-fA-F]{2})+$/
 /**
  * Creator claims (spec: Token listing and claim record, Claim rules). The checks run cheapest first and the only
  * write last: the launch on chain (TOKEN_NOT_FOUND), hidden (TOKEN_DELETED), claimed (ALREADY_CLAIMED), the age of
- * `signedAt` (SIGNATURE_EXPIRED), the EIP-712 signature of `wallet` (INVALID_SIGNATURE; EOA locally, ERC-1271/6492
- * on chain), `wallet` = on-chain creator (NOT_CREATOR). Then one INSERT whose primary key picks the single winner
- * among concurrent claims — the early ALREADY_CLAIMED read is only a fast path.
+ * `signedAt` (SIGNATURE_EXPIRED), the EIP-712 signature, `wallet` = on-chain creator (NOT_CREATOR). Then one INSERT
+ * whose primary key picks the single winner among concurrent claims — the early ALREADY_CLAIMED read is only a fast
+ * path.
+ *
+ * The signature is verified as `wallet`'s (EOA locally, ERC-1271/6492 on chain), so contract wallets work. When it
+ * does not verify, the spec's two codes are told apart by the signer recovered from it (a 65-byte ECDSA signature):
+ * a signer other than the creator → NOT_CREATOR ("the recovered signer is not the on-chain creator"), e.g. the
+ * creator's address in `wallet` but another key signing; nothing recoverable (not hex, wrong length, bad v/r/s) →
+ * INVALID_SIGNATURE. ECDSA cannot tell another key from other data: a well-formed signature over other typed data
+ * (another token, userId, signedAt, chain) also recovers to an unrelated address, so it too answers NOT_CREATOR, and
+ * the message says so. The creator as the recovered signer of a claim naming another `wallet` is INVALID_SIGNATURE.
  */
 export class Claims extends Context.Service<Claims, {
   readonly typedData: (user: User, mint: string, wallet: string | undefined, signedAt: number | undefined) => Effect.Effect<
@@ -84,27 +92,41 @@ export class Claims extends Context.Service<Claims, {
         }
         if (!HEX_SIGNATURE.test(input.signature)) return yield* invalidSignature("The signature is not hex (0x…, whole bytes)")
         const wallet = getAddress(input.wallet)
+        const signature = input.signature as Hex
+        const typedData = claimTypedData({
+          chainId,
+          fireLaunch: reader.fireLaunch,
+          message: { token: launch.token, wallet, userId: user.id, signedAt: BigInt(input.signedAt) }
+        })
+        const signed = `the Claim typed data (token ${launch.token}, wallet ${wallet}, your userId, signedAt ` +
+          `${input.signedAt}, chain ${chainId}, FireLaunch ${reader.fireLaunch})`
         const verifier = yield* SignatureVerifier
-        const valid = yield* verifier.verifyTypedData({
-          address: wallet,
-          signature: input.signature as Hex,
-          typedData: claimTypedData({
-            chainId,
-            fireLaunch: reader.fireLaunch,
-            message: { token: launch.token, wallet, userId: user.id, signedAt: BigInt(input.signedAt) }
-          })
-        }).pipe(Effect.catchTag("SignatureVerifierUnavailable", (e) =>
-          Effect.andThen(Effect.logWarning("claim signature: chain unreachable", e.cause), Effect.fail(chainUnavailable()))))
+        const valid = yield* verifier.verifyTypedData({ address: wallet, signature, typedData }).pipe(
+          Effect.catchTag("SignatureVerifierUnavailable", (e) =>
+            Effect.andThen(Effect.logWarning("claim signature: chain unreachable", e.cause), Effect.fail(chainUnavailable())))
+        )
         if (!valid) {
+          const signer = yield* recoverTypedDataSigner(typedData, signature)
+          if (Option.isSome(signer) && !isAddressEqual(signer.value, launch.creator)) {
+            return yield* notCreator(
+              `The signature of ${signed} recovers to ${signer.value}, not to the on-chain creator of ${launch.token} ` +
+                `(${launch.creator}): another key signed it, or it was made over other data (a signature over other ` +
+                `data recovers to an unrelated address)`,
+              { signer: signer.value, creator: launch.creator, wallet }
+            )
+          }
           return yield* invalidSignature(
-            `The signature does not verify as ${wallet}'s EIP-712 signature of the Claim typed data (token ${launch.token}, ` +
-              `your userId, signedAt ${input.signedAt}, chain ${chainId}, FireLaunch ${reader.fireLaunch}) — ${verifier.description}`
+            Option.isSome(signer)
+              ? `The creator ${launch.creator} signed ${signed}, but wallet must be the signer: send wallet ${launch.creator}`
+              : `The signature does not verify as ${wallet}'s EIP-712 signature of ${signed}, and is not a 65-byte ` +
+                `ECDSA signature a signer can be recovered from — ${verifier.description}`
           )
         }
         if (!isAddressEqual(wallet, launch.creator)) {
           return yield* notCreator(`${wallet} signed, but the on-chain creator of ${launch.token} is ${launch.creator}`, {
             signer: wallet,
-            creator: launch.creator
+            creator: launch.creator,
+            wallet
           })
         }
         return wallet

@@ -46,9 +46,13 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
         "checked in this order: 401 UNAUTHORIZED (no valid session); 404 TOKEN_NOT_FOUND (no canonical FireLaunch " +
         "token at the address); 410 TOKEN_DELETED (removed by an admin); 409 ALREADY_CLAIMED; 400 SIGNATURE_EXPIRED " +
         `(signedAt more than ${CLAIM_MAX_AGE_SECONDS} s ago, or more than ${CLAIM_MAX_SKEW_SECONDS} s in the future; ` +
-        "details.reason `expired`/`future`); 400 INVALID_SIGNATURE (not hex, or not `wallet`'s signature of this " +
-        "typed data — wrong token, user, time, chain or key); 403 NOT_CREATOR (a valid signature, but `wallet` is " +
-        "not the on-chain creator). Also 400 INVALID_BODY / INVALID_PATH; 503 CHAIN_UNAVAILABLE."
+        "details.reason `expired`/`future`); then the signature, verified as `wallet`'s signature of this typed data " +
+        "(EOA, ERC-1271, ERC-6492): when it does not verify, 403 NOT_CREATOR if a signer can be recovered from it " +
+        "(a 65-byte ECDSA signature) and that signer is not the on-chain creator — another key, or the right key over " +
+        "other data (wrong token, user, time or chain recover to an unrelated address); details `{signer, creator, " +
+        "wallet}` — else 400 INVALID_SIGNATURE (not hex, not a recoverable signature, or the creator's signature " +
+        "naming another `wallet`); when it verifies, 403 NOT_CREATOR if `wallet` is not the on-chain creator. " +
+        "Also 400 INVALID_BODY / INVALID_PATH; 503 CHAIN_UNAVAILABLE."
     )),
     HttpApiEndpoint.post("uploadClaimImage", "/v1/tokens/:mintAddress/claim/image", {
       params,

@@ -38,7 +38,13 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     }).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Sign in with Ethereum (EIP-4361)",
       "Verifies a personal_sign signature of an EIP-4361 message: EOA, ERC-1271 (deployed smart wallet) and " +
-        "ERC-6492 (undeployed) signatures. The nonce is consumed atomically; an unknown wallet becomes a new user " +
+        "ERC-6492 (undeployed) signatures. The message needs only the address line (EIP-55 checksummed) and a line " +
+        "`Nonce: <nonce>` (from GET /v1/session/wallet/nonce): `<address>\\nNonce: <nonce>` is enough, as is the " +
+        "standard layout with a blank line after the address. The other standard lines (the `<domain> wants you to " +
+        "sign in…` line, statement, URI, Version, Chain ID, Issued At, Expiration Time, Not Before, Request ID, " +
+        "Resources) are optional, but when present they keep the EIP-4361 order and grammar, each at most once. " +
+        "LF or CRLF line endings and one trailing line break are accepted; the signature is checked over the exact " +
+        "`message` string sent. The nonce is consumed atomically; an unknown wallet becomes a new user " +
         `(idpDid \`wallet:<address>\`). ${issues} Errors: 400 INVALID_SIWE_MESSAGE, INVALID_BODY; 401 INVALID_NONCE, ` +
         "NONCE_EXPIRED, INVALID_SIGNATURE, SIWE_DOMAIN_MISMATCH (SIWE_DOMAINS), SIWE_URI_NOT_ALLOWED (https, or http " +
         "on localhost), SIWE_CHAIN_NOT_SUPPORTED (SIWE_CHAIN_IDS), SIWE_MESSAGE_EXPIRED, SIWE_NOT_YET_VALID; " +

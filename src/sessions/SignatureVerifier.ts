@@ -1,5 +1,5 @@
-import { Context, Data, Effect, Layer } from "effect"
-import { type Address, type Hex, type PublicClient, recoverMessageAddress, recoverTypedDataAddress, type TypedDataDefinition } from "viem"
+import { Context, Data, Effect, Layer, Option } from "effect"
+import { type Address, type Hex, type PublicClient, recoverMessageAddress, recoverTypedDataAddress, size, type TypedDataDefinition } from "viem"
 import { verifyMessage, verifyTypedData } from "viem/actions"
 
 /** The chain could not be asked (transport error, timeout): not a verdict on the signature. */
@@ -45,6 +45,22 @@ const localVerifyTypedData = (input: { address: Address; typedData: TypedDataDef
       () => false
     )
   )
+
+/**
+ * The EOA that made `signature`, a 65-byte ECDSA signature (r, s, v), over `typedData`; none when it is not one (other
+ * length, v not 0/1/27/28, r or s out of range). Local, no chain. Every well-formed signature recovers to *some*
+ * address — one made over other data to an unrelated one — so this explains a `verifyTypedData` that said no (who
+ * signed, if not the expected wallet); it never accepts a signature.
+ */
+export const recoverTypedDataSigner = (typedData: TypedDataDefinition, signature: Hex): Effect.Effect<Option.Option<Address>> =>
+  size(signature) !== 65
+    ? Effect.succeedNone
+    : Effect.promise(() =>
+      recoverTypedDataAddress({ ...typedData, signature }).then(
+        (signer): Option.Option<Address> => Option.some(signer),
+        () => Option.none()
+      )
+    )
 
 /**
  * Verifies wallet signatures. The production implementation is `layerFromClient`: viem's `verifyMessage` action on a

@@ -8,8 +8,13 @@ import { getAddress } from "viem"
  * what is present: the standard lines keep their order, each appears at most once, the layout has no stray blank
  * lines, and every value has its grammar (RFC 3986 authority and URIs, EIP-55 address, RFC 3339 timestamps with real
  * calendar dates, alphanumeric nonce of at least 8 characters, version 1). So a full EIP-4361 message and a minimal
- * one (`<address>\n\nNonce: <nonce>`, optionally under the `<domain> wants you…` line) both parse, and a malformed
- * message never does. The formatter builds the full standard message and requires every standard field.
+ * one both parse, and a malformed message never does. The minimal forms, each optionally under the
+ * `<domain> wants you…` line: `<address>\n\nNonce: <nonce>` (the standard layout) and `<address>\nNonce: <nonce>`
+ * (no blank line — accepted only when the line after the address is a tagged line such as `Nonce:` or `URI:`; a
+ * statement still needs its blank lines). Any message may also end with one newline, and may use CRLF line endings:
+ * every `\r\n` is read as `\n` (a lone `\r` is not a line break). The parser only reads the text; the signature is
+ * still verified over the exact string the client signed. The formatter builds the full standard message (LF, no
+ * trailing newline) and requires every standard field.
  */
 export interface SiweFields {
   /** Present only when the first line carries one (`https://example.com wants you…`). */
@@ -133,7 +138,8 @@ const fail = (message: string) => Result.fail(new SiweSyntaxError(message))
 
 export const parseSiweMessage = (message: string): Result.Result<SiweFields, SiweSyntaxError> => {
   if (message.length > 8192) return fail("message longer than 8192 characters")
-  const lines = message.split("\n")
+  const text = message.replaceAll("\r\n", "\n")
+  const lines = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n")
   const fields: { -readonly [K in keyof SiweFields]?: SiweFields[K] } = {}
   let i = 0
 
@@ -157,17 +163,19 @@ export const parseSiweMessage = (message: string): Result.Result<SiweFields, Siw
   fields.address = address
   i++
 
-  // Then: a blank line, then either a blank line (no statement), a tagged line (minimal form), or the statement
-  // followed by exactly one blank line.
-  if (lines[i] !== "") return fail("a blank line must follow the address")
-  i++
-  if (lines[i] === "") {
+  // Then the tagged lines, either at once (the shortest minimal form) or after a blank line. Between that blank line
+  // and the tagged lines: nothing (minimal form), a blank line (no statement), or the statement and one blank line.
+  if (lines[i] === undefined || !isTagLine(lines[i]!)) {
+    if (lines[i] !== "") return fail("a blank line or a tagged line (such as `Nonce:`) must follow the address")
     i++
-  } else if (lines[i] !== undefined && !isTagLine(lines[i]!)) {
-    fields.statement = lines[i]!
-    i++
-    if (lines[i] !== "") return fail("the statement must be one line followed by a blank line")
-    i++
+    if (lines[i] === "") {
+      i++
+    } else if (lines[i] !== undefined && !isTagLine(lines[i]!)) {
+      fields.statement = lines[i]!
+      i++
+      if (lines[i] !== "") return fail("the statement must be one line followed by a blank line")
+      i++
+    }
   }
 
   let last = -1

@@ -65,6 +65,7 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
         if (Option.isSome(problem)) return yield* nonceError(problem.value)
 
         const verifier = yield* SignatureVerifier
+        // The message exactly as sent: the parser reads CRLF as LF, but the signature covers the bytes the client signed.
         const valid = yield* verifier.verify({ address, message: input.message, signature: input.signature as Hex }).pipe(
           Effect.catchTag("SignatureVerifierUnavailable", (e) =>
             Effect.andThen(

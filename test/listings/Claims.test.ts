@@ -129,7 +129,7 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       assert.strictEqual(ok.status, 201, JSON.stringify(ok.body))
     }))
 
-  it.effect("NOT_CREATOR for a valid signature of a non-creator; INVALID_SIGNATURE for malformed, mismatched or replayed signatures", () =>
+  it.effect("NOT_CREATOR when the recovered signer is not the creator (even with the creator in `wallet`); INVALID_SIGNATURE when no signer can be recovered", () =>
     Effect.gen(function*() {
       const { creator, jwt, token, userId } = yield* creatorWithToken("CLMC")
       const outsider = newAccount()
@@ -142,19 +142,35 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       const notCreator = yield* claim(outsiderJwt, { wallet: outsider.address, signedAt: t, signature: yield* sign(outsider, { token, userId: outsiderId, signedAt: t }) })
       expectError(notCreator, 403, "NOT_CREATOR")
       assert.strictEqual(notCreator.body.details.creator, creator.address)
-      // Claiming to be the creator with its own key: the signature does not verify for the creator's address.
+      assert.strictEqual(notCreator.body.details.signer, outsider.address)
+      // The creator's address in `wallet`, signed with the outsider's key: the recovered signer is not the creator.
+      const posing = yield* claim(outsiderJwt, {
+        wallet: creator.address,
+        signedAt: t,
+        signature: yield* sign(outsider, { token, wallet: creator.address, userId: outsiderId, signedAt: t })
+      })
+      expectError(posing, 403, "NOT_CREATOR")
+      assert.deepStrictEqual(posing.body.details, { signer: outsider.address, creator: creator.address, wallet: creator.address })
+      // The creator's signature, made for the creator's account, replayed from another session; and a different
+      // signedAt than the one signed. ECDSA recovers an unrelated signer from a signature over other data: NOT_CREATOR.
+      const creatorSig = yield* sign(creator, { token, userId, signedAt: t })
+      for (const [as, signedAt] of [[outsiderJwt, t], [jwt, t - 1]] as const) {
+        const res = yield* claim(as, { wallet: creator.address, signedAt, signature: creatorSig })
+        expectError(res, 403, "NOT_CREATOR")
+        assert.notStrictEqual(res.body.details.signer, creator.address)
+      }
+      // The creator's own key, but naming another wallet: the signer is the creator, `wallet` is not → INVALID_SIGNATURE.
       expectError(
-        yield* claim(outsiderJwt, { wallet: creator.address, signedAt: t, signature: yield* sign(outsider, { token, wallet: creator.address, userId: outsiderId, signedAt: t }) }),
+        yield* claim(outsiderJwt, {
+          wallet: outsider.address,
+          signedAt: t,
+          signature: yield* sign(creator, { token, wallet: outsider.address, userId: outsiderId, signedAt: t })
+        }),
         400,
         "INVALID_SIGNATURE"
       )
-      // The creator's signature, made for the creator's account, replayed from another session.
-      const creatorSig = yield* sign(creator, { token, userId, signedAt: t })
-      expectError(yield* claim(outsiderJwt, { wallet: creator.address, signedAt: t, signature: creatorSig }), 400, "INVALID_SIGNATURE")
-      // A different signedAt than the one signed.
-      expectError(yield* claim(jwt, { wallet: creator.address, signedAt: t - 1, signature: creatorSig }), 400, "INVALID_SIGNATURE")
-      // Malformed signatures.
-      for (const signature of ["0x", "0x1234", "not-hex", `0x${"ab".repeat(65)}`, `${creatorSig}00`.slice(0, 133)]) {
+      // Malformed or unrecoverable signatures: not hex, wrong length, v not 27/28, r = s = 0.
+      for (const signature of ["0x", "0x1234", "not-hex", `0x${"ab".repeat(65)}`, `${creatorSig}00`.slice(0, 133), `0x${"00".repeat(64)}1b`, `${creatorSig}00`]) {
         expectError(yield* claim(jwt, { wallet: creator.address, signedAt: t, signature }), 400, "INVALID_SIGNATURE")
       }
       // None of that claimed anything; the creator still can.
@@ -234,6 +250,16 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       const jwt = session.body.token as string
       const userId = session.body.user.id as string
       const t = now()
+      // Another key signing for the smart wallet: verification as the wallet (ERC-1271) fails first, and the
+      // recovered EOA is not the creator.
+      const stranger = newAccount()
+      const strangerRes = yield* authed(jwt, "POST", `/v1/tokens/${token}/claim`, {
+        wallet,
+        signedAt: t,
+        signature: yield* sign(stranger, { token, wallet, userId, signedAt: t })
+      })
+      expectError(strangerRes, 403, "NOT_CREATOR")
+      assert.strictEqual(strangerRes.body.details.signer, stranger.address)
       const ownerSig = yield* sign(owner, { token, wallet, userId, signedAt: t })
       const res = yield* authed(jwt, "POST", `/v1/tokens/${token}/claim`, { wallet, signedAt: t, signature: ownerSig })
       assert.strictEqual(res.status, 201, JSON.stringify(res.body))

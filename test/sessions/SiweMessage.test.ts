@@ -55,14 +55,67 @@ describe("SIWE parser: the minimal form and its edges", () => {
     assert.deepStrictEqual(Result.getOrThrow(withDomain), { domain: "example.com", address, nonce: "abcd1234" })
   })
 
-  it("rejects a message without a Nonce line, a trailing blank line, a repeated line, or an unknown line", () => {
+  it("accepts the address line directly followed by the Nonce line (no blank line)", () => {
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(
+      Result.getOrThrow(parseSiweMessage(`example.com wants you to sign in with your Ethereum account:\n${address}\nNonce: abcd1234`)),
+      { domain: "example.com", address, nonce: "abcd1234" }
+    )
+    // Any tagged line may come first, in the usual order.
+    assert.deepStrictEqual(
+      Result.getOrThrow(parseSiweMessage(`${address}\nURI: https://example.com\nNonce: abcd1234\nIssued At: 2030-01-01T00:00:00Z`)),
+      { address, uri: "https://example.com", nonce: "abcd1234", issuedAt: "2030-01-01T00:00:00Z" }
+    )
+  })
+
+  it("accepts one trailing newline", () => {
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\n\nNonce: abcd1234\n`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234\n`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(
+      Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234\nResources:\n- https://example.com/a\n`)),
+      { address, nonce: "abcd1234", resources: ["https://example.com/a"] }
+    )
+  })
+
+  it("accepts CRLF line endings (read as LF)", () => {
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\n\r\nNonce: abcd1234`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\nNonce: abcd1234\r\n`)), { address, nonce: "abcd1234" })
+  })
+
+  it("every conformance vector reads the same with CRLF line endings or one trailing newline", () => {
+    for (const [name, { message, fields }] of Object.entries(positives)) {
+      for (const variant of [message.replaceAll("\n", "\r\n"), `${message}\n`, `${message.replaceAll("\n", "\r\n")}\r\n`]) {
+        const parsed = parseSiweMessage(variant)
+        assert.isTrue(Result.isSuccess(parsed), `${name}: ${Result.isFailure(parsed) ? parsed.failure.message : ""}`)
+        assert.deepStrictEqual(withoutNulls({ ...Result.getOrThrow(parsed) }), withoutNulls(fields), name)
+      }
+    }
+    for (const [name, message] of Object.entries(negatives)) {
+      for (const variant of [message.replaceAll("\n", "\r\n"), `${message}\n`]) {
+        assert.isTrue(Result.isFailure(parseSiweMessage(variant)), `${name}: ${JSON.stringify(variant)}`)
+      }
+    }
+  })
+
+  it("rejects a message without a Nonce line, a second trailing newline, a repeated line, an unknown line, or a squeezed layout", () => {
     for (const message of [
       `${address}\n\nURI: https://example.com`,
-      `${address}\n\nNonce: abcd1234\n`,
+      `${address}\nURI: https://example.com\n`,
+      `${address}\n\nNonce: abcd1234\n\n`,
+      `${address}\nNonce: abcd1234\r\n\r\n`,
       `${address}\n\nNonce: abcd1234\nNonce: abcd1234`,
       `${address}\n\nNonce: abcd1234\nColor: blue`,
-      `${address}\nNonce: abcd1234`,
-      `${address}\r\n\r\nNonce: abcd1234`
+      // Without the blank line, only a tagged line may follow the address: a statement keeps its blank lines.
+      `${address}\nSign in to Fire\n\nNonce: abcd1234`,
+      `${address}\nSign in to Fire\nNonce: abcd1234`,
+      `${address}\n\nSign in to Fire\nNonce: abcd1234`,
+      `${address}\n\n\n\nNonce: abcd1234`,
+      // A lone CR is not a line break.
+      `${address}\r\rNonce: abcd1234`,
+      `${address}\n\nNonce: abcd1234\r`,
+      `\n${address}\nNonce: abcd1234`,
+      `${address}\n`,
+      ""
     ]) {
       assert.isTrue(Result.isFailure(parseSiweMessage(message)), JSON.stringify(message))
     }

@@ -38,6 +38,25 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })("w
       assert.strictEqual(again.body.user.id, res.body.user.id)
     }))
 
+  it.effect("a minimal message `<address>\\nNonce: <nonce>` signs in; CRLF with a trailing newline too, verified over the bytes signed", () =>
+    Effect.gen(function*() {
+      const account = newAccount()
+      const message = `${account.address}\nNonce: ${yield* getNonce(account.address)}`
+      const res = yield* postJson("/v1/session/wallet/verify", { message, signature: yield* Effect.promise(() => account.signMessage({ message })) })
+      assert.strictEqual(res.status, 200, JSON.stringify(res.body))
+      assert.strictEqual(res.body.user.walletAddress, account.address)
+
+      // A Windows tool's message: CRLF and a final line break. The signature covers those bytes, not the LF reading.
+      const crlf = `${account.address}\r\nNonce: ${yield* getNonce(account.address)}\r\n`
+      const overLf = yield* Effect.promise(() => account.signMessage({ message: crlf.replaceAll("\r\n", "\n") }))
+      const refused = yield* postJson("/v1/session/wallet/verify", { message: crlf, signature: overLf })
+      assert.strictEqual(refused.status, 401, JSON.stringify(refused.body))
+      assert.strictEqual(refused.body.code, "INVALID_SIGNATURE")
+      const signed = yield* postJson("/v1/session/wallet/verify", { message: crlf, signature: yield* Effect.promise(() => account.signMessage({ message: crlf })) })
+      assert.strictEqual(signed.status, 200, JSON.stringify(signed.body))
+      assert.strictEqual(signed.body.user.id, res.body.user.id)
+    }))
+
   it.effect("the session cookie alone authenticates; the Authorization header wins over it", () =>
     Effect.gen(function*() {
       const a = newAccount()
