@@ -106,20 +106,23 @@ export class Claims extends Context.Service<Claims, {
             Effect.andThen(Effect.logWarning("claim signature: chain unreachable", e.cause), Effect.fail(chainUnavailable())))
         )
         if (!valid) {
+          // Any 65-byte signature "recovers" to some address, also one made over other data (a replay, a wrong
+          // signedAt): only a recovered signer we can name is evidence of who signed. The caller's own wallet is the
+          // case NOT_CREATOR exists for (a user signing for a token someone else launched); an unrelated address
+          // means the signature does not match this typed data (INVALID_SIGNATURE).
           const signer = yield* recoverTypedDataSigner(typedData, signature)
-          if (Option.isSome(signer) && !isAddressEqual(signer.value, launch.creator)) {
+          const ownWallet = user.walletAddress == null ? undefined : getAddress(user.walletAddress)
+          if (Option.isSome(signer) && ownWallet !== undefined && isAddressEqual(signer.value, ownWallet) && !isAddressEqual(ownWallet, launch.creator)) {
             return yield* notCreator(
-              `The signature of ${signed} recovers to ${signer.value}, not to the on-chain creator of ${launch.token} ` +
-                `(${launch.creator}): another key signed it, or it was made over other data (a signature over other ` +
-                `data recovers to an unrelated address)`,
-              { signer: signer.value, creator: launch.creator, wallet }
+              `You signed ${signed} with your wallet ${ownWallet}, which is not the on-chain creator of ${launch.token} ` +
+                `(${launch.creator})`,
+              { signer: ownWallet, creator: launch.creator, wallet }
             )
           }
           return yield* invalidSignature(
-            Option.isSome(signer)
+            Option.isSome(signer) && isAddressEqual(signer.value, launch.creator)
               ? `The creator ${launch.creator} signed ${signed}, but wallet must be the signer: send wallet ${launch.creator}`
-              : `The signature does not verify as ${wallet}'s EIP-712 signature of ${signed}, and is not a 65-byte ` +
-                `ECDSA signature a signer can be recovered from — ${verifier.description}`
+              : `The signature does not verify as ${wallet}'s EIP-712 signature of ${signed} — ${verifier.description}`
           )
         }
         if (!isAddressEqual(wallet, launch.creator)) {

@@ -47,11 +47,11 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
         "token at the address); 410 TOKEN_DELETED (removed by an admin); 409 ALREADY_CLAIMED; 400 SIGNATURE_EXPIRED " +
         `(signedAt more than ${CLAIM_MAX_AGE_SECONDS} s ago, or more than ${CLAIM_MAX_SKEW_SECONDS} s in the future; ` +
         "details.reason `expired`/`future`); then the signature, verified as `wallet`'s signature of this typed data " +
-        "(EOA, ERC-1271, ERC-6492): when it does not verify, 403 NOT_CREATOR if a signer can be recovered from it " +
-        "(a 65-byte ECDSA signature) and that signer is not the on-chain creator — another key, or the right key over " +
-        "other data (wrong token, user, time or chain recover to an unrelated address); details `{signer, creator, " +
-        "wallet}` — else 400 INVALID_SIGNATURE (not hex, not a recoverable signature, or the creator's signature " +
-        "naming another `wallet`); when it verifies, 403 NOT_CREATOR if `wallet` is not the on-chain creator. " +
+        "(EOA, ERC-1271, ERC-6492): when it does not verify, 403 NOT_CREATOR if the signer recovered from it (a " +
+        "65-byte ECDSA signature) is the caller's own wallet, which is not the on-chain creator (details `{signer, " +
+        "creator, wallet}`); else 400 INVALID_SIGNATURE (not hex, not recoverable, the creator's signature naming " +
+        "another `wallet`, or a signature over other data — wrong token, user, time or chain — which recovers to an " +
+        "unrelated address that names nobody); when it verifies, 403 NOT_CREATOR if `wallet` is not the on-chain creator. " +
         "Also 400 INVALID_BODY / INVALID_PATH; 503 CHAIN_UNAVAILABLE."
     )),
     HttpApiEndpoint.post("uploadClaimImage", "/v1/tokens/:mintAddress/claim/image", {
