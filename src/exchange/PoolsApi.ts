@@ -111,8 +111,10 @@ export class PoolsApi extends HttpApiGroup.make("pools").add(
     error: ExchangeNotFound
   }).annotateMerge(doc(
     "Active liquidity providers",
-    `Position-manager NFTs with liquidity in the pool, largest first, with token amounts at the current price (uncollected fees are ` +
-      `read only on the wallet route). Positions held directly on the pool (no NFT) are listed on the first page. ${notFound}`
+    `Positions with liquidity in the pool, with token amounts at the current price (uncollected fees are read only on the wallet ` +
+      `route): position-manager NFTs and positions held directly on the pool (\`positionId\` null) in one list, ordered by liquidity ` +
+      `(largest first), then NFT token id, then (direct positions, after NFTs of equal liquidity) owner, tickLower, tickUpper. ` +
+      `\`limit\`/\`offset\` page that list and \`total\` counts both kinds. ${notFound}`
   )),
   HttpApiEndpoint.get("listPoolSwaps", "/api/v1/pools/:poolId/swaps", {
     params: poolParams,

@@ -6,7 +6,7 @@ import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeCache } from "./ExchangeCache.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { ExchangeNotFound } from "./ExchangeError.ts"
-import { PAGE_DEFAULT, parseCursor, parseId } from "./Ids.ts"
+import { idOf, PAGE_DEFAULT, parseCursor, parseId } from "./Ids.ts"
 import { PoolEventsRepo } from "./PoolEventsRepo.ts"
 import { PoolsRepo } from "./PoolsRepo.ts"
 import { eventPage, poolDetail, poolSummary } from "./PoolViews.ts"
@@ -120,7 +120,7 @@ export const PoolsHttpLive = HttpApiBuilder.group(ExchangeApi, "pools", (handler
           const from = query.from !== undefined ? new Date(query.from * 1000) : new Date(to.getTime() - (interval === "hour" ? 7 * DAY : 365 * DAY))
           const rows = yield* repo.candles(chainId, pool.address, interval === "hour" ? "1h" : "1d", from, to)
           return {
-            poolId: params.poolId,
+            poolId: idOf(pool.address, chainId),
             interval,
             from: from.toISOString(),
             to: to.toISOString(),
@@ -151,7 +151,7 @@ export const PoolsHttpLive = HttpApiBuilder.group(ExchangeApi, "pools", (handler
           const pool = yield* poolOf(params.poolId)
           const ticks = yield* repo.ticks(chainId, pool.address)
           return {
-            poolId: params.poolId,
+            poolId: idOf(pool.address, chainId),
             tickSpacing: pool.tickSpacing,
             currentTick: pool.tick,
             liquidity: pool.liquidity ?? "0",
@@ -170,8 +170,7 @@ export const PoolsHttpLive = HttpApiBuilder.group(ExchangeApi, "pools", (handler
           const limit = query.limit ?? PAGE_DEFAULT
           const offset = query.offset ?? 0
           const { items, total } = yield* positions.list({ pool: pool.address }, limit, offset, { fees: false })
-          const nftCount = items.filter((p) => p.positionId !== null).length
-          return { items, page: { limit, offset, total, nextOffset: offset + nftCount < total ? offset + nftCount : null } }
+          return { items, page: { limit, offset, total, nextOffset: offset + items.length < total ? offset + items.length : null } }
         }).pipe(Effect.catchTag("SqlError", Effect.die)))
       .handle("listPoolSwaps", ({ params, query }) =>
         Effect.gen(function*() {

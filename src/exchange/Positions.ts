@@ -49,12 +49,15 @@ const make = (repo: TokensRepo["Service"], chain: Chain["Service"]) => {
     return { amount0: amount0.toString(), amount1: amount1.toString(), inRange: tick >= tickLower && tick < tickUpper }
   }
 
+  /**
+   * One page of the active positions, NFTs and direct ones merged in one order (see `TokensRepo.positions`), and the
+   * count of both kinds. Fees are simulated for NFTs only (the position manager's collect() does not reach direct ones).
+   */
   const list = (by: By, limit: number, offset: number, options: { readonly fees: boolean; readonly block?: bigint | undefined }) =>
     Effect.gen(function*() {
-      const nft = yield* repo.nftPositions(chainId, by, limit, offset)
-      const direct = offset === 0 ? yield* repo.directPositions(chainId, by, positionManager) : []
-      const nftItems = yield* Effect.forEach(nft, (p) =>
-        Effect.map(options.fees ? uncollected(p.tokenId, p.owner, options.block) : Effect.succeed(null), (fees) => ({
+      const { rows, total } = yield* repo.positions(chainId, by, positionManager, limit, offset)
+      const items = yield* Effect.forEach(rows, (p) =>
+        Effect.map(options.fees && p.tokenId !== null ? uncollected(p.tokenId, p.owner, options.block) : Effect.succeed(null), (fees) => ({
           positionId: p.tokenId,
           poolId: idOf(p.pool, chainId),
           owner: p.owner,
@@ -74,27 +77,7 @@ const make = (repo: TokensRepo["Service"], chain: Chain["Service"]) => {
           collected0: p.collected0,
           collected1: p.collected1
         })), { concurrency: 8 })
-      const directItems = direct.map((p) => ({
-        positionId: null,
-        poolId: idOf(p.pool, chainId),
-        owner: p.owner,
-        token0: p.token0,
-        token1: p.token1,
-        feeTier: p.fee,
-        tickLower: p.tickLower,
-        tickUpper: p.tickUpper,
-        liquidity: p.liquidity,
-        ...value(p.sqrtPriceX96, p.tick, p.tickLower, p.tickUpper, p.liquidity),
-        uncollectedFees0: null,
-        uncollectedFees1: null,
-        deposited0: null,
-        deposited1: null,
-        withdrawn0: null,
-        withdrawn1: null,
-        collected0: null,
-        collected1: null
-      }))
-      return { items: [...directItems, ...nftItems], total: nft[0]?.total ?? 0 }
+      return { items, total }
     })
 
   return { list }

@@ -7,7 +7,7 @@ import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeCache } from "./ExchangeCache.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { ExchangeBadRequest, ExchangeNotFound, ExchangeUnavailable } from "./ExchangeError.ts"
-import { PAGE_DEFAULT, parseId } from "./Ids.ts"
+import { idOf, PAGE_DEFAULT, parseId } from "./Ids.ts"
 import { IndexerProgress } from "./IndexerProgress.ts"
 import { PoolsRepo } from "./PoolsRepo.ts"
 import { Positions } from "./Positions.ts"
@@ -118,7 +118,7 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
           const found = new Set(rows.map((r) => r.address))
           return {
             items: rows.map((r) => ({
-              tokenId: `${r.address}-${chainId}`,
+              tokenId: idOf(r.address, chainId),
               address: r.address,
               symbol: r.symbol,
               decimals: r.decimals,
@@ -150,7 +150,7 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
             ? yield* repo.minuteCandles(chainId, token.address, from, to)
             : yield* repo.candles(chainId, token.address, timeframe === "days" ? "1d" : "1h", from, to)
           return {
-            tokenId: params.tokenId,
+            tokenId: idOf(token.address, chainId),
             timeframe,
             from: from.toISOString(),
             to: to.toISOString(),

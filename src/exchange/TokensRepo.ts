@@ -37,6 +37,30 @@ export interface TokenRow {
 /** Addresses whose balance is out of circulation besides the pools (zero address, the common burn address). */
 export const BURN_ADDRESSES = ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead"]
 
+/**
+ * An active LP position: a position-manager NFT (`tokenId` set) or a position held directly on the pool (`tokenId`
+ * and the NFT's deposit/withdraw/collect totals null). Amounts are raw integers as decimal strings.
+ */
+export interface PositionRow {
+  readonly tokenId: string | null
+  readonly pool: string
+  readonly owner: string
+  readonly tickLower: number
+  readonly tickUpper: number
+  readonly liquidity: string
+  readonly deposited0: string | null
+  readonly deposited1: string | null
+  readonly withdrawn0: string | null
+  readonly withdrawn1: string | null
+  readonly collected0: string | null
+  readonly collected1: string | null
+  readonly token0: string
+  readonly token1: string
+  readonly fee: number
+  readonly sqrtPriceX96: string | null
+  readonly tick: number | null
+}
+
 /** SQL of the token, stats and position routes. 24 h / 1 h windows end at the last indexed block's time. */
 export class TokensRepo extends Context.Service<TokensRepo, ReturnType<typeof makeTokensRepo>>()("app/exchange/TokensRepo") {
   static readonly layer = Layer.effect(TokensRepo, Effect.map(SqlClient.SqlClient, (sql) => makeTokensRepo(sql)))
@@ -88,6 +112,24 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
     SELECT to_regclass('token_metadata') IS NOT NULL AND to_regclass('token_hides') IS NOT NULL AS ok`.pipe(
     Effect.map((r) => r[0]!.ok)
   )
+
+  /** Active positions of both kinds with their pool's tokens, fee and price state (unordered; see `positions`). */
+  const activePositions = (chainId: number, by: { readonly owner: string } | { readonly pool: string }, positionManager: string) => sql`
+    SELECT m.*, p.token0, p.token1, p.fee, s.sqrt_price_x96, s.tick
+    FROM (
+      SELECT n.token_id, n.pool, n.owner, n.tick_lower, n.tick_upper, n.liquidity, n.deposited0, n.deposited1,
+        n.withdrawn0, n.withdrawn1, n.collected0, n.collected1
+      FROM nft_positions n
+      WHERE n.chain_id = ${chainId} AND n.liquidity > 0
+        AND ${"owner" in by ? sql`n.owner = ${by.owner}` : sql`n.pool = ${by.pool}`}
+      UNION ALL
+      SELECT NULL, x.pool, x.owner, x.tick_lower, x.tick_upper, x.liquidity, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM positions x
+      WHERE x.chain_id = ${chainId} AND x.liquidity > 0 AND x.owner <> ${positionManager}
+        AND ${"owner" in by ? sql`x.owner = ${by.owner}` : sql`x.pool = ${by.pool}`}
+    ) m
+    JOIN pools p ON p.chain_id = ${chainId} AND p.address = m.pool
+    LEFT JOIN pool_states s ON s.chain_id = ${chainId} AND s.pool = m.pool`
 
   return {
     hasListings,
@@ -167,49 +209,29 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
         WHERE c.chain_id = ${chainId} AND c.period = '1d' AND c.bucket_start >= ${from}
         GROUP BY c.bucket_start ORDER BY c.bucket_start`,
 
-    /** NFT positions with liquidity of an owner, or of a pool (active LPs), with what the pool state needs for amounts. */
-    nftPositions: (chainId: number, by: { readonly owner: string } | { readonly pool: string }, limit: number, offset: number) =>
-      sql<{
-        tokenId: string
-        pool: string
-        owner: string
-        tickLower: number
-        tickUpper: number
-        liquidity: string
-        deposited0: string
-        deposited1: string
-        withdrawn0: string
-        withdrawn1: string
-        collected0: string
-        collected1: string
-        token0: string
-        token1: string
-        fee: number
-        sqrtPriceX96: string | null
-        tick: number | null
-        total: number
-      }>`
-        SELECT n.token_id::text AS token_id, n.pool, n.owner, n.tick_lower, n.tick_upper, n.liquidity::text AS liquidity,
-          n.deposited0::text AS deposited0, n.deposited1::text AS deposited1, n.withdrawn0::text AS withdrawn0,
-          n.withdrawn1::text AS withdrawn1, n.collected0::text AS collected0, n.collected1::text AS collected1,
-          p.token0, p.token1, p.fee, s.sqrt_price_x96::text AS sqrt_price_x96, s.tick, (count(*) OVER ())::int AS total
-        FROM nft_positions n
-        JOIN pools p ON p.chain_id = n.chain_id AND p.address = n.pool
-        LEFT JOIN pool_states s ON s.chain_id = n.chain_id AND s.pool = n.pool
-        WHERE n.chain_id = ${chainId} AND n.liquidity > 0
-          AND ${"owner" in by ? sql`n.owner = ${by.owner}` : sql`n.pool = ${by.pool}`}
-        ORDER BY n.liquidity DESC, n.token_id LIMIT ${limit} OFFSET ${offset}`,
-
-    /** Pool-level positions not held through the position manager (direct pool.mint callers). */
-    directPositions: (chainId: number, by: { readonly owner: string } | { readonly pool: string }, positionManager: string) =>
-      sql<{ pool: string; owner: string; tickLower: number; tickUpper: number; liquidity: string; token0: string; token1: string; fee: number; sqrtPriceX96: string | null; tick: number | null }>`
-        SELECT x.pool, x.owner, x.tick_lower, x.tick_upper, x.liquidity::text AS liquidity, p.token0, p.token1, p.fee,
-          s.sqrt_price_x96::text AS sqrt_price_x96, s.tick
-        FROM positions x
-        JOIN pools p ON p.chain_id = x.chain_id AND p.address = x.pool
-        LEFT JOIN pool_states s ON s.chain_id = x.chain_id AND s.pool = x.pool
-        WHERE x.chain_id = ${chainId} AND x.liquidity > 0 AND x.owner <> ${positionManager}
-          AND ${"owner" in by ? sql`x.owner = ${by.owner}` : sql`x.pool = ${by.pool}`}
-        ORDER BY x.liquidity DESC LIMIT 500`
+    /**
+     * One page of the active positions (liquidity > 0) of an owner or of a pool: position-manager NFTs and positions
+     * held directly on the pool (owner ≠ the position manager; `tokenId` null) as one list, with `total` = both kinds
+     * together (also when the page is past the end). Order: liquidity, largest first; then NFTs by token id; then direct
+     * positions (after NFTs of equal liquidity) by their key pool, owner, tickLower, tickUpper. A total order, so offset
+     * pages neither repeat nor skip a position.
+     */
+    positions: (chainId: number, by: { readonly owner: string } | { readonly pool: string }, positionManager: string, limit: number, offset: number) =>
+      Effect.gen(function*() {
+        const active = activePositions(chainId, by, positionManager)
+        const rows = yield* sql<PositionRow & { total: number }>`
+          WITH a AS (${active})
+          SELECT a.token_id::text AS token_id, a.pool, a.owner, a.tick_lower, a.tick_upper, a.liquidity::text AS liquidity,
+            a.deposited0::text AS deposited0, a.deposited1::text AS deposited1, a.withdrawn0::text AS withdrawn0,
+            a.withdrawn1::text AS withdrawn1, a.collected0::text AS collected0, a.collected1::text AS collected1,
+            a.token0, a.token1, a.fee, a.sqrt_price_x96::text AS sqrt_price_x96, a.tick, (count(*) OVER ())::int AS total
+          FROM a
+          ORDER BY a.liquidity DESC, a.token_id ASC NULLS LAST, a.pool, a.owner, a.tick_lower, a.tick_upper
+          LIMIT ${limit} OFFSET ${offset}`
+        // count(*) OVER () has no row to ride on when the offset is past the end: count separately then.
+        const total = rows[0]?.total ??
+          (offset === 0 ? 0 : (yield* sql<{ total: number }>`WITH a AS (${active}) SELECT count(*)::int AS total FROM a`)[0]!.total)
+        return { rows, total }
+      })
   }
 }

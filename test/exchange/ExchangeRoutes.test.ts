@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { getAddress } from "viem"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { TestServices } from "../layers/TestServer.ts"
 import { erc20Abi, exchange, indexedHead, npmAbi, poolAbi, read } from "./support.ts"
@@ -107,6 +108,35 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTe
       const pools = (yield* exchange("/api/v1/pools/list")).body.items
       const other = yield* exchange(`/api/v1/pools/${pools[0].address}-1`)
       assert.strictEqual(other.status, 404)
+    }))
+
+  it.effect("ids: a checksummed poolId/tokenId in the path → every response carries the lowercase id of the list routes", () =>
+    Effect.gen(function*() {
+      yield* indexedHead
+      const pools = (yield* exchange("/api/v1/pools/list?limit=200")).body.items
+      for (const p of pools) {
+        const mixed = `${getAddress(p.address)}-${chainId}`
+        assert.notStrictEqual(mixed, p.poolId)
+        assert.strictEqual(p.poolId, ids(p.address.toLowerCase()))
+        // Twice: the second answer of the cached routes comes from the ExchangeCache entry of this exact target.
+        for (let i = 0; i < 2; i++) {
+          assert.strictEqual((yield* exchange(`/api/v1/pools/${mixed}`)).body.poolId, p.poolId)
+          assert.strictEqual((yield* exchange(`/api/v1/pools/${mixed}/timeseries`)).body.poolId, p.poolId)
+          assert.strictEqual((yield* exchange(`/api/v1/pools/${mixed}/ticks`)).body.poolId, p.poolId)
+          for (const position of (yield* exchange(`/api/v1/pools/${mixed}/positions`)).body.items) assert.strictEqual(position.poolId, p.poolId)
+        }
+      }
+      const tokens = (yield* exchange("/api/v1/tokens/bluechip")).body.items
+      assert.isAbove(tokens.length, 0)
+      for (const t of tokens) {
+        const mixed = `${getAddress(t.address)}-${chainId}`
+        assert.notStrictEqual(mixed, t.tokenId)
+        assert.strictEqual(t.tokenId, ids(t.address.toLowerCase()))
+        assert.strictEqual((yield* exchange(`/api/v1/tokens/${mixed}`)).body.tokenId, t.tokenId)
+        assert.strictEqual((yield* exchange(`/api/v1/tokens/${mixed}/history`)).body.tokenId, t.tokenId)
+        const prices = (yield* exchange(`/api/v1/tokens/prices?addresses=${getAddress(t.address)}`)).body.items
+        assert.deepStrictEqual(prices.map((x: any) => x.tokenId), [t.tokenId])
+      }
     }))
 
   it.effect("ticks: liquidityNet equals ticks(t) by eth_call; active liquidity at the current tick equals liquidity()", () =>

@@ -1,13 +1,19 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Address, maxUint128 } from "viem"
+import { type Address, maxUint128, maxUint256, parseAbi, parseEther } from "viem"
+import { positionManagerAbi, weth9Abi } from "../../scripts/devnet/abis.ts"
+import { directMinterArtifact } from "../fixtures/directMinter.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { TestServices } from "../layers/TestServer.ts"
-import { erc20Abi, exchange, indexedHead, npmAbi, read } from "./support.ts"
+import { erc20Abi, exchange, indexedHead, npmAbi, poolAbi, read } from "./support.ts"
 
 const chainId = 31337
 const hex = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
+const directMinterAbi = parseAbi(["function mint(address pool, address recipient, int24 tickLower, int24 tickUpper, uint128 liquidity)"])
+/** A position's identity across both kinds: the NFT token id, else the pool-level key. */
+const keyOf = (p: { positionId: string | null; poolId: string; owner: string; tickLower: number; tickUpper: number }) =>
+  p.positionId ?? `${p.poolId}:${p.owner}:${p.tickLower}:${p.tickUpper}`
 
 layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTestServices: true })("exchange token routes", (it) => {
   it.effect("token overview: supply by eth_call, holders and fuel by SQL, price/TVL/market cap vs FDV; 400/404", () =>
@@ -160,5 +166,103 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTe
       assert.strictEqual(poolPositions.items.filter((p: any) => p.positionId !== null).length, 1)
       assert.strictEqual((yield* exchange(`/api/v1/users/0x12/positions/active`)).status, 400)
       assert.deepStrictEqual((yield* exchange(`/api/v1/users/${hex(5)}/positions/active`)).body.items, [])
+    }))
+
+  // Runs last: it adds positions to the WETH/stablecoin pool.
+  it.effect("pool positions: NFTs and direct positions are one list; offset pages visit each once; total counts both, also past the end", () =>
+    Effect.gen(function*() {
+      yield* indexedHead
+      const sql = yield* SqlClient.SqlClient
+      const chain = yield* AnvilChain
+      const { positionManager, stablecoin, weth9 } = chain.deployments.contracts
+      const [deployer, lpA, lpB] = [chain.accounts[0]!, chain.accounts[1]!, chain.accounts[2]!]
+      const write = chain.sender.write
+      const [token0, token1] = [weth9, stablecoin].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)) as [Address, Address]
+      const pool = yield* Effect.promise(() => chain.publicClient.readContract({
+        address: chain.deployments.contracts.factory, functionName: "getPool", args: [token0, token1, 500],
+        abi: parseAbi(["function getPool(address, address, uint24) view returns (address)"])
+      }))
+      const spacing = yield* read<number>(pool, poolAbi, "tickSpacing", [], yield* Effect.promise(() => chain.blockNumber()))
+      const [, tick] = yield* read<readonly [bigint, number]>(pool, poolAbi, "slot0", [], yield* Effect.promise(() => chain.blockNumber()))
+      const base = Math.floor(tick / spacing) * spacing
+      const minter = yield* Effect.promise(() => chain.sender.deploy(deployer, directMinterArtifact()))
+      yield* Effect.promise(async () => {
+        await write(deployer, weth9, weth9Abi, "deposit", [], parseEther("100"))
+        for (const token of [weth9, stablecoin]) {
+          await write(deployer, token, erc20Abi, "approve", [positionManager, maxUint256])
+          await write(deployer, token, erc20Abi, "approve", [minter, maxUint256])
+        }
+        // Three more NFTs (one out of range) next to the seeded full-range one; ticks in tick spacings from the price.
+        for (const [recipient, lower, upper, amount] of [[lpA, -100, 100, "1"], [lpB, -10, 10, "0.5"], [deployer, 20, 40, "0.2"]] as const) {
+          await write(deployer, positionManager, positionManagerAbi, "mint", [{
+            token0, token1, fee: 500, tickLower: base + lower * spacing, tickUpper: base + upper * spacing,
+            amount0Desired: parseEther(amount), amount1Desired: parseEther(amount) * 3_000n, amount0Min: 0n, amount1Min: 0n,
+            recipient: recipient.address, deadline: maxUint256
+          }])
+        }
+      })
+      yield* indexedHead
+      const nftLiquidity = (yield* sql<{ liquidity: string }>`
+        SELECT n.liquidity::text AS liquidity FROM nft_positions n WHERE n.chain_id = ${chainId} AND n.pool = ${pool.toLowerCase()}
+        ORDER BY n.liquidity DESC`)
+        .map((r) => BigInt(r.liquidity))
+      assert.strictEqual(nftLiquidity.length, 4)
+      // Direct positions: above every NFT, tied with one (NFTs come first on a tie), and at the bottom (two of one owner).
+      yield* Effect.promise(async () => {
+        for (const [recipient, lower, upper, liquidity] of [
+          [lpA, -20, 20, nftLiquidity[0]! + 1n],
+          [lpB, -50, 30, nftLiquidity[2]!],
+          [lpB, -10, 10, 1_000n],
+          [lpB, 10, 20, 1_000n]
+        ] as const) {
+          await write(deployer, minter, directMinterAbi, "mint", [pool, recipient.address, base + lower * spacing, base + upper * spacing, liquidity])
+        }
+      })
+      yield* indexedHead
+      const pm = positionManager.toLowerCase()
+      const address = pool.toLowerCase()
+      // Independent SQL: both kinds, in the documented order (liquidity desc, NFT token id, then the direct key).
+      const expected = (yield* sql<{ key: string; liquidity: string; nft: boolean }>`
+        SELECT key, liquidity::text AS liquidity, nft FROM (
+          SELECT token_id::text AS key, liquidity, true AS nft, token_id, NULL AS owner, NULL::int AS tick_lower, NULL::int AS tick_upper
+          FROM nft_positions WHERE chain_id = ${chainId} AND pool = ${address} AND liquidity > 0
+          UNION ALL
+          SELECT ${`${address}-${chainId}`}::text || ':' || owner || ':' || tick_lower || ':' || tick_upper, liquidity, false, NULL, owner, tick_lower, tick_upper
+          FROM positions WHERE chain_id = ${chainId} AND pool = ${address} AND liquidity > 0 AND owner <> ${pm}
+        ) x ORDER BY x.liquidity DESC, x.token_id NULLS LAST, x.owner, x.tick_lower, x.tick_upper`)
+      assert.strictEqual(expected.length, 8)
+      assert.strictEqual(expected.filter((e) => !e.nft).length, 4)
+      assert.isFalse(expected[0]!.nft, "the largest position is a direct one")
+      const poolId = `${address}-${chainId}`
+      const seen: Array<string> = []
+      let offset: number | null = 0
+      while (offset !== null) {
+        const res: any = yield* exchange(`/api/v1/pools/${poolId}/positions?limit=3&offset=${offset}`)
+        assert.strictEqual(res.status, 200)
+        const { items, page } = res.body
+        assert.isAtMost(items.length, 3)
+        assert.strictEqual(page.total, expected.length)
+        assert.strictEqual(page.offset, offset)
+        assert.strictEqual(page.nextOffset, offset + items.length < expected.length ? offset + items.length : null)
+        for (const p of items) assert.strictEqual(p.poolId, poolId)
+        seen.push(...items.map(keyOf))
+        offset = page.nextOffset
+      }
+      assert.deepStrictEqual(seen, expected.map((e) => e.key))
+      assert.strictEqual(new Set(seen).size, seen.length)
+      for (const past of [expected.length, expected.length + 5]) {
+        const end = (yield* exchange(`/api/v1/pools/${poolId}/positions?limit=3&offset=${past}`)).body
+        assert.deepStrictEqual(end.items, [])
+        assert.strictEqual(end.page.total, expected.length)
+        assert.isNull(end.page.nextOffset)
+      }
+      // The default page holds all of them, in the same order.
+      const all = (yield* exchange(`/api/v1/pools/${poolId}/positions`)).body
+      assert.deepStrictEqual(all.items.map(keyOf), seen)
+      // A wallet with only direct positions lists them (no NFT, so no fees read).
+      const wallet = (yield* exchange(`/api/v1/users/${lpB.address}/positions/active`)).body.items
+      assert.deepStrictEqual(wallet.filter((p: any) => p.positionId === null).map(keyOf).sort(),
+        expected.filter((e) => !e.nft && e.key.includes(lpB.address.toLowerCase())).map((e) => e.key).sort())
+      for (const p of wallet.filter((p: any) => p.positionId === null)) assert.isNull(p.uncollectedFees0)
     }))
 })
