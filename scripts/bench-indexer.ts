@@ -5,7 +5,9 @@
  * single-swap blocks. Then, unless BENCH_PONDER=0, indexes the same pools (Swap) and tokens (Transfer) up to the same
  * head with Ponder (bench/ponder, its own package.json and lockfile, installed there with `npm ci` on first use) into
  * its own database of the same PostgreSQL server, and prints both rates and their ratio. BENCH_RANGES (e.g.
- * "100,250,1000,2000") first backfills the same history once per block range, each into a fresh database.
+ * "100,250,1000") and BENCH_TARGETS (e.g. "5000,10000,20000") first backfill the same history once per fixed block
+ * range or per INDEXER_TARGET_LOGS, each into a fresh database. The fetch ceiling (every log over plain eth_getLogs,
+ * JSON.parse only) is measured first, in BENCH_CEILING_RANGES block ranges.
  * Each backfill also prints the CPU time it cost (this process, PostgreSQL's processes; anvil apart) per 100k events
  * and the events per CPU-second, which the other work on a shared machine does not change the way it changes wall time.
  */
@@ -35,8 +37,19 @@ const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
 /** Blocks per batch of the headline backfill: the app's default INDEXER_MAX_BLOCK_RANGE unless BENCH_BLOCK_RANGE is set. */
 const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? defaultIndexerSettings(31337).maxBlockRange)
 const PONDER = process.env.BENCH_PONDER !== "0"
-/** Extra full backfills, one per block range (fresh database each), to pick INDEXER_MAX_BLOCK_RANGE; e.g. "250,2000". */
-const RANGES = (process.env.BENCH_RANGES ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
+/** Logs per eth_getLogs response (and batch) of the headline backfill: the app's default INDEXER_TARGET_LOGS unless BENCH_TARGET_LOGS is set. */
+const TARGET_LOGS = Number(process.env.BENCH_TARGET_LOGS ?? defaultIndexerSettings(31337).targetLogsPerRequest)
+const numbers = (value: string | undefined) => (value ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
+/**
+ * Extra full backfills (fresh database each), to pick the settings: BENCH_RANGES sweeps INDEXER_MAX_BLOCK_RANGE with
+ * the target out of the way (a fixed range, as before the target existed), BENCH_TARGETS sweeps INDEXER_TARGET_LOGS.
+ */
+const SWEEP = [
+  ...numbers(process.env.BENCH_RANGES).map((range) => ({ label: `range ${range} blocks`, settings: { maxBlockRange: range, targetLogsPerRequest: Number.MAX_SAFE_INTEGER } })),
+  ...numbers(process.env.BENCH_TARGETS).map((target) => ({ label: `target ${target} logs`, settings: { targetLogsPerRequest: target } }))
+]
+/** Ranges of the fetch-ceiling measurement: the best of them is the ceiling. */
+const CEILING_RANGES = numbers(process.env.BENCH_CEILING_RANGES ?? "25,50,100,250")
 const multicallAbi = parseAbi(["function multicall(bytes[] data) payable returns (bytes[] results)"])
 
 const log = (line: string) => console.log(`[bench:indexer] ${line}`)
@@ -89,10 +102,16 @@ while (made < SWAPS) {
 const head = await d.chain.public.getBlockNumber({ cacheTime: 0 })
 log(`history: ${made} swaps over ${tokens.length} launch pools, head ${head}, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
+let ceilingPerSecond = 0
 {
-  // In ranges of 250 blocks (~190 logs a block here: a 2,000-block response is ~75 MB of JSON).
-  const ceiling = await fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, 250)
-  log(`fetch ceiling (eth_getLogs in 250-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`)
+  // Every log of the history (~285 a block here, ours and others'), in ranges of each size; anvil's cost per log
+  // grows with the response, so the ceiling is the best of them.
+  for (const range of CEILING_RANGES) {
+    const ceiling = await fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range)
+    ceilingPerSecond = Math.max(ceilingPerSecond, ceiling.perSecond)
+    log(`fetch ceiling (eth_getLogs in ${range}-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`)
+  }
+  log(`fetch ceiling: ${ceilingPerSecond} logs/s (the best range)`)
 }
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
@@ -100,10 +119,10 @@ const program = Effect.gen(function*() {
   const pg = yield* startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 })
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
   // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
-  const sweep: Array<{ range: number; events: number; seconds: number }> = []
-  for (const [i, range] of RANGES.entries()) {
-    // The same range may be listed twice (repeated runs, to see the spread).
-    const name = `sweep_${i}_${range}`
+  const sweep: Array<{ label: string; events: number; seconds: number }> = []
+  for (const [i, { label, settings }] of SWEEP.entries()) {
+    // The same setting may be listed twice (repeated runs, to see the spread).
+    const name = `sweep_${i}`
     yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
     const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
     const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))
@@ -113,15 +132,15 @@ const program = Effect.gen(function*() {
       const cpu0 = cpuSnapshot()
       const done = yield* status.awaitBlock(head, "30 minutes")
       const seconds = (performance.now() - start) / 1000
-      log(`range sweep: ${range} blocks: ${describeCpu(cpuSince(cpu0), done.eventsTotal, seconds)}`)
-      return { range, events: done.eventsTotal, seconds }
-    }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: range }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
-    log(`range sweep: ${range} blocks: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
+      log(`sweep, ${label}: ${describeCpu(cpuSince(cpu0), done.eventsTotal, seconds)}`)
+      return { label, events: done.eventsTotal, seconds }
+    }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, ...settings }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
+    log(`sweep, ${label}: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
     sweep.push(r)
   }
   if (sweep.length > 0) {
-    console.log(["| INDEXER_MAX_BLOCK_RANGE | backfill | events/s |", "|---|---|---|",
-      ...sweep.map((r) => `| ${r.range} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`)].join("\n"))
+    console.log(["| setting | backfill | events/s |", "|---|---|---|",
+      ...sweep.map((r) => `| ${r.label} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`)].join("\n"))
   }
 
   // Our indexer runs (and is stopped) inside this scope, so it does not compete with Ponder for the 2 cores.
@@ -135,7 +154,7 @@ const program = Effect.gen(function*() {
     const cpu = cpuSince(cpu0)
     // With `node --cpu-prof`: the backfill's window on the profile's clock (monotonic microseconds).
     if (process.execArgv.some((a) => a.startsWith("--cpu-prof"))) log(`profile window: ${mark0}..${process.hrtime.bigint() / 1000n} µs`)
-    log(`backfill (batches of ${BLOCK_RANGE} blocks): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s (load average ${loadAverage()})`)
+    log(`backfill (INDEXER_MAX_BLOCK_RANGE ${BLOCK_RANGE}, INDEXER_TARGET_LOGS ${TARGET_LOGS}): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s (load average ${loadAverage()})`)
     log(`backfill ${describeCpu(cpu, done.eventsTotal, seconds)}`)
 
     // Head latency: one swap per block; from the receipt (block mined) to the batch's change event (rows committed).
@@ -158,7 +177,7 @@ const program = Effect.gen(function*() {
       events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, pools, tokens, swapTransferRows: Number(rows!.n),
       cpuSeconds: cpu.self + (cpu.postgres ?? 0)
     }
-  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE }).pipe(Layer.provideMerge(db))), Effect.scoped)
+  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE, targetLogsPerRequest: TARGET_LOGS }).pipe(Layer.provideMerge(db))), Effect.scoped)
   log(`load average ${loadAverage()}`)
   if (!PONDER) return
   yield* Effect.sync(() => ensurePonderInstalled(log))
@@ -200,12 +219,13 @@ const program = Effect.gen(function*() {
   console.log([
     "| indexer | events | time | events/s |",
     "|---|---|---|---|",
-    row(`fire-api (batches of ${BLOCK_RANGE} blocks)`, ours.events, ours.seconds, ours.rate),
+    row(`fire-api (INDEXER_TARGET_LOGS ${TARGET_LOGS})`, ours.events, ours.seconds, ours.rate),
     row("Ponder 1.0.0, spawn → /ready at the head", ponderEvents, ponder.seconds, ponderRate),
     row("Ponder 1.0.0, minus its start-up", ponderEvents, ponder.seconds - startup.seconds, ponderRateNoStartup),
     `| ratio fire-api / Ponder | | | **${(ours.rate / ponderRate).toFixed(1)}×** (${(ours.rate / ponderRateNoStartup).toFixed(1)}× without its start-up) |`
   ].join("\n"))
   log(`load average ${loadAverage()}`)
+  log(`fetch ceiling ${ceilingPerSecond} logs/s = ${(ceilingPerSecond / ponderRate).toFixed(1)}× Ponder's rate; fire-api at ${(100 * ours.rate / ceilingPerSecond).toFixed(0)} % of it`)
   log(`targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`)
 }).pipe(Effect.scoped)
 

@@ -6,8 +6,13 @@ export interface IndexerSettings {
    * fire. A reorg deeper than this stops the indexer (it cannot find the common ancestor).
    */
   readonly finalityDepth: number
-  /** First and largest eth_getLogs block range; shrunk on range/size errors, grown back after successes. */
+  /** First and largest eth_getLogs block range (and batch size); shrunk on range/size errors and dense responses. */
   readonly maxBlockRange: number
+  /**
+   * The logs one eth_getLogs response should hold: a denser response shrinks the block range (and with it the
+   * batch) in proportion, a response under half of it grows the range back (doubling, up to maxBlockRange).
+   */
+  readonly targetLogsPerRequest: number
   /** Poll interval at the head. */
   readonly pollIntervalMs: number
   /** Addresses per eth_getLogs filter (providers limit the list). */
@@ -24,19 +29,27 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   // backfill of the dense history; 2,000 hit viem's response-size cap and timeouts, then halved. Many providers also
   // cap eth_getLogs near 1,000 blocks.
   maxBlockRange: 1_000,
+  // Measured with BENCH_RANGES on the 200k-swap history (docs/BENCHMARKS.md, "Logs per request"): anvil's cost per log
+  // grows with the response (a 1,000-block range of ~190k logs costs it 5× the CPU of 20 ranges of ~9.5k), and so do
+  // our parse and garbage collection; ~10k logs per response was the fastest, and is what hosted RPCs cap it at.
+  targetLogsPerRequest: 10_000,
   pollIntervalMs: chainId === 31337 ? 200 : 2_000,
   addressesPerRequest: 500,
   rpcConcurrency: 16,
   lockKey: 0x6669_7265 // "fire"
 })
 
-/** `FINALITY_DEPTH`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`, `INDEXER_RPC_CONCURRENCY`. */
+/**
+ * `FINALITY_DEPTH`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`,
+ * `INDEXER_RPC_CONCURRENCY`.
+ */
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
   const d = defaultIndexerSettings(chainId)
   const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
   return Config.all({
     finalityDepth: int("FINALITY_DEPTH", d.finalityDepth),
     maxBlockRange: int("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),
+    targetLogsPerRequest: int("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),
     addressesPerRequest: int("INDEXER_ADDRESSES_PER_REQUEST", d.addressesPerRequest),
     rpcConcurrency: int("INDEXER_RPC_CONCURRENCY", d.rpcConcurrency),

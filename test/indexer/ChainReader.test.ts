@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { PublicClient } from "viem"
-import { ChainReader } from "../../src/indexer/fetch/ChainReader.ts"
+import { ChainReader, INITIAL_BLOCK_RANGE } from "../../src/indexer/fetch/ChainReader.ts"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
 import { defaultIndexerSettings, IndexerConfig } from "../../src/indexer/IndexerConfig.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
@@ -18,13 +18,13 @@ const fakeClient = (handler: (method: string, params: any) => unknown): PublicCl
     getBlockNumber: async () => 100n
   }) as unknown as PublicClient
 
-const readerWith = (client: PublicClient, maxBlockRange = 1000) =>
+const readerWith = (client: PublicClient, maxBlockRange = 1000, targetLogsPerRequest = 10_000) =>
   ChainReader.layer.pipe(Layer.provide(Layer.mergeAll(
     IndexerSource.make({
       client, chainId: 1, startBlock: 0n, baseTokens: [],
       contracts: { factory: zero, positionManager: zero, weth: zero, fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero }
     }),
-    IndexerConfig.layerWith({ ...defaultIndexerSettings(1), maxBlockRange })
+    IndexerConfig.layerWith({ ...defaultIndexerSettings(1), maxBlockRange, targetLogsPerRequest })
   )))
 
 describe("RPC errors", () => {
@@ -58,8 +58,52 @@ describe("eth_getLogs with an adaptive range", () => {
       const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client, 1000)))
       const logs = yield* reader.logs([zero], [], 1n, 1000n)
       assert.deepStrictEqual(logs.map((l) => Number(l.blockNumber)), Array.from({ length: 1000 }, (_, i) => i + 1))
-      assert.isTrue(asked.some(([f, t]) => t - f + 1 === 1000), "tried the full range first")
+      assert.isTrue(asked.some(([f, t]) => t - f + 1 > 100), "grew past the node's limit before being refused")
       assert.isAtMost(yield* reader.logRange, 1000)
+    }))
+
+  it.effect("follows the log density: slow start, shrinks in proportion above the target, doubles below half of it, up to the max", () =>
+    Effect.gen(function*() {
+      // Blocks 1..2000 hold 50 logs each, later blocks none.
+      const asked: Array<[number, number]> = []
+      const sizes = () => asked.splice(0).map(([f, t]) => t - f + 1)
+      const client = fakeClient((method, params) => {
+        if (method !== "eth_getLogs") throw new Error(method)
+        const from = Number(BigInt(params[0].fromBlock))
+        const to = Number(BigInt(params[0].toBlock))
+        asked.push([from, to])
+        return Array.from({ length: Math.max(0, Math.min(to, 2000) - from + 1) * 50 }, (_, i) => ({
+          address: zero, topics: [], data: "0x", blockNumber: `0x${(from + Math.floor(i / 50)).toString(16)}`, blockHash: "0xaa",
+          logIndex: `0x${(i % 50).toString(16)}`, transactionHash: "0xbb"
+        }))
+      })
+      const reader = (target: number) => ChainReader.pipe(Effect.provide(readerWith(client, 1000, target)))
+
+      // Target 1,000 logs (20 blocks): the first request is small (16 blocks, 800 logs: between half the target and
+      // the target, kept), and no request ever holds more than the target; every log comes once.
+      const steady = yield* reader(1000)
+      assert.strictEqual((yield* steady.logs([zero], [], 1n, 2000n)).length, 2000 * 50)
+      const steadySizes = sizes()
+      assert.strictEqual(steadySizes[0], INITIAL_BLOCK_RANGE)
+      for (const size of steadySizes) assert.isAtMost(size * 50, 1000)
+      // Empty blocks: the range doubles per response, up to the max.
+      assert.strictEqual((yield* steady.logs([zero], [], 2001n, 6000n)).length, 0)
+      assert.deepStrictEqual(sizes().slice(0, 4), [16, 32, 64, 128])
+      assert.strictEqual(yield* steady.logRange, 1000)
+
+      // Target 100,000 logs: everything is under half of it, so the range doubles from the start up to the max.
+      yield* (yield* reader(100_000)).logs([zero], [], 1n, 2000n)
+      assert.deepStrictEqual(sizes().slice(0, 7), [16, 32, 64, 128, 256, 512, 992])
+
+      // Target 500 logs: 16 blocks gave 800, so the range shrinks in proportion to 16 × 500 / 800 = 10 blocks; a
+      // request cut short by the end of the asked interval does not shrink it (10, 20, 40, then the last 30: 160).
+      const narrow = yield* reader(500)
+      yield* narrow.logs([zero], [], 1n, 16n)
+      assert.strictEqual(yield* narrow.logRange, 10)
+      sizes()
+      yield* narrow.logs([zero], [], 2001n, 2100n)
+      assert.deepStrictEqual(sizes(), [10, 20, 40, 30])
+      assert.strictEqual(yield* narrow.logRange, 160)
     }))
 
   it.live("retries transport errors with backoff", () =>

@@ -1,10 +1,13 @@
-import { Context, Effect, Layer, Ref } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
 import { rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
+
+/** The first eth_getLogs range (then doubled while responses stay under half of INDEXER_TARGET_LOGS). */
+export const INITIAL_BLOCK_RANGE = 16
 
 /** A log as the pipeline carries it: hex fields parsed, addresses lowercased. */
 export interface RawLog {
@@ -53,8 +56,9 @@ interface RpcLog {
 
 /**
  * The fetch stage: every RPC the indexer makes. eth_getLogs adapts its block range (halved on a range/size error,
- * doubled back after successes, never above INDEXER_MAX_BLOCK_RANGE); every call retries transport errors and rate
- * limits with backoff. The range is shared by all calls, so one refusal teaches every later request.
+ * shrunk in proportion when a response holds more than INDEXER_TARGET_LOGS logs, doubled back after sparse ones,
+ * never above INDEXER_MAX_BLOCK_RANGE), one range per filter; every call retries transport errors and rate limits
+ * with backoff. The indexer sizes its batches by the smallest range, the densest filter's.
  */
 export class ChainReader extends Context.Service<ChainReader, {
   readonly head: Effect.Effect<bigint, RpcError>
@@ -71,7 +75,7 @@ export class ChainReader extends Context.Service<ChainReader, {
   readonly canonicalPoolConfig: (tokenIsToken0: boolean, blockNumber: bigint | undefined) => Effect.Effect<CanonicalPoolConfig, RpcError>
   /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
   readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
-  /** The current eth_getLogs range (for status and tests). */
+  /** The smallest current eth_getLogs range over the filters (the densest one's): the indexer's batch size. */
   readonly logRange: Effect.Effect<number>
   /** Waits at the head: for a new-heads notification over WebSocket (the poll interval as fallback), else sleeps it. */
   readonly awaitNewHead: NewHeads["await"]
@@ -83,7 +87,14 @@ export class ChainReader extends Context.Service<ChainReader, {
     Effect.gen(function*() {
       const { client, contracts } = yield* IndexerSource
       const settings = yield* IndexerConfig
-      const range = yield* Ref.make(settings.maxBlockRange)
+      // One range per filter (its topic set): the launchpad's contracts and the pools/tokens they create have very
+      // different densities, and a shared range would be doubled by the sparse filter's answers and cut back by the
+      // dense one's, batch after batch. Slow start: the first request of a filter asks for a few blocks and sparse
+      // answers double it up to the max, so a dense chain never starts with one huge response (1,000 blocks of the
+      // bench's history are ~190k logs, ~130 MB).
+      const initialRange = Math.min(settings.maxBlockRange, INITIAL_BLOCK_RANGE)
+      const ranges = new Map<string, number>()
+      const rangeOf = (filter: string) => ranges.get(filter) ?? initialRange
       const request = <A>(method: string, params: ReadonlyArray<unknown>) =>
         rpcCall(method, () => client.request({ method, params } as never) as Promise<A>)
 
@@ -121,26 +132,37 @@ export class ChainReader extends Context.Service<ChainReader, {
           }))
         ))
 
-      // Walks [from, to] in steps of the current range; a range refusal halves it and retries the same start.
+      // After a response of `logs` logs for `blocks` blocks: the range that should hold about targetLogsPerRequest
+      // (a dense response shrinks it in proportion; a sparse one doubles it, as after any success, up to the max).
+      // `current` is the range the request was cut with (a request can be shorter: the end of the asked interval).
+      const nextRange = (current: number, blocks: number, logs: number) => {
+        const target = settings.targetLogsPerRequest
+        if (logs > target) return Math.max(1, Math.floor((blocks * target) / logs))
+        if (logs * 2 < target) return Math.min(settings.maxBlockRange, current * 2)
+        return current
+      }
+
+      // Walks [from, to] in steps of the filter's range; a range refusal halves it and retries the same start.
       const logsOfChunk = (addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
         Effect.gen(function*() {
           const out: Array<RawLog> = []
+          const filter = topic0s.join(",")
           let start = from
           while (start <= to) {
-            const size = yield* Ref.get(range)
+            const size = rangeOf(filter)
             const end = start + BigInt(size) - 1n < to ? start + BigInt(size) - 1n : to
             const result = yield* getLogsOnce(addresses, topic0s, start, end).pipe(Effect.result)
             if (result._tag === "Failure") {
               const error = result.failure
               if (error.kind !== "range" || end === start) return yield* error
               const smaller = Math.max(1, Math.floor(Number(end - start + 1n) / 2))
-              yield* Ref.set(range, smaller)
+              ranges.set(filter, smaller)
               yield* Effect.logDebug(`eth_getLogs range refused (${error.message}); trying ${smaller} blocks`)
               continue
             }
             for (const log of result.success) out.push(log)
+            ranges.set(filter, nextRange(size, Number(end - start + 1n), result.success.length))
             start = end + 1n
-            yield* Ref.update(range, (r) => Math.min(settings.maxBlockRange, r * 2))
           }
           return out
         })
@@ -202,7 +224,7 @@ export class ChainReader extends Context.Service<ChainReader, {
             totalSupply: field("totalSupply", 0n)
           }, { concurrency: 4 })
         },
-        logRange: Ref.get(range)
+        logRange: Effect.sync(() => (ranges.size === 0 ? initialRange : Math.min(...ranges.values())))
       })
     })
   )
