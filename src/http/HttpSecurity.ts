@@ -102,12 +102,12 @@ export const makeHttpSecurity = (
   const anyOrigin = settings.corsOrigins.includes("*")
 
   /** The CORS headers for `origin` calling `method path`, or undefined when it may not read responses. */
-  const corsFor = (origin: string | undefined, method: string, path: string): Record<string, string> | undefined => {
+  const corsFor = (origin: string | undefined, method: string, url: string): Record<string, string> | undefined => {
     if (origin === undefined) return undefined
     if (listed.has(origin)) {
       return { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
     }
-    return anyOrigin || openToAnyOrigin(method, path) ? { "access-control-allow-origin": "*" } : undefined
+    return anyOrigin || openToAnyOrigin(method, pathOf(url)) ? { "access-control-allow-origin": "*" } : undefined
   }
 
   /** Answers a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method); other requests: undefined. */
@@ -117,7 +117,7 @@ export const makeHttpSecurity = (
       return undefined
     }
     const method = String(request.headers["access-control-request-method"]).toUpperCase()
-    const cors = corsFor(origin, method, pathOf(request.url))
+    const cors = corsFor(origin, method, request.url)
     if (cors === undefined) {
       return writeError(403, { code: "CORS_ORIGIN_NOT_ALLOWED", message: `Origin ${origin.slice(0, 200)} is not allowed (CORS_ORIGINS)` })
     }
@@ -135,7 +135,7 @@ export const makeHttpSecurity = (
   const decorate = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
     const headers: Record<string, string> = { ...securityHeaders(request.headers["x-forwarded-proto"]) }
     if (response.headers["content-security-policy"] !== undefined) delete headers["content-security-policy"]
-    const cors = corsFor(request.headers["origin"], request.method, pathOf(request.url))
+    const cors = corsFor(request.headers["origin"], request.method, request.url)
     if (cors !== undefined) {
       Object.assign(headers, cors, { "access-control-expose-headers": exposeHeaders })
       const vary = response.headers["vary"]
