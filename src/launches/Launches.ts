@@ -161,7 +161,14 @@ export class Launches extends Context.Service<Launches, {
         get,
         setImage,
         submit,
-        fail: (user, id) => moved(user, id, "fail", ["DRAFT", "IMAGE_UPLOADED"])(repo.fail(id, user.id)),
+        // Idempotent like submit: failing a FAILED launch answers it as it is (a client retrying after a lost
+        // response must not see an error); COMPLETED cannot fail.
+        fail: (user, id) =>
+          Effect.flatMap(repo.fail(id, user.id), (failed) =>
+            Option.isSome(failed) ? Effect.succeed(failed.value) : Effect.flatMap(get(user, id), (launch) =>
+              launch.status === "FAILED"
+                ? Effect.succeed(launch)
+                : Effect.fail(illegalTransition(launch, "fail", ["DRAFT", "IMAGE_UPLOADED"])))),
         remove: (user, id) =>
           Effect.flatMap(repo.deleteDraft(id, user.id), (deleted) => (deleted ? Effect.void : refused(user, id, "delete", ["DRAFT"])))
       })

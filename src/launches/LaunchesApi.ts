@@ -67,7 +67,7 @@ export class LaunchesApi extends HttpApiGroup.make("launches")
       error: [BadRequest, NotFound, Conflict]
     }).middleware(Authentication).annotateMerge(doc(
       "Mark a launch FAILED",
-      `From DRAFT or IMAGE_UPLOADED (COMPLETED cannot fail; FAILED is final). Frees the (chainId, symbol) slot. ${notFound}; ${illegal}.`
+      `From DRAFT or IMAGE_UPLOADED (COMPLETED cannot fail: 409 LAUNCH_COMPLETED). Idempotent: failing a FAILED launch answers it unchanged (FAILED is final). Frees the (chainId, symbol) slot. ${notFound}; ${illegal}.`
     )),
     HttpApiEndpoint.delete("deleteLaunch", "/v1/launch/:id", {
       params,

@@ -133,7 +133,10 @@ layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServic
       const failed = yield* authed(jwt, "POST", `/v1/launch/${b}/fail`)
       assert.strictEqual(failed.status, 200)
       assert.strictEqual(failed.body.status, "FAILED")
-      expect409(yield* authed(jwt, "POST", `/v1/launch/${b}/fail`), "LAUNCH_FAILED")
+      // Failing again is idempotent (a retried request): the same FAILED launch, unchanged.
+      const again = yield* authed(jwt, "POST", `/v1/launch/${b}/fail`)
+      assert.strictEqual(again.status, 200)
+      assert.deepStrictEqual(again.body, failed.body)
       expect409(yield* uploadTo(jwt, `/v1/launch/${b}/image`, yield* picture), "LAUNCH_FAILED")
       expect409(yield* authed(jwt, "POST", `/v1/launch/${b}/submit`, { tokenAddress: newAccount().address }), "LAUNCH_FAILED")
       expect409(yield* authed(jwt, "DELETE", `/v1/launch/${b}`), "LAUNCH_FAILED")
