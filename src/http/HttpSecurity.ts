@@ -68,15 +68,24 @@ export const makeSecurityHeaders = (hstsMaxAgeSeconds: number, trustProxy: boole
 /** Which routes of a service any origin may call without credentials (see above); `path` without the query. */
 export type OpenToAnyOrigin = (method: string, path: string) => boolean
 
-/** The spec's answer per service: everything public but the exchange's frontend quote routes; nothing of the client API. */
+/**
+ * The spec's answer per service, as an allowlist of its public routes: the exchange's `/api/v1/…` reads and
+ * `/api/health` (not the frontend quote routes, but `POST /api/v1/quote/open`), the search service's, the indexer's
+ * `/v1/graphql`, and the OpenAPI docs. Never the operational routes (`/metrics`, `/readyz`, `/livez`): those are
+ * for the monitoring network, and a page on any site must not read them through a visitor's browser.
+ */
 export const openToAnyOriginOf = (service: string): OpenToAnyOrigin => {
+  const docs = (path: string) => path === "/docs" || path.startsWith("/docs/")
   switch (service) {
     case "exchange":
       return (method, path) =>
-        !(path === "/api/v1/quote" || path.startsWith("/api/v1/quote/")) || (method === "POST" && path === "/api/v1/quote/open")
+        path === "/api/v1/quote" || path.startsWith("/api/v1/quote/")
+          ? method === "POST" && path === "/api/v1/quote/open"
+          : path.startsWith("/api/v1/") || path === "/api/health" || docs(path)
     case "search":
+      return (_, path) => path.startsWith("/api/v1/") || path === "/api/health" || docs(path)
     case "indexer":
-      return () => true
+      return (_, path) => path === "/v1/graphql"
     default:
       return () => false
   }

@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
 
 export interface IndexerSettings {
   /**
@@ -9,8 +9,8 @@ export interface IndexerSettings {
   /** First and largest eth_getLogs block range (and batch size); shrunk on range/size errors and dense responses. */
   readonly maxBlockRange: number
   /**
-   * The logs one eth_getLogs response should hold: a denser response shrinks the block range (and with it the
-   * batch) in proportion, a response under half of it grows the range back (doubling, up to maxBlockRange).
+   * The logs one eth_getLogs response should hold: after each answer the block range becomes what holds this many at
+   * the density seen (at most doubling, up to maxBlockRange); the batch follows the densest filter's range.
    */
   readonly targetLogsPerRequest: number
   /** Poll interval at the head. */
@@ -46,10 +46,14 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
   const d = defaultIndexerSettings(chainId)
   const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
+  // A range or target below 1 would stall the fetch loop (an empty range never advances).
+  const positive = (name: string, fallback: number) =>
+    int(name, fallback).pipe(Config.flatMap((n) =>
+      n >= 1 ? Config.succeed(n) : Config.fail(new ConfigProvider.SourceError({ message: `${name}: must be at least 1, got ${n}` }))))
   return Config.all({
     finalityDepth: int("FINALITY_DEPTH", d.finalityDepth),
-    maxBlockRange: int("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),
-    targetLogsPerRequest: int("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
+    maxBlockRange: positive("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),
+    targetLogsPerRequest: positive("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),
     addressesPerRequest: int("INDEXER_ADDRESSES_PER_REQUEST", d.addressesPerRequest),
     rpcConcurrency: int("INDEXER_RPC_CONCURRENCY", d.rpcConcurrency),

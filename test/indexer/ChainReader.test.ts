@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import type { PublicClient } from "viem"
 import { ChainReader, INITIAL_BLOCK_RANGE } from "../../src/indexer/fetch/ChainReader.ts"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
-import { defaultIndexerSettings, IndexerConfig } from "../../src/indexer/IndexerConfig.ts"
+import { defaultIndexerSettings, IndexerConfig, indexerSettingsConfig } from "../../src/indexer/IndexerConfig.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 
 /**
@@ -62,7 +62,7 @@ describe("eth_getLogs with an adaptive range", () => {
       assert.isAtMost(yield* reader.logRange, 1000)
     }))
 
-  it.effect("follows the log density: slow start, shrinks in proportion above the target, doubles below half of it, up to the max", () =>
+  it.effect("follows the log density: slow start, the range that holds the target at the density seen, at most doubling, up to the max", () =>
     Effect.gen(function*() {
       // Blocks 1..2000 hold 50 logs each, later blocks none.
       const asked: Array<[number, number]> = []
@@ -79,24 +79,23 @@ describe("eth_getLogs with an adaptive range", () => {
       })
       const reader = (target: number) => ChainReader.pipe(Effect.provide(readerWith(client, 1000, target)))
 
-      // Target 1,000 logs (20 blocks): the first request is small (16 blocks, 800 logs: between half the target and
-      // the target, kept), and no request ever holds more than the target; every log comes once.
+      // Target 1,000 logs = 20 blocks here: 16 blocks first (slow start), then exactly 20; every log comes once.
       const steady = yield* reader(1000)
       assert.strictEqual((yield* steady.logs([zero], [], 1n, 2000n)).length, 2000 * 50)
       const steadySizes = sizes()
-      assert.strictEqual(steadySizes[0], INITIAL_BLOCK_RANGE)
+      assert.deepStrictEqual(steadySizes.slice(0, 3), [INITIAL_BLOCK_RANGE, 20, 20])
       for (const size of steadySizes) assert.isAtMost(size * 50, 1000)
-      // Empty blocks: the range doubles per response, up to the max.
+      // Empty blocks: the range doubles per answer, up to the max.
       assert.strictEqual((yield* steady.logs([zero], [], 2001n, 6000n)).length, 0)
-      assert.deepStrictEqual(sizes().slice(0, 4), [16, 32, 64, 128])
+      assert.deepStrictEqual(sizes().slice(0, 4), [20, 40, 80, 160])
       assert.strictEqual(yield* steady.logRange, 1000)
 
-      // Target 100,000 logs: everything is under half of it, so the range doubles from the start up to the max.
+      // Target 100,000 logs: the density allows far more than the max, so the range doubles up to it.
       yield* (yield* reader(100_000)).logs([zero], [], 1n, 2000n)
       assert.deepStrictEqual(sizes().slice(0, 7), [16, 32, 64, 128, 256, 512, 992])
 
       // Target 500 logs: 16 blocks gave 800, so the range shrinks in proportion to 16 × 500 / 800 = 10 blocks; a
-      // request cut short by the end of the asked interval does not shrink it (10, 20, 40, then the last 30: 160).
+      // request cut short by the end of the asked interval does not shrink it (10, 20, 40, then the last 30: 80 → 160).
       const narrow = yield* reader(500)
       yield* narrow.logs([zero], [], 1n, 16n)
       assert.strictEqual(yield* narrow.logRange, 10)
@@ -104,6 +103,12 @@ describe("eth_getLogs with an adaptive range", () => {
       yield* narrow.logs([zero], [], 2001n, 2100n)
       assert.deepStrictEqual(sizes(), [10, 20, 40, 30])
       assert.strictEqual(yield* narrow.logRange, 160)
+
+      // At the head: one dense block per request (50 logs, target 500) must not grow the range past the 10 blocks
+      // the density allows, however many such requests come (judged per block, not per response).
+      const head = yield* reader(500)
+      for (let b = 1; b <= 12; b++) yield* head.logs([zero], [], BigInt(b), BigInt(b))
+      assert.strictEqual(yield* head.logRange, 10)
     }))
 
   it.live("retries transport errors with backoff", () =>
@@ -119,4 +124,18 @@ describe("eth_getLogs with an adaptive range", () => {
       assert.strictEqual(logs.length, 0)
       assert.strictEqual(calls, 3)
     }), { timeout: 10_000 })
+})
+
+describe("indexer settings", () => {
+  const load = (env: Record<string, string>) =>
+    Effect.exit(indexerSettingsConfig(1).parse(ConfigProvider.fromEnvRecord(env)))
+  it.effect("a block range or log target below 1 is refused (an empty range would never advance)", () =>
+    Effect.gen(function*() {
+      const refused: ReadonlyArray<Record<string, string>> = [{ INDEXER_MAX_BLOCK_RANGE: "0" }, { INDEXER_TARGET_LOGS: "0" }, { INDEXER_TARGET_LOGS: "-5" }]
+      for (const env of refused) {
+        assert.isTrue(Exit.isFailure(yield* load(env)), JSON.stringify(env))
+      }
+      const ok = yield* load({ INDEXER_MAX_BLOCK_RANGE: "1", INDEXER_TARGET_LOGS: "1" })
+      assert.isTrue(Exit.isSuccess(ok))
+    }))
 })

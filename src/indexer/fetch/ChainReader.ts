@@ -6,7 +6,7 @@ import { IndexerSource } from "../IndexerSource.ts"
 import { rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 
-/** The first eth_getLogs range (then doubled while responses stay under half of INDEXER_TARGET_LOGS). */
+/** The first eth_getLogs range (then at most doubled per response while the density allows). */
 export const INITIAL_BLOCK_RANGE = 16
 
 /** A log as the pipeline carries it: hex fields parsed, addresses lowercased. */
@@ -55,10 +55,10 @@ interface RpcLog {
 }
 
 /**
- * The fetch stage: every RPC the indexer makes. eth_getLogs adapts its block range (halved on a range/size error,
- * shrunk in proportion when a response holds more than INDEXER_TARGET_LOGS logs, doubled back after sparse ones,
- * never above INDEXER_MAX_BLOCK_RANGE), one range per filter; every call retries transport errors and rate limits
- * with backoff. The indexer sizes its batches by the smallest range, the densest filter's.
+ * The fetch stage: every RPC the indexer makes. eth_getLogs adapts its block range (halved on a range/size error;
+ * after an answer, the range that holds INDEXER_TARGET_LOGS logs at the density seen, at most doubled per answer and
+ * never above INDEXER_MAX_BLOCK_RANGE), one range per filter and address chunk; every call retries transport errors
+ * and rate limits with backoff. The indexer sizes its batches by the smallest range, the densest filter's.
  */
 export class ChainReader extends Context.Service<ChainReader, {
   readonly head: Effect.Effect<bigint, RpcError>
@@ -132,21 +132,21 @@ export class ChainReader extends Context.Service<ChainReader, {
           }))
         ))
 
-      // After a response of `logs` logs for `blocks` blocks: the range that should hold about targetLogsPerRequest
-      // (a dense response shrinks it in proportion; a sparse one doubles it, as after any success, up to the max).
-      // `current` is the range the request was cut with (a request can be shorter: the end of the asked interval).
+      // After a response of `logs` logs for `blocks` blocks, cut with range `current` (a request can be shorter: the end
+      // of the asked interval): the range the density says holds targetLogsPerRequest, at most twice `current` (so
+      // one sparse answer cannot jump to the max) and at most the max. Judged per block, not per response, so a
+      // run of small batches at the head does not grow the range past what the chain's density allows.
       const nextRange = (current: number, blocks: number, logs: number) => {
-        const target = settings.targetLogsPerRequest
-        if (logs > target) return Math.max(1, Math.floor((blocks * target) / logs))
-        if (logs * 2 < target) return Math.min(settings.maxBlockRange, current * 2)
-        return current
+        const byDensity = Math.floor((Math.max(1, blocks) * settings.targetLogsPerRequest) / Math.max(1, logs))
+        return Math.max(1, Math.min(settings.maxBlockRange, current * 2, byDensity))
       }
 
       // Walks [from, to] in steps of the filter's range; a range refusal halves it and retries the same start.
-      const logsOfChunk = (addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
+      // `filter` keys the range: the topic set and the address chunk (chunks of one filter run concurrently, and one
+      // chunk's answer must not overwrite the range another chunk just learned).
+      const logsOfChunk = (filter: string, addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
         Effect.gen(function*() {
           const out: Array<RawLog> = []
-          const filter = topic0s.join(",")
           let start = from
           while (start <= to) {
             const size = rangeOf(filter)
@@ -173,7 +173,7 @@ export class ChainReader extends Context.Service<ChainReader, {
         for (let i = 0; i < addresses.length; i += settings.addressesPerRequest) {
           chunks.push(addresses.slice(i, i + settings.addressesPerRequest))
         }
-        return Effect.forEach(chunks, (chunk) => logsOfChunk(chunk, topic0s, from, to), {
+        return Effect.forEach(chunks, (chunk, i) => logsOfChunk(`${topic0s.join(",")}|${i}`, chunk, topic0s, from, to), {
           concurrency: Math.min(4, settings.rpcConcurrency)
         }).pipe(Effect.map((parts) =>
           parts.flat().sort((a, b) =>
