@@ -106,6 +106,7 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
     }
   ]
   const features: Array<string> = []
+  const QUOTE_RECIPIENT = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
   const exchangeDoc = await json(`${exchange}/docs/openapi.json`)
   if (exchangeDoc.body?.paths?.["/api/v1/quote"] !== undefined) {
     features.push("quotes")
@@ -113,8 +114,9 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
       routeClass: "quote",
       weight: 6,
       run: () =>
-        call(`${exchange}/api/v1/quote?tokenInAddress=${d.contracts.weth9}&tokenInChainId=${stack.chainId}&tokenOutAddress=${launch()}` +
-          `&tokenOutChainId=${stack.chainId}&amount=${10n ** 16n}&type=exactIn`)
+        // The spec's GET /api/v1/quote parameters (chainId, recipient; no key configured: local development).
+        call(`${exchange}/api/v1/quote?chainId=${stack.chainId}&tokenInAddress=${d.contracts.weth9}&tokenOutAddress=${launch()}` +
+          `&amount=${10n ** 16n}&type=exactIn&recipient=${QUOTE_RECIPIENT}`)
     })
   }
   const clientDoc = await json(`${client}/docs/openapi.json`)
