@@ -66,13 +66,21 @@ export class PoolSnapshotLoader extends Context.Service<PoolSnapshotLoader, {
         return { pools, blockNumber: checkpoint === undefined ? 0n : BigInt(checkpoint.blockNumber) }
       })).pipe(Effect.orDie)
 
+    /** Tokens of a chain (all when `addresses` is undefined) as the routing core takes them. */
+    const tokensOf = (chainId: number, addresses: ReadonlyArray<string> | undefined) =>
+      Effect.gen(function*() {
+        if (addresses !== undefined && addresses.length === 0) return []
+        const only = addresses === undefined ? sql`` : sql`AND address IN ${sql.in(addresses)}`
+        const rows = yield* sql<{ address: Address; decimals: number; symbol: string }>`
+          SELECT address, decimals, symbol FROM tokens WHERE chain_id = ${chainId} ${only}`
+        return rows.map((t) => ({ address: t.address, decimals: t.decimals, symbol: t.symbol }))
+      }).pipe(Effect.orDie)
+
     return PoolSnapshotLoader.of({
       blockTimestamp: () => blockTimestamp,
       load: Effect.fn("PoolSnapshotLoader.load")(function*(chainId: number) {
         const { pools, blockNumber } = yield* read(chainId, undefined)
-        const tokens = yield* sql<{ address: Address; decimals: number; symbol: string }>`
-          SELECT address, decimals, symbol FROM tokens WHERE chain_id = ${chainId}`.pipe(Effect.orDie)
-        return { chainId, blockNumber, pools, tokens: tokens.map((t) => ({ address: t.address, decimals: t.decimals, symbol: t.symbol })) }
+        return { chainId, blockNumber, pools, tokens: yield* tokensOf(chainId, undefined) }
       }),
       delta: Effect.fn("PoolSnapshotLoader.delta")(function*(chainId: number, addresses: ReadonlyArray<string>) {
         const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))]
@@ -82,7 +90,9 @@ export class PoolSnapshotLoader extends Context.Service<PoolSnapshotLoader, {
         }
         const { pools, blockNumber } = yield* read(chainId, wanted)
         const present = new Set<string>(pools.map((p) => p.address))
-        return { chainId, blockNumber, pools, removed: wanted.filter((a) => !present.has(a)) as Array<Address> }
+        // The pools' tokens too: a pool of a token launched after the full load brings a token the state lacks.
+        const tokens = yield* tokensOf(chainId, [...new Set(pools.flatMap((p) => [p.token0, p.token1]))])
+        return { chainId, blockNumber, pools, removed: wanted.filter((a) => !present.has(a)) as Array<Address>, tokens }
       })
     })
   }))

@@ -143,7 +143,9 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
           const pools = new Map<string, PoolState>(snapshot.pools.map((p) => [p.address, p]))
           for (const a of delta.removed) pools.delete(a)
           for (const p of delta.pools) pools.set(p.address, p)
-          snapshot = { ...snapshot, blockNumber: delta.blockNumber, pools: [...pools.values()] }
+          const tokens = new Map(snapshot.tokens.map((t) => [t.address, t]))
+          for (const t of delta.tokens ?? []) tokens.set(t.address, t)
+          snapshot = { ...snapshot, blockNumber: delta.blockNumber, pools: [...pools.values()], tokens: [...tokens.values()] }
           version++
         }),
       current: () => snapshot

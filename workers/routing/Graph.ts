@@ -34,6 +34,7 @@ export class PoolGraph {
 
   apply(delta: PoolDelta): void {
     if (delta.chainId !== this.chainId) throw new Error(`delta for chain ${delta.chainId} applied to chain ${this.chainId}`)
+    for (const token of delta.tokens ?? []) this.tokens.set(token.address, token)
     for (const address of delta.removed) this.remove(address)
     for (const pool of delta.pools) {
       this.remove(pool.address)

@@ -47,6 +47,8 @@ export interface PoolDelta {
   readonly blockNumber: bigint
   readonly pools: ReadonlyArray<PoolState>
   readonly removed: ReadonlyArray<Address>
+  /** The tokens of `pools` (new ones appear with the first pool that holds them: a launch after start-up). */
+  readonly tokens?: ReadonlyArray<TokenInfo> | undefined
 }
 
 /** Per-chain routing settings (code, not env: see src/domain). */
