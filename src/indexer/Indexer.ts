@@ -140,7 +140,7 @@ export const runIndexer = Effect.gen(function*() {
     const from = cursor + 1n
     // A batch is one eth_getLogs range: the reader's current one, which follows the chain's log density
     // (INDEXER_TARGET_LOGS per response), so dense stretches take small batches and sparse ones up to the max.
-    const batchBlocks = BigInt(Math.max(1, yield* reader.logRange))
+    const batchBlocks = BigInt(yield* reader.logRange)
     const to = cursor + batchBlocks < head ? cursor + batchBlocks : head
     yield* status.update((s) => ({ ...s, head, lagBlocks: head - cursor, phase: s.ready ? "following" : "backfilling" }))
 

@@ -60,24 +60,23 @@ export class PushWorker extends Context.Service<PushWorker, {
         JOIN push_subscriptions s ON s.id = l.subscription_id
         JOIN notifications n ON n.id = l.notification_id`
 
+      const settledLabel = { Delivered: "delivered", Gone: "gone", Refused: "refused", Rejected: "rejected" } as const
       const settle = (job: LeasedJob, outcome: PushOutcome) => Effect.andThen(count(job, outcome), settleJob(job, outcome))
       const count = (job: LeasedJob, outcome: PushOutcome) =>
         recordPushDelivery(
-          outcome._tag === "Delivered" ? "delivered" : outcome._tag === "Gone" ? "gone" : outcome._tag === "Refused"
-            ? "refused" : outcome._tag === "Rejected" ? "rejected" : job.attempts >= config.maxAttempts ? "dropped" : "retry"
+          outcome._tag === "Retry" ? (job.attempts >= config.maxAttempts ? "dropped" : "retry") : settledLabel[outcome._tag]
         )
+      // The subscription goes, and its jobs with it.
+      const removeSubscription = (job: LeasedJob, log: Effect.Effect<void>) =>
+        sql`DELETE FROM push_subscriptions WHERE id = ${job.subscriptionId}`.pipe(Effect.andThen(log))
       const settleJob = (job: LeasedJob, outcome: PushOutcome) => {
         switch (outcome._tag) {
           case "Delivered":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`
           case "Gone":
-            return sql`DELETE FROM push_subscriptions WHERE id = ${job.subscriptionId}`.pipe(
-              Effect.andThen(Effect.logInfo(`push: subscription ${job.subscriptionId} removed (${outcome.status})`))
-            )
+            return removeSubscription(job, Effect.logInfo(`push: subscription ${job.subscriptionId} removed (${outcome.status})`))
           case "Refused":
-            return sql`DELETE FROM push_subscriptions WHERE id = ${job.subscriptionId}`.pipe(
-              Effect.andThen(Effect.logWarning(`push: subscription ${job.subscriptionId} removed: ${outcome.error}`))
-            )
+            return removeSubscription(job, Effect.logWarning(`push: subscription ${job.subscriptionId} removed: ${outcome.error}`))
           case "Rejected":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`.pipe(
               Effect.andThen(Effect.logWarning(`push: job ${job.id} dropped: ${outcome.error}`))

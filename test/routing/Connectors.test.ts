@@ -9,31 +9,10 @@ import { PoolGraph } from "../../workers/routing/Graph.ts"
 import { makeRouter } from "../../workers/routing/index.ts"
 import { swap } from "../../workers/routing/math/PoolSwap.ts"
 import { candidateRoutes, intermediates } from "../../workers/routing/Routes.ts"
-import { generatedConfig } from "../../workers/routing/testing/generatePools.ts"
-import { buildPool, maxUsableTick, minUsableTick, TICK_SPACINGS } from "../../workers/routing/testing/PoolBuilder.ts"
 import type { Address, PoolSnapshot, PoolState, QuoteResult, RoutingConfig, RoutingOutcome, TradeType } from "../../workers/routing/types.ts"
+import { config, E18, pool, Q96, token, USDC, WETH } from "./handBuilt.ts"
 
-const token = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`
-const WETH = token(0xe1)
-const USDC = token(0xe2)
 const [A, B, X, Y, Z] = [token(0xa1), token(0xa2), token(0xb1), token(0xb2), token(0xb3)]
-const Q96 = 1n << 96n
-const E18 = 10n ** 18n
-
-let poolCount = 0
-/** A full-range pool at the given price (token1 per token0, as √P · 2^96; default 1:1). */
-const pool = (a: Address, b: Address, fee: number, liquidity: bigint, sqrtPriceX96 = Q96): PoolState => {
-  const ts = TICK_SPACINGS[fee]!
-  const [token0, token1] = a < b ? [a, b] : [b, a]
-  return buildPool({
-    address: token(0xc000 + ++poolCount), token0, token1, fee, sqrtPriceX96,
-    positions: [{ tickLower: minUsableTick(ts), tickUpper: maxUsableTick(ts), liquidity }]
-  })
-}
-
-/** The generated set's routing settings, with this file's own WETH and USDC as the bases. */
-const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig =>
-  generatedConfig({ wrappedNative: WETH, baseTokens: [WETH, USDC], ...overrides })
 
 const snapshot = (pools: ReadonlyArray<PoolState>): PoolSnapshot => ({ chainId: 31337, blockNumber: 1n, pools, tokens: [] })
 
@@ -98,7 +77,7 @@ describe("connector intermediates", () => {
     // far below the raw L of P's 100-A pool (1e20), yet it is the deeper pool for A.
     const [P, Q] = [token(0xd1), token(0xd2)]
     assert.isTrue(A < Q, "A must be token0 for the price below")
-    const pools = [pool(A, P, 500, 100n * E18), pool(A, Q, 500, 500_000_000_000_000n, Q96 / 1_000_000n)]
+    const pools = [pool(A, P, 500, 100n * E18), pool(A, Q, 500, 500_000_000_000_000n, { sqrtPriceX96: Q96 / 1_000_000n })]
     const graph = new PoolGraph(snapshot(pools), config())
     assert.deepStrictEqual(graph.deepestPartners(A, 5), [Q, P])
     assert.deepStrictEqual(graph.deepestPartners(A, 1), [Q])

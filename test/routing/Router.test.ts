@@ -5,38 +5,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { makeRouter } from "../../workers/routing/index.ts"
 import { swap } from "../../workers/routing/math/PoolSwap.ts"
-import { generatedConfig } from "../../workers/routing/testing/generatePools.ts"
-import { buildPool, maxUsableTick, minUsableTick, TICK_SPACINGS } from "../../workers/routing/testing/PoolBuilder.ts"
-import type { Address, PoolState, QuoteRequest, QuoteResult, RoutingConfig, RoutingOutcome } from "../../workers/routing/types.ts"
+import { buildPool } from "../../workers/routing/testing/PoolBuilder.ts"
+import type { Address, PoolState, QuoteRequest, QuoteResult, RoutingOutcome } from "../../workers/routing/types.ts"
+import { config, E18, pool as handBuiltPool, Q96, token, USDC, WETH } from "./handBuilt.ts"
 
-const token = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`
-const WETH = token(0xe1)
-const USDC = token(0xe2)
 const [A, B, C, D, E] = [token(0xa1), token(0xa2), token(0xa3), token(0xa4), token(0xa5)]
-const Q96 = 1n << 96n
-const E18 = 10n ** 18n
 
-let poolCount = 0
 /** A 1:1 pool with full-range liquidity (plus optional concentrated liquidity around the price). */
-const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Array<[number, number, bigint]> = []): PoolState => {
-  const ts = TICK_SPACINGS[fee]!
-  const [token0, token1] = a < b ? [a, b] : [b, a]
-  return buildPool({
-    address: token(0xc000 + ++poolCount),
-    token0,
-    token1,
-    fee,
-    sqrtPriceX96: Q96,
-    positions: [
-      { tickLower: minUsableTick(ts), tickUpper: maxUsableTick(ts), liquidity },
-      ...extra.map(([tickLower, tickUpper, l]) => ({ tickLower, tickUpper, liquidity: l }))
-    ]
-  })
-}
-
-/** The generated set's routing settings, with this file's own WETH and USDC as the bases. */
-const config = (overrides: Partial<RoutingConfig> = {}): RoutingConfig =>
-  generatedConfig({ wrappedNative: WETH, baseTokens: [WETH, USDC], ...overrides })
+const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Array<[number, number, bigint]> = []): PoolState =>
+  handBuiltPool(a, b, fee, liquidity, { extra })
 
 const routerFor = (pools: ReadonlyArray<PoolState>, cfg = config()) =>
   makeRouter({ chainId: 31337, blockNumber: 10n, pools, tokens: [] }, cfg)
