@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { decodeLogs, type DecodedLog, type SourceKind, topicsOf } from "./decode/Decode.ts"
-import { type BlockHeader, ChainReader, type TokenMetadata } from "./fetch/ChainReader.ts"
+import { type BlockHeader, ChainReader, type RawLog, type TokenMetadata } from "./fetch/ChainReader.ts"
 import type { RpcError } from "./fetch/RpcError.ts"
 import type { IndexedContracts } from "./IndexerSource.ts"
 import { discover, ignitionsWithoutConfig } from "./project/Discover.ts"
@@ -13,6 +13,19 @@ const childKinds: ReadonlyArray<SourceKind> = ["token", "pool"]
 const staticTopics = topicsOf(staticKinds)
 const childTopics = topicsOf(childKinds)
 
+/**
+ * The raw logs of a block range, fetched before the range is projected (possibly while the previous range is, see
+ * Indexer.ts): the launchpad's contracts', and those of the children (launched tokens, pools) known when asked.
+ */
+export interface RangeLogs {
+  readonly from: bigint
+  readonly to: bigint
+  readonly statics: ReadonlyArray<RawLog>
+  /** The child addresses whose logs `children` holds: a child discovered in the range itself is fetched later. */
+  readonly childAddresses: ReadonlySet<string>
+  readonly children: ReadonlyArray<RawLog>
+}
+
 export interface BuiltBatch {
   readonly rows: BatchRows
   readonly tokenMetadata: ReadonlyMap<string, TokenMetadata>
@@ -24,30 +37,59 @@ export interface BuiltBatch {
 const byPosition = (a: DecodedLog, b: DecodedLog) =>
   a.log.blockNumber === b.log.blockNumber ? a.log.logIndex - b.log.logIndex : a.log.blockNumber < b.log.blockNumber ? -1 : 1
 
+const staticSources = (contracts: IndexedContracts) =>
+  new Map<string, SourceKind>([
+    [contracts.fireLaunch.toLowerCase(), "launch"],
+    [contracts.fireGraduator.toLowerCase(), "graduator"],
+    [contracts.fuelVault.toLowerCase(), "fuelVault"],
+    [contracts.fireStream.toLowerCase(), "stream"],
+    [contracts.fireRegistry.toLowerCase(), "registry"],
+    [contracts.factory.toLowerCase(), "factory"],
+    [contracts.positionManager.toLowerCase(), "positionManager"]
+  ])
+
+/** The children the indexer follows: launched tokens (Transfer) and indexed pools. */
+const childSources = (state: ProjectionState) => {
+  const children = new Map<string, SourceKind>()
+  for (const [address, t] of state.tokens) if (t.isLaunch) children.set(address, "token")
+  for (const address of state.pools.keys()) children.set(address, "pool")
+  return children
+}
+
+/** Fetches [from, to]: the static contracts' logs and the known children's, both requests at once. */
+export const fetchRange = (
+  contracts: IndexedContracts,
+  state: ProjectionState,
+  from: bigint,
+  to: bigint
+): Effect.Effect<RangeLogs, RpcError, ChainReader> =>
+  Effect.gen(function*() {
+    const reader = yield* ChainReader
+    // Read now: the caller may go on projecting (and adding children to `state`) while this runs.
+    const childAddresses = new Set(childSources(state).keys())
+    const [statics, children] = yield* Effect.all([
+      reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
+      reader.logs([...childAddresses], childTopics, from, to)
+    ], { concurrency: 2 })
+    return { from, to, statics, childAddresses, children }
+  })
+
 /**
- * Fetch → decode → discover → fetch children → decode → project, for the block range [from, to]. Mutates `state`
- * (the caller reloads it when the batch is not committed).
+ * Decode → discover → fetch the logs of children new in the range → decode → project, for the fetched range. Mutates
+ * `state` (the caller reloads it when the batch is not committed).
  */
 export const buildBatch = (
   chainId: number,
   contracts: IndexedContracts,
   state: ProjectionState,
-  from: bigint,
-  to: bigint,
+  range: RangeLogs,
   toHeader: BlockHeader
 ): Effect.Effect<BuiltBatch, RpcError, ChainReader> =>
   Effect.gen(function*() {
     const reader = yield* ChainReader
-    const statics = new Map<string, SourceKind>([
-      [contracts.fireLaunch.toLowerCase(), "launch"],
-      [contracts.fireGraduator.toLowerCase(), "graduator"],
-      [contracts.fuelVault.toLowerCase(), "fuelVault"],
-      [contracts.fireStream.toLowerCase(), "stream"],
-      [contracts.fireRegistry.toLowerCase(), "registry"],
-      [contracts.factory.toLowerCase(), "factory"],
-      [contracts.positionManager.toLowerCase(), "positionManager"]
-    ])
-    const staticLogs = decodeLogs(yield* reader.logs([...statics.keys()], staticTopics, from, to), (a) => statics.get(a))
+    const { from, to } = range
+    const statics = staticSources(contracts)
+    const staticLogs = decodeLogs(range.statics, (a) => statics.get(a))
 
     // Without registry events to follow, the canonical check reads FireLaunch.canonicalPoolConfig at the launch's
     // block, or at the head when the node keeps no state that old (pruned nodes, anvil restored from a dump).
@@ -68,10 +110,11 @@ export const buildBatch = (
     const rows = emptyBatch()
     discover(chainId, staticLogs, configs, state, timestamps, rows)
 
-    const children = new Map<string, SourceKind>()
-    for (const [address, t] of state.tokens) if (t.isLaunch) children.set(address, "token")
-    for (const address of state.pools.keys()) children.set(address, "pool")
-    const childLogs = decodeLogs(yield* reader.logs([...children.keys()], childTopics, from, to), (a) => children.get(a))
+    // Children discovered in this range (a launch's token and pool) were not asked for: their logs now.
+    const children = childSources(state)
+    const discovered = [...children.keys()].filter((a) => !range.childAddresses.has(a))
+    const late = discovered.length === 0 ? [] : yield* reader.logs(discovered, childTopics, from, to)
+    const childLogs = decodeLogs([...range.children, ...late], (a) => children.get(a))
     yield* fillTimestamps(childLogs)
 
     const tokenMetadata = new Map(yield* Effect.forEach(rows.newTokens, (t) =>

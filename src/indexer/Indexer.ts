@@ -1,5 +1,5 @@
 import { Cause, Context, Effect, Fiber, Layer, Option, Schedule } from "effect"
-import { buildBatch, type BuiltBatch } from "./Batch.ts"
+import { buildBatch, type BuiltBatch, fetchRange, type RangeLogs } from "./Batch.ts"
 import { type BlockHeader, ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { IndexerEvents } from "./IndexerEvents.ts"
@@ -52,6 +52,16 @@ export const runIndexer = Effect.gen(function*() {
   })
   const rate: Array<{ t: number; n: number }> = []
 
+  // The next range's logs are fetched while this range is projected and committed (the node answers on another core),
+  // only where blocks are final: logs fetched before the range's headers could miss a block that a reorg replaced.
+  // Dropped (interrupted) by anything that does not go on with exactly that range.
+  let ahead: { readonly from: bigint; readonly to: bigint; readonly fiber: Fiber.Fiber<RangeLogs, unknown> } | null = null
+  const dropAhead = Effect.suspend(() => {
+    const a = ahead
+    ahead = null
+    return a === null ? Effect.void : Fiber.interrupt(a.fiber)
+  })
+
   /** Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. */
   const findAncestor = (from: bigint) => Effect.gen(function*() {
     for (let n = from; n >= source.startBlock - 1n && n >= 0n; n--) {
@@ -68,6 +78,7 @@ export const runIndexer = Effect.gen(function*() {
   })
 
   const rollbackTo = (from: bigint, tip: bigint) => Effect.gen(function*() {
+    yield* dropAhead
     const ancestor = yield* findAncestor(from)
     yield* Effect.logWarning(`indexer: reorg, rolling back from ${tip} to ${ancestor.number}`)
     const touched = yield* store.rollback(ancestor)
@@ -140,8 +151,11 @@ export const runIndexer = Effect.gen(function*() {
     const from = cursor + 1n
     // A batch is one eth_getLogs range: the reader's current one, which follows the chain's log density
     // (INDEXER_TARGET_LOGS per response), so dense stretches take small batches and sparse ones up to the max.
+    // A range fetched ahead decides the batch's end (the reader's range may have changed since).
+    const fetched = ahead !== null && ahead.from === from && ahead.to <= head ? ahead : null
+    if (fetched === null) yield* dropAhead
     const batchBlocks = BigInt(yield* reader.logRange)
-    const to = cursor + batchBlocks < head ? cursor + batchBlocks : head
+    const to = fetched !== null ? fetched.to : cursor + batchBlocks < head ? cursor + batchBlocks : head
     yield* status.update((s) => ({ ...s, head, lagBlocks: head - cursor, phase: s.ready ? "following" : "backfilling" }))
 
     // Headers: the range's first and last, and every unfinalized one (their hashes are kept).
@@ -151,6 +165,7 @@ export const runIndexer = Effect.gen(function*() {
     const headers = new Map((yield* reader.headers([...numbers])).map((h) => [h.number, h]))
     const first = headers.get(from)!
     if (Option.isSome(cp) && first.parentHash !== cp.value.hash) {
+      yield* dropAhead
       yield* settle
       return yield* rollbackTo(cursor, cursor).pipe(Effect.as(true))
     }
@@ -158,12 +173,14 @@ export const runIndexer = Effect.gen(function*() {
     for (let n = unfinalizedFrom; n <= to; n++) {
       const h = headers.get(n)!
       const parent = headers.get(n - 1n)
-      if (parent !== undefined && h.parentHash !== parent.hash) return true // the chain moved while we read: again
+      if (parent !== undefined && h.parentHash !== parent.hash) return yield* dropAhead.pipe(Effect.as(true)) // the chain moved while we read: again
       unfinalized.push(h)
     }
     const toHeader = headers.get(to)!
 
-    const batch = yield* buildBatch(chainId, contracts, state, from, to, toHeader)
+    ahead = null
+    const range = fetched !== null ? yield* Fiber.join(fetched.fiber) : yield* fetchRange(contracts, state, from, to)
+    const batch = yield* buildBatch(chainId, contracts, state, range, toHeader)
     // Logs of unfinalized blocks must come from the blocks whose hashes we keep.
     for (const [n, hash] of batch.logBlockHashes) {
       const h = headers.get(n)
@@ -171,6 +188,13 @@ export const runIndexer = Effect.gen(function*() {
         yield* settle
         return yield* reload.pipe(Effect.as(true))
       }
+    }
+    // The next range, if it is final, while this one commits and the next step starts (the state has this batch's
+    // children now).
+    const nextBlocks = BigInt(yield* reader.logRange)
+    const nextTo = to + nextBlocks < head ? to + nextBlocks : head
+    if (to < head && nextTo <= finalBoundary) {
+      ahead = { from: to + 1n, to: nextTo, fiber: yield* Effect.forkChild(fetchRange(contracts, state, to + 1n, nextTo)) }
     }
     yield* settle
     const input: CommitInput = { rows: batch.rows, tokenMetadata: batch.tokenMetadata, from, to: toHeader, unfinalized, finalizedBelow: finalBoundary }
@@ -187,6 +211,7 @@ export const runIndexer = Effect.gen(function*() {
         // Another process may be the writer now: stop here (the supervisor restarts, which waits for the lock).
         if (Cause.squash(cause) instanceof WriterLockLost) {
           return settleQuietly.pipe(
+            Effect.andThen(dropAhead),
             Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: describe(cause) }))),
             Effect.andThen(Effect.failCause(cause))
           )
@@ -195,6 +220,7 @@ export const runIndexer = Effect.gen(function*() {
         return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
           Effect.andThen(status.update((s) => ({ ...s, phase: "retrying", lastError: message }))),
           Effect.andThen(settleQuietly),
+          Effect.andThen(dropAhead),
           Effect.andThen(reload.pipe(Effect.ignore)),
           Effect.andThen(Effect.sleep("1 second")),
           Effect.as(true)
