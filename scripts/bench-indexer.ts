@@ -7,7 +7,9 @@
  * its own database of the same PostgreSQL server, and prints both rates and their ratio. BENCH_RANGES (e.g.
  * "100,250,1000") and BENCH_TARGETS (e.g. "5000,10000,20000") first backfill the same history once per fixed block
  * range or per INDEXER_TARGET_LOGS, each into a fresh database. The fetch ceiling (every log over plain eth_getLogs,
- * JSON.parse only) is measured first, in BENCH_CEILING_RANGES block ranges.
+ * JSON.parse only) is measured first, in BENCH_CEILING_RANGES block ranges. After Ponder, the events ceiling: only the
+ * Swap and Transfer logs both indexers store, in BENCH_EVENT_CEILING_RANGES block ranges with 1, 2 and 4 requests in
+ * flight, with its CPU; from it, the CPU budget that 10× Ponder's rate would leave to decode, project and store.
  * Each backfill also prints the CPU time it cost (this process, PostgreSQL's processes; anvil apart) per 100k events
  * and the events per CPU-second, which the other work on a shared machine does not change the way it changes wall time.
  */
@@ -233,16 +235,25 @@ const program = Effect.gen(function*() {
   // The same bound for exactly the events both indexers store (the pools' Swap, the tokens' Transfer), with requests in
   // flight at once so that anvil and the parse use both cores: what 10× Ponder would need to beat with nothing stored.
   let eventsCeiling = 0
+  let ceilingCpu = 0
   for (const concurrency of [1, 2, 4]) {
     for (const range of EVENT_CEILING_RANGES) {
+      const cpu0 = cpuSnapshot()
       const c = yield* Effect.promise(() => fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range, { concurrency, filters: [
         { address: ours.pools, topic0: SWAP_TOPIC }, { address: ours.tokens, topic0: TRANSFER_TOPIC }
       ] }))
+      const cpu = cpuSince(cpu0)
+      if (c.perSecond > eventsCeiling) ceilingCpu = cpu.self + (cpu.anvil ?? 0)
       eventsCeiling = Math.max(eventsCeiling, c.perSecond)
-      log(`events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s`)
+      log(`events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s; CPU: this process ${cpu.self.toFixed(2)} s, anvil ${cpu.anvil?.toFixed(2) ?? "n/a"} s`)
     }
   }
   log(`events ceiling: ${eventsCeiling} events/s = ${(eventsCeiling / ponderRate).toFixed(1)}× Ponder's rate (10× Ponder = ${Math.round(10 * ponderRate)} events/s); fire-api at ${(100 * ours.rate / eventsCeiling).toFixed(0)} % of it`)
+  // The CPU budget of 10× Ponder on this machine: all cores for the target's wall time, minus what fetching and parsing
+  // the events cost (the fastest ceiling run: this process and anvil), is what is left to decode, project and store.
+  const cores = NodeOs.cpus().length
+  const budget = cores * ours.events / (10 * ponderRate)
+  log(`10× Ponder budget: ${ours.events} events at ${Math.round(10 * ponderRate)} events/s = ${(ours.events / (10 * ponderRate)).toFixed(2)} s on ${cores} cores = ${budget.toFixed(2)} CPU-s; fetching and parsing them alone took ${ceilingCpu.toFixed(2)} CPU-s (this process and anvil), leaving ${(budget - ceilingCpu).toFixed(2)} CPU-s to decode, project and store them; fire-api's process and PostgreSQL took ${ours.cpuSeconds.toFixed(2)} CPU-s for the whole backfill`)
   log(`targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`)
 }).pipe(Effect.scoped)
 
