@@ -62,17 +62,18 @@ export const fetchRange = (
   state: ProjectionState,
   from: bigint,
   to: bigint
-): Effect.Effect<RangeLogs, RpcError, ChainReader> =>
-  Effect.gen(function*() {
+): Effect.Effect<RangeLogs, RpcError, ChainReader> => {
+  // Read here, not when the effect runs: a forked fetch starts later, and the caller may change `state` meanwhile.
+  const childAddresses = new Set(childSources(state).keys())
+  return Effect.gen(function*() {
     const reader = yield* ChainReader
-    // Read now: the caller may go on projecting (and adding children to `state`) while this runs.
-    const childAddresses = new Set(childSources(state).keys())
     const [statics, children] = yield* Effect.all([
       reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
       reader.logs([...childAddresses], childTopics, from, to)
     ], { concurrency: 2 })
     return { from, to, statics, childAddresses, children }
   })
+}
 
 /**
  * Decode → discover → fetch the logs of children new in the range → decode → project, for the fetched range. Mutates

@@ -142,6 +142,7 @@ export const runIndexer = Effect.gen(function*() {
       const tip = yield* reader.header(head < cursor ? head : cursor)
       const stored = yield* store.storedHash(tip.number)
       if (head < cursor || (Option.isSome(stored) && stored.value !== tip.hash)) return yield* rollbackTo(tip.number, cursor).pipe(Effect.as(true))
+      yield* dropAhead
       const c = cp.value
       yield* status.update((s) => ({
         ...s, phase: "following", head, lagBlocks: 0n, ready: true, lastIndexedBlock: c.blockNumber, lastIndexedTimestamp: c.timestamp
@@ -152,7 +153,8 @@ export const runIndexer = Effect.gen(function*() {
     // A batch is one eth_getLogs range: the reader's current one, which follows the chain's log density
     // (INDEXER_TARGET_LOGS per response), so dense stretches take small batches and sparse ones up to the max.
     // A range fetched ahead decides the batch's end (the reader's range may have changed since).
-    const fetched = ahead !== null && ahead.from === from && ahead.to <= head ? ahead : null
+    // Still final against this head (an RPC behind a load balancer can answer with an older head).
+    const fetched = ahead !== null && ahead.from === from && ahead.to <= finalBoundary ? ahead : null
     if (fetched === null) yield* dropAhead
     const batchBlocks = BigInt(yield* reader.logRange)
     const to = fetched !== null ? fetched.to : cursor + batchBlocks < head ? cursor + batchBlocks : head

@@ -21,7 +21,9 @@ export class Health extends Context.Service<Health, {
       const { healthProbeTtlMs } = yield* AppConfig
       const probeDatabase = Effect.gen(function*() {
         const t0 = performance.now()
-        yield* sql`SELECT 1`
+        // Once more on failure: after a database restart or failover the pool may still hold a dead connection, which
+        // the failed query discards; the second try gets a fresh one (a real outage fails both).
+        yield* sql`SELECT 1`.pipe(Effect.retry({ times: 1 }))
         return { status: "up" as const, latencyMs: Math.round((performance.now() - t0) * 100) / 100 }
       }).pipe(
         Effect.timeout("2 seconds"),

@@ -70,14 +70,18 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
       assert.isFalse(ahead.has(d.startBlock))
       assert.strictEqual(fetchedAhead(unfinalized.calls).size, 0)
 
-      // No eth_getLogs request was sent twice (a range fetched ahead is used, not fetched again), and each filter
-      // covered every block.
+      // No eth_getLogs request was sent twice (a range fetched ahead is used, not fetched again); the launchpad's
+      // filter covered every block, and the children's (launched tokens, pools) every block from the first launch on.
       const logCalls = final.calls.filter((c) => c.method === "eth_getLogs")
       assert.strictEqual(new Set(logCalls.map((c) => c.key)).size, logCalls.length)
       const launchpad = d.contracts.fireLaunch.toLowerCase()
       const staticBlocks = logCalls.filter((c) => (JSON.parse(c.key) as [string, string, Array<string>])[2].includes(launchpad))
         .map((c) => c.block)
       assert.deepStrictEqual(staticBlocks, Array.from({ length: blocks }, (_, i) => d.startBlock + BigInt(i)))
+      const childBlocks = new Set(logCalls.filter((c) => !(JSON.parse(c.key) as [string, string, Array<string>])[2].includes(launchpad))
+        .map((c) => c.block))
+      const firstChild = [...childBlocks].reduce((a, b) => (a < b ? a : b))
+      for (let n = firstChild; n <= final.head; n++) assert.isTrue(childBlocks.has(n), `children's logs of block ${n}`)
 
       for (const table of Object.keys(final.dump)) {
         assert.strictEqual(final.dump[table], unfinalized.dump[table], `table ${table}`)
