@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { decodeLogs, type DecodedLog, type SourceKind, topicsOf } from "./decode/Decode.ts"
 import { type BlockHeader, ChainReader, type RawLog, type TokenMetadata } from "./fetch/ChainReader.ts"
 import type { RpcError } from "./fetch/RpcError.ts"
+import { IndexerConfig } from "./IndexerConfig.ts"
 import type { IndexedContracts } from "./IndexerSource.ts"
 import { discover, ignitionsWithoutConfig } from "./project/Discover.ts"
 import { project } from "./project/Project.ts"
@@ -62,15 +63,16 @@ export const fetchRange = (
   state: ProjectionState,
   from: bigint,
   to: bigint
-): Effect.Effect<RangeLogs, RpcError, ChainReader> => {
+): Effect.Effect<RangeLogs, RpcError, ChainReader | IndexerConfig> => {
   // Read here, not when the effect runs: a forked fetch starts later, and the caller may change `state` meanwhile.
   const childAddresses = new Set(childSources(state).keys())
   return Effect.gen(function*() {
     const reader = yield* ChainReader
+    const { rpcConcurrency } = yield* IndexerConfig
     const [statics, children] = yield* Effect.all([
       reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
       reader.logs([...childAddresses], childTopics, from, to)
-    ], { concurrency: 2 })
+    ], { concurrency: Math.min(2, rpcConcurrency) })
     return { from, to, statics, childAddresses, children }
   })
 }

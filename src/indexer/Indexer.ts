@@ -52,8 +52,8 @@ export const runIndexer = Effect.gen(function*() {
   })
   const rate: Array<{ t: number; n: number }> = []
 
-  // The next range's logs are fetched while this range is projected and committed (the node answers on another core),
-  // only where blocks are final: logs fetched before the range's headers could miss a block that a reorg replaced.
+  // The next range's logs are fetched while this range is projected and committed (the node answers on another core;
+  // a remote node's round trips are hidden), only where blocks are final: logs fetched before the range's headers could miss a block that a reorg replaced.
   // Dropped (interrupted) by anything that does not go on with exactly that range.
   let ahead: { readonly from: bigint; readonly to: bigint; readonly fiber: Fiber.Fiber<RangeLogs, unknown> } | null = null
   const dropAhead = Effect.suspend(() => {
@@ -195,7 +195,8 @@ export const runIndexer = Effect.gen(function*() {
     // children now).
     const nextBlocks = BigInt(yield* reader.logRange)
     const nextTo = to + nextBlocks < head ? to + nextBlocks : head
-    if (to < head && nextTo <= finalBoundary) {
+    // INDEXER_RPC_CONCURRENCY 1 (a provider that takes one request at a time) also means no fetch ahead.
+    if (to < head && nextTo <= finalBoundary && settings.rpcConcurrency > 1) {
       ahead = { from: to + 1n, to: nextTo, fiber: yield* Effect.forkChild(fetchRange(contracts, state, to + 1n, nextTo)) }
     }
     yield* settle

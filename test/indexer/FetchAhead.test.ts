@@ -28,7 +28,7 @@ const recording = (client: PublicClient, calls: Array<Call>): PublicClient => ({
 })
 
 /** Indexes the devnet into a fresh database with one-block batches and the given finality; the tables and the calls. */
-const indexOnce = (d: Devnet, finalityDepth: number) =>
+const indexOnce = (d: Devnet, finalityDepth: number, rpcConcurrency = 16) =>
   Effect.gen(function*() {
     const calls: Array<Call> = []
     const head = yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 }))
@@ -36,7 +36,7 @@ const indexOnce = (d: Devnet, finalityDepth: number) =>
       yield* (yield* IndexerStatus).awaitBlock(head, "60 seconds")
       return yield* dumpTables
     }).pipe(Effect.provide(
-      indexerLayer(d, { maxBlockRange: 1, finalityDepth }, { client: recording(d.chain.public, calls) })
+      indexerLayer(d, { maxBlockRange: 1, finalityDepth, rpcConcurrency }, { client: recording(d.chain.public, calls) })
         .pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))
     ))
     return { calls, dump, head }
@@ -52,7 +52,7 @@ const fetchedAhead = (calls: ReadonlyArray<Call>) => {
 }
 
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer: logs fetched ahead (real anvil, real Postgres)", (it) => {
-  it.effect("final ranges are fetched ahead, once each; unfinalized ones never; the tables are the same either way", () =>
+  it.effect("final ranges are fetched ahead, once each; unfinalized ones never, nor with INDEXER_RPC_CONCURRENCY 1; the tables are the same every way", () =>
     Effect.gen(function*() {
       const d = yield* Effect.promise(() => startDevnet())
       yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
@@ -62,6 +62,8 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
       const final = yield* indexOnce(d, 0)
       // Every block unfinalized (deeper than the whole history): nothing is fetched before its headers are read.
       const unfinalized = yield* indexOnce(d, 100_000)
+      // One request at a time (INDEXER_RPC_CONCURRENCY 1): nothing fetched ahead either.
+      const serial = yield* indexOnce(d, 0, 1)
 
       const blocks = Number(final.head - d.startBlock + 1n)
       const ahead = fetchedAhead(final.calls)
@@ -69,6 +71,7 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
       assert.strictEqual(ahead.size, blocks - 1, `blocks fetched ahead: ${ahead.size} of ${blocks}`)
       assert.isFalse(ahead.has(d.startBlock))
       assert.strictEqual(fetchedAhead(unfinalized.calls).size, 0)
+      assert.strictEqual(fetchedAhead(serial.calls).size, 0)
 
       // No eth_getLogs request was sent twice (a range fetched ahead is used, not fetched again); the launchpad's
       // filter covered every block, and the children's (launched tokens, pools) every block from the first launch on.
@@ -85,6 +88,7 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
 
       for (const table of Object.keys(final.dump)) {
         assert.strictEqual(final.dump[table], unfinalized.dump[table], `table ${table}`)
+        assert.strictEqual(final.dump[table], serial.dump[table], `table ${table}, one request at a time`)
       }
     }).pipe(Effect.scoped), 180_000)
 })
