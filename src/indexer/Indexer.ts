@@ -106,7 +106,6 @@ export const runIndexer = Effect.gen(function*() {
     const touched = yield* store.commit(input)
     const from = input.from
     const to = input.to.number
-    yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
     const now = Date.now()
     rate.push({ t: now, n: batch.logCount })
     while (rate.length > 1 && now - rate[0]!.t > 10_000) rate.shift()
@@ -122,6 +121,9 @@ export const runIndexer = Effect.gen(function*() {
       phase: to >= head ? "following" : s.phase,
       lastError: null
     }))
+    // After the status: the change notifier (IndexerChangeFeed) sends the status with each change, and the last batch
+    // of a backfill must say "following" (it said "backfilling" until the next block).
+    yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
   })
 
   /** The head seen by the last poll: waiting at the head returns at once if a later one was announced meanwhile. */

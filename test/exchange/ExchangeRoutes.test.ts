@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { AnvilChain } from "../layers/AnvilChain.ts"
@@ -26,6 +26,13 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "120 seconds", excludeTe
       assert.strictEqual(BigInt(status.height), head)
       assert.strictEqual(status.lagBlocks, "0")
       assert.isTrue(status.ready)
+      // The indexer's own phase comes with its change notices: after the backfill's last batch it says "following"
+      // (it said "backfilling" until a next block came).
+      const following = yield* exchange("/api/v1/indexer/status").pipe(
+        Effect.repeat({ until: (r) => r.body.indexer?.phase === "following", schedule: Schedule.spaced("50 millis") }),
+        Effect.timeout("10 seconds")
+      )
+      assert.strictEqual(following.body.indexer.phase, "following")
       const ready = yield* exchange("/api/health/ready")
       assert.strictEqual(ready.status, 200)
       assert.strictEqual(ready.body.database.status, "up")
