@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { checksumAddress } from "viem"
 
 /** Response and request schemas of the quote routes (spec "Quote records"). Amounts are base-unit decimal strings. */
 
@@ -73,6 +74,24 @@ export const PartnerQuoteResponse = Schema.Struct({
   meta: Schema.Struct({ allowlistApplied: Schema.Boolean })
 }).annotate({ identifier: "PartnerQuoteResponse" })
 
+/**
+ * An account address in any case, but a mixed-case one must carry its EIP-55 checksum: a wrong checksum means a typo,
+ * and this address receives the swap's output (the rule ethers and the Uniswap SDKs apply; they threw on it later).
+ */
+export const AccountAddress = Schema.String.check(
+  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" }),
+  Schema.makeFilter((s: string) => {
+    const hex = s.slice(2)
+    if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return undefined
+    return checksumAddress(s.toLowerCase() as `0x${string}`) === s
+      ? undefined
+      : "a mixed-case address with an invalid EIP-55 checksum (a typo?): send it checksummed or all lowercase"
+  }, {
+    // Without it the field's schema (and description) would be missing from OpenAPI and the MCP tools.
+    toJsonSchema: () => ({ pattern: "^0x[0-9a-fA-F]{40}$" })
+  })
+)
+
 export const QuoteRequestBody = Schema.Struct({
   chainId: Schema.Int.annotate({ description: "EVM chain id", examples: [31337] }),
   tokenInAddress: Addr.annotate({ examples: [devnetWeth] }),
@@ -84,12 +103,12 @@ export const QuoteRequestBody = Schema.Struct({
   slippage: Schema.optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 0.5 }))).annotate({
     description: "Decimal fraction (0.005 = 0.5 %, the default); at most 0.5"
   }),
-  recipient: Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" }))
-    .annotate({ description: "Where the output lands", examples: [devnetAccount] }),
+  recipient: AccountAddress
+    .annotate({ description: "Where the output lands (any case; a mixed-case address must be EIP-55 checksummed)", examples: [devnetAccount] }),
   routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
   useRouterBalance: Schema.optional(Schema.Boolean).annotate({ description: "Universal only: spend what the router holds (pre-funded in the same transaction) instead of pulling through Permit2" }),
   deadline: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "Unix seconds; default now + QUOTE_DEADLINE_SECONDS (1800)" }),
-  sender: Schema.optional(Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" })))
+  sender: Schema.optional(AccountAddress)
     .annotate({ description: "The wallet that will send the transaction: when given, `transaction.gas` is estimated for it", examples: [devnetAccount] })
 }).annotate({ identifier: "QuoteRequest" })
 

@@ -5,7 +5,7 @@ import { ROUTING_SETTINGS } from "../domain/QuoteChains.ts"
 import { McpToolHints } from "../mcp/McpAnnotations.ts"
 import { PartnerAuth } from "./PartnerAuth.ts"
 import { reasonsDoc } from "./QuoteError.ts"
-import { examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
+import { AccountAddress, examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 const errors = [ExchangeBadRequest, ExchangeUnauthorized, ExchangeNotFound, ExchangeTooManyRequests, ExchangeInternal]
@@ -48,8 +48,8 @@ export class QuotesApi extends HttpApiGroup.make("quotes").add(
       amount: Schema.String.annotate({ description: "Base units of the input token (of the output token when type=exactOut)", examples: ["1000000000000000"] }),
       type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({ description: "exactIn (default) or exactOut" }),
       slippageBps: Schema.optional(Bps),
-      recipient: Schema.String.check(Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" }))
-        .annotate({ description: "Where the swap output lands", examples: [examples.devnetAccount] }),
+      recipient: AccountAddress
+        .annotate({ description: "Where the swap output lands (any case; a mixed-case address must be EIP-55 checksummed)", examples: [examples.devnetAccount] }),
       routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
       useRouterBalance: Schema.optional(Schema.Literals(["true", "false"])).annotate({
         description: "false (default); true only with routerType=universal (400 ROUTER_BALANCE_NEEDS_UNIVERSAL otherwise): the router spends its own balance"

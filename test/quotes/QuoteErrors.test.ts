@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Address, parseEther, zeroAddress } from "viem"
+import { type Address, getAddress, parseEther, zeroAddress } from "viem"
 import { QUOTE_ERROR_STATUS, type QuoteErrorReason } from "../../src/quotes/QuoteError.ts"
 import { indexedHead } from "../exchange/support.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
@@ -18,6 +18,14 @@ const chainId = 31337
 const getQuote = (params: Record<string, string | number | boolean | undefined>) =>
   Effect.flatMap(AnvilChain, (chain) =>
     exchange(`/api/v1/quote?${query({ chainId, recipient: chain.accounts[0]!.address, amount: parseEther("1").toString(), ...params })}`))
+
+/** POST /api/v1/quote/open with the spec's body fields. */
+const quoteOpen = (fields: Record<string, string>) =>
+  exchange("/api/v1/quote/open", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ chainId, amount: parseEther("1").toString(), ...fields })
+  })
 
 const expectReason = (res: { status: number; body: any }, reason: QuoteErrorReason) => {
   assert.strictEqual(res.body.code, reason, JSON.stringify(res.body))
@@ -56,6 +64,22 @@ layer(QuoteServices({ timeoutMs: 5000 }, chainWith({ contracts: { universalRoute
       const noRecipient = yield* exchange(`/api/v1/quote?${query({ chainId, ...pair, amount: "1000000" })}`)
       assert.strictEqual(noRecipient.status, 400)
       assert.strictEqual(noRecipient.body.code, "INVALID_QUERY")
+      // A mixed-case recipient must carry its EIP-55 checksum (a typo would send the output elsewhere); all lowercase,
+      // all uppercase and checksummed are taken. (The SDK threw on a bad checksum: a 500 found by npm run fuzz.)
+      const account = chain.accounts[0]!.address
+      const flipAt = [...account].findIndex((ch, i) => i > 1 && /[a-fA-F]/.test(ch))
+      const flipped = account[flipAt] === account[flipAt]!.toLowerCase() ? account[flipAt]!.toUpperCase() : account[flipAt]!.toLowerCase()
+      const typo = `${account.slice(0, flipAt)}${flipped}${account.slice(flipAt + 1)}`
+      assert.notStrictEqual(getAddress(typo.toLowerCase()), typo)
+      const refused = [yield* getQuote({ ...pair, recipient: typo }), yield* quoteOpen({ ...pair, recipient: typo })]
+      assert.deepStrictEqual(refused.map((r) => [r.status, r.body.code]), [[400, "INVALID_QUERY"], [400, "INVALID_BODY"]], JSON.stringify(refused.map((r) => r.body)))
+      for (const r of refused) assert.match(JSON.stringify(r.body), /EIP-55/)
+      for (const recipient of [account, account.toLowerCase(), `0x${account.slice(2).toUpperCase()}`]) {
+        const ok = yield* getQuote({ ...pair, recipient })
+        assert.strictEqual(ok.status, 200, `${recipient}: ${JSON.stringify(ok.body)}`)
+        const open = yield* quoteOpen({ ...pair, recipient })
+        assert.strictEqual(open.status, 200, `${recipient}: ${JSON.stringify(open.body)}`)
+      }
       const routerBalance = yield* getQuote({ ...pair, useRouterBalance: true })
       assert.strictEqual(routerBalance.status, 400)
       assert.strictEqual(routerBalance.body.code, "ROUTER_BALANCE_NEEDS_UNIVERSAL")
