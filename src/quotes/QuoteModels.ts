@@ -75,22 +75,16 @@ export const PartnerQuoteResponse = Schema.Struct({
 }).annotate({ identifier: "PartnerQuoteResponse" })
 
 /**
- * An account address in any case, but a mixed-case one must carry its EIP-55 checksum: a wrong checksum means a typo,
- * and this address receives the swap's output (the rule ethers and the Uniswap SDKs apply; they threw on it later).
+ * An account address in any case: the service passes its EIP-55 form on (a mixed-case address whose checksum is wrong
+ * is taken as its lowercase form, as token addresses are; the SDKs threw on it). A regular expression cannot express
+ * the checksum, and the schema must stay exactly what the route accepts (OpenAPI, MCP tools derive from it).
  */
 export const AccountAddress = Schema.String.check(
-  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" }),
-  Schema.makeFilter((s: string) => {
-    const hex = s.slice(2)
-    if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return undefined
-    return checksumAddress(s.toLowerCase() as `0x${string}`) === s
-      ? undefined
-      : "a mixed-case address with an invalid EIP-55 checksum (a typo?): send it checksummed or all lowercase"
-  }, {
-    // Without it the field's schema (and description) would be missing from OpenAPI and the MCP tools.
-    toJsonSchema: () => ({ pattern: "^0x[0-9a-fA-F]{40}$" })
-  })
+  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" })
 )
+
+/** The EIP-55 form of an address of any case. */
+export const checksummed = (address: string) => checksumAddress(address.toLowerCase() as `0x${string}`)
 
 export const QuoteRequestBody = Schema.Struct({
   chainId: Schema.Int.annotate({ description: "EVM chain id", examples: [31337] }),
@@ -104,7 +98,7 @@ export const QuoteRequestBody = Schema.Struct({
     description: "Decimal fraction (0.005 = 0.5 %, the default); at most 0.5"
   }),
   recipient: AccountAddress
-    .annotate({ description: "Where the output lands (any case; a mixed-case address must be EIP-55 checksummed)", examples: [devnetAccount] }),
+    .annotate({ description: "Where the output lands (any case)", examples: [devnetAccount] }),
   routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
   useRouterBalance: Schema.optional(Schema.Boolean).annotate({ description: "Universal only: spend what the router holds (pre-funded in the same transaction) instead of pulling through Permit2" }),
   deadline: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "Unix seconds; default now + QUOTE_DEADLINE_SECONDS (1800)" }),

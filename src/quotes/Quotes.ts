@@ -9,6 +9,7 @@ import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
 import { type MethodParameters, type RouterType, slippageBound } from "./Calldata.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
+import { checksummed } from "./QuoteModels.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { type QuoteToken, TokenRegistry } from "./TokenRegistry.ts"
 
@@ -134,7 +135,7 @@ export class Quotes extends Context.Service<Quotes, {
         universalRouter: quoteChain.universalRouter,
         routerType: input.routerType,
         slippage: input.slippage,
-        recipient: input.recipient,
+        recipient: checksummed(input.recipient),
         deadline,
         useRouterBalance: input.useRouterBalance,
         tokens: [tokenIn, tokenOut]

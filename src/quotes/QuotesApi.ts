@@ -49,7 +49,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes").add(
       type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({ description: "exactIn (default) or exactOut" }),
       slippageBps: Schema.optional(Bps),
       recipient: AccountAddress
-        .annotate({ description: "Where the swap output lands (any case; a mixed-case address must be EIP-55 checksummed)", examples: [examples.devnetAccount] }),
+        .annotate({ description: "Where the swap output lands (any case)", examples: [examples.devnetAccount] }),
       routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
       useRouterBalance: Schema.optional(Schema.Literals(["true", "false"])).annotate({
         description: "false (default); true only with routerType=universal (400 ROUTER_BALANCE_NEEDS_UNIVERSAL otherwise): the router spends its own balance"

@@ -7,6 +7,7 @@ import { KNOWN_CHAINS } from "../domain/QuoteChains.ts"
 import { timedQuote } from "../metrics/Metrics.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
+import { checksummed } from "./QuoteModels.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
 import { describe, type QuoteInput, type QuoteOutcome, QuoteRejected, Quotes } from "./Quotes.ts"
 
@@ -90,7 +91,7 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
         const o = yield* quotes.quote(input).pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp))
         const estimated = payload.sender === undefined
           ? undefined
-          : yield* gas.estimate({ from: payload.sender as `0x${string}`, ...o.methodParameters })
+          : yield* gas.estimate({ from: checksummed(payload.sender), ...o.methodParameters })
         return {
           ...summary(o),
           transaction: {
