@@ -53,8 +53,8 @@ export const runIndexer = Effect.gen(function*() {
   const rate: Array<{ t: number; n: number }> = []
 
   // The next range's logs are fetched while this range is projected and committed (the node answers on another core;
-  // a remote node's round trips are hidden), only where blocks are final: logs fetched before the range's headers could miss a block that a reorg replaced.
-  // Dropped (interrupted) by anything that does not go on with exactly that range.
+  // a remote node's round trips are hidden), only where blocks are final: logs fetched before the range's headers could
+  // miss a block that a reorg replaced. Dropped (interrupted) by anything that does not go on with exactly that range.
   let ahead: { readonly from: bigint; readonly to: bigint; readonly fiber: Fiber.Fiber<RangeLogs, unknown> } | null = null
   const dropAhead = Effect.suspend(() => {
     const a = ahead
@@ -126,6 +126,10 @@ export const runIndexer = Effect.gen(function*() {
     yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })
   })
 
+  /** The last block of the range after `last`: the reader's current eth_getLogs range, not past the head. */
+  const rangeEnd = (last: bigint, head: bigint) =>
+    Effect.map(reader.logRange, (blocks) => (last + BigInt(blocks) < head ? last + BigInt(blocks) : head))
+
   /** The head seen by the last poll: waiting at the head returns at once if a later one was announced meanwhile. */
   let lastHead = -1n
   const step = Effect.gen(function*() {
@@ -158,8 +162,7 @@ export const runIndexer = Effect.gen(function*() {
     // Still final against this head (an RPC behind a load balancer can answer with an older head).
     const fetched = ahead !== null && ahead.from === from && ahead.to <= finalBoundary ? ahead : null
     if (fetched === null) yield* dropAhead
-    const batchBlocks = BigInt(yield* reader.logRange)
-    const to = fetched !== null ? fetched.to : cursor + batchBlocks < head ? cursor + batchBlocks : head
+    const to = fetched !== null ? fetched.to : yield* rangeEnd(cursor, head)
     yield* status.update((s) => ({ ...s, head, lagBlocks: head - cursor, phase: s.ready ? "following" : "backfilling" }))
 
     // Headers: the range's first and last, and every unfinalized one (their hashes are kept).
@@ -169,7 +172,6 @@ export const runIndexer = Effect.gen(function*() {
     const headers = new Map((yield* reader.headers([...numbers])).map((h) => [h.number, h]))
     const first = headers.get(from)!
     if (Option.isSome(cp) && first.parentHash !== cp.value.hash) {
-      yield* dropAhead
       yield* settle
       return yield* rollbackTo(cursor, cursor).pipe(Effect.as(true))
     }
@@ -177,7 +179,8 @@ export const runIndexer = Effect.gen(function*() {
     for (let n = unfinalizedFrom; n <= to; n++) {
       const h = headers.get(n)!
       const parent = headers.get(n - 1n)
-      if (parent !== undefined && h.parentHash !== parent.hash) return yield* dropAhead.pipe(Effect.as(true)) // the chain moved while we read: again
+      // The chain moved while we read: again.
+      if (parent !== undefined && h.parentHash !== parent.hash) return yield* dropAhead.pipe(Effect.as(true))
       unfinalized.push(h)
     }
     const toHeader = headers.get(to)!
@@ -195,8 +198,7 @@ export const runIndexer = Effect.gen(function*() {
     }
     // The next range, if it is final, while this one commits and the next step starts (the state has this batch's
     // children now).
-    const nextBlocks = BigInt(yield* reader.logRange)
-    const nextTo = to + nextBlocks < head ? to + nextBlocks : head
+    const nextTo = yield* rangeEnd(to, head)
     // INDEXER_RPC_CONCURRENCY 1 (a provider that takes one request at a time) also means no fetch ahead.
     if (to < head && nextTo <= finalBoundary && settings.rpcConcurrency > 1) {
       ahead = { from: to + 1n, to: nextTo, fiber: yield* Effect.forkChild(fetchRange(contracts, state, to + 1n, nextTo)) }

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { checksumAddress } from "viem"
+import { AddressParam } from "../exchange/Ids.ts"
 
 /** Response and request schemas of the quote routes (spec "Quote records"). Amounts are base-unit decimal strings. */
 
@@ -74,18 +74,6 @@ export const PartnerQuoteResponse = Schema.Struct({
   meta: Schema.Struct({ allowlistApplied: Schema.Boolean })
 }).annotate({ identifier: "PartnerQuoteResponse" })
 
-/**
- * An account address in any case: the service passes its EIP-55 form on (a mixed-case address whose checksum is wrong
- * is taken as its lowercase form, as token addresses are; the SDKs threw on it). A regular expression cannot express
- * the checksum, and the schema must stay exactly what the route accepts (OpenAPI, MCP tools derive from it).
- */
-export const AccountAddress = Schema.String.check(
-  Schema.isPattern(/^0x[0-9a-fA-F]{40}$/u, { message: "expected an address: 0x + 40 hex digits" })
-)
-
-/** The EIP-55 form of an address of any case. */
-export const checksummed = (address: string) => checksumAddress(address.toLowerCase() as `0x${string}`)
-
 export const QuoteRequestBody = Schema.Struct({
   chainId: Schema.Int.annotate({ description: "EVM chain id", examples: [31337] }),
   tokenInAddress: Addr.annotate({ examples: [devnetWeth] }),
@@ -97,12 +85,12 @@ export const QuoteRequestBody = Schema.Struct({
   slippage: Schema.optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 0.5 }))).annotate({
     description: "Decimal fraction (0.005 = 0.5 %, the default); at most 0.5"
   }),
-  recipient: AccountAddress
+  recipient: AddressParam
     .annotate({ description: "Where the output lands (any case)", examples: [devnetAccount] }),
   routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
   useRouterBalance: Schema.optional(Schema.Boolean).annotate({ description: "Universal only: spend what the router holds (pre-funded in the same transaction) instead of pulling through Permit2" }),
   deadline: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "Unix seconds; default now + QUOTE_DEADLINE_SECONDS (1800)" }),
-  sender: Schema.optional(AccountAddress)
+  sender: Schema.optional(AddressParam)
     .annotate({ description: "The wallet that will send the transaction: when given, `transaction.gas` is estimated for it", examples: [devnetAccount] })
 }).annotate({ identifier: "QuoteRequest" })
 

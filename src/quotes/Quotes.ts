@@ -1,6 +1,6 @@
 import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
-import { formatUnits } from "viem"
+import { formatUnits, getAddress } from "viem"
 import { Chain } from "../../layers/Chain.ts"
 import type { QuoteResult, TradeType } from "../../workers/routing/types.ts"
 import { KNOWN_CHAINS, quoteChainFrom } from "../domain/QuoteChains.ts"
@@ -9,7 +9,6 @@ import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
 import { type MethodParameters, type RouterType, slippageBound } from "./Calldata.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
-import { checksummed } from "./QuoteModels.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { type QuoteToken, TokenRegistry } from "./TokenRegistry.ts"
 
@@ -135,7 +134,8 @@ export class Quotes extends Context.Service<Quotes, {
         universalRouter: quoteChain.universalRouter,
         routerType: input.routerType,
         slippage: input.slippage,
-        recipient: checksummed(input.recipient),
+        // Any case in, EIP-55 out: the SDK refuses a mixed-case address whose checksum is wrong (getAddress does not check it).
+        recipient: getAddress(input.recipient),
         deadline,
         useRouterBalance: input.useRouterBalance,
         tokens: [tokenIn, tokenOut]

@@ -5,7 +5,8 @@ import { ROUTING_SETTINGS } from "../domain/QuoteChains.ts"
 import { McpToolHints } from "../mcp/McpAnnotations.ts"
 import { PartnerAuth } from "./PartnerAuth.ts"
 import { reasonsDoc } from "./QuoteError.ts"
-import { AccountAddress, examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
+import { AddressParam } from "../exchange/Ids.ts"
+import { examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 const errors = [ExchangeBadRequest, ExchangeUnauthorized, ExchangeNotFound, ExchangeTooManyRequests, ExchangeInternal]
@@ -48,7 +49,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes").add(
       amount: Schema.String.annotate({ description: "Base units of the input token (of the output token when type=exactOut)", examples: ["1000000000000000"] }),
       type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({ description: "exactIn (default) or exactOut" }),
       slippageBps: Schema.optional(Bps),
-      recipient: AccountAddress
+      recipient: AddressParam
         .annotate({ description: "Where the swap output lands (any case)", examples: [examples.devnetAccount] }),
       routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
       useRouterBalance: Schema.optional(Schema.Literals(["true", "false"])).annotate({

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { getAddress } from "viem"
 import { Chain } from "../../layers/Chain.ts"
 import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeBadRequest } from "../exchange/ExchangeError.ts"
@@ -7,7 +8,6 @@ import { KNOWN_CHAINS } from "../domain/QuoteChains.ts"
 import { timedQuote } from "../metrics/Metrics.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
-import { checksummed } from "./QuoteModels.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
 import { describe, type QuoteInput, type QuoteOutcome, QuoteRejected, Quotes } from "./Quotes.ts"
 
@@ -91,7 +91,7 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
         const o = yield* quotes.quote(input).pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp))
         const estimated = payload.sender === undefined
           ? undefined
-          : yield* gas.estimate({ from: checksummed(payload.sender), ...o.methodParameters })
+          : yield* gas.estimate({ from: getAddress(payload.sender), ...o.methodParameters })
         return {
           ...summary(o),
           transaction: {

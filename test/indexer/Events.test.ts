@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { IndexerEvents } from "../../src/indexer/IndexerEvents.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { type Devnet, ignite, seed, startDevnet, swap } from "./devnet.ts"
+import { ignite, scopedSeededDevnet, swap } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 import { parseEther } from "viem"
 
@@ -14,9 +14,7 @@ const launchRows = (token: string) =>
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer change events", (it) => {
   it.effect("a new launch is announced after its batch committed; a reorg that removes it is announced too", () =>
     Effect.gen(function*() {
-      const d: Devnet = yield* Effect.promise(() => startDevnet())
-      yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
-      yield* Effect.promise(() => seed(d))
+      const { d } = yield* scopedSeededDevnet
       yield* Effect.gen(function*() {
         const status = yield* IndexerStatus
         yield* status.awaitBlock(yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 })), "30 seconds")

@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { hexToBigInt, type Hex, type PublicClient } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { type Devnet, seed, startDevnet } from "./devnet.ts"
+import { type Devnet, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, indexerLayer } from "./harness.ts"
 
 interface Call {
@@ -54,9 +54,7 @@ const fetchedAhead = (calls: ReadonlyArray<Call>) => {
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer: logs fetched ahead (real anvil, real Postgres)", (it) => {
   it.effect("final ranges are fetched ahead, once each; unfinalized ones never, nor with INDEXER_RPC_CONCURRENCY 1; the tables are the same every way", () =>
     Effect.gen(function*() {
-      const d = yield* Effect.promise(() => startDevnet())
-      yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
-      yield* Effect.promise(() => seed(d))
+      const { d } = yield* scopedSeededDevnet
 
       // Every block final: each batch's successor is fetched while it is projected and committed.
       const final = yield* indexOnce(d, 0)

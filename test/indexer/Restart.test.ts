@@ -6,7 +6,7 @@ import { parseEther } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { write } from "../contracts/chain.ts"
 import { TestDatabase, TestDatabaseInfo } from "../layers/TestDatabase.ts"
-import { erc20, ignite, seed, startDevnet, swap } from "./devnet.ts"
+import { erc20, ignite, scopedSeededDevnet, swap } from "./devnet.ts"
 import { dumpTables, indexerLayer } from "./harness.ts"
 
 const checkpoint = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -21,9 +21,7 @@ const awaitCheckpoint = (until: (n: bigint) => boolean) =>
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer crash and restart", (it) => {
   it.effect("SIGKILL mid-backfill, a second indexer waits for the lock, then resumes: no gap, no duplicate; a launch made while it was down is indexed", () =>
     Effect.gen(function*() {
-      const d = yield* Effect.promise(() => startDevnet())
-      yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
-      yield* Effect.promise(() => seed(d))
+      const { d } = yield* scopedSeededDevnet
       const seededHead = yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 }))
       const info = yield* TestDatabaseInfo
 

@@ -5,7 +5,7 @@ import { parseEther } from "viem"
 import { defaultIndexerSettings } from "../../src/indexer/IndexerConfig.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { seed, startDevnet, swap } from "./devnet.ts"
+import { scopedSeededDevnet, swap } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 
 const lockKey = defaultIndexerSettings(31337).lockKey
@@ -13,9 +13,7 @@ const lockKey = defaultIndexerSettings(31337).lockKey
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer single writer", (it) => {
   it.effect("when the lock's connection is terminated and another session takes the lock, the indexer writes nothing until it gets the lock back", () =>
     Effect.gen(function*() {
-      const d = yield* Effect.promise(() => startDevnet())
-      yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
-      yield* Effect.promise(() => seed(d))
+      const { d } = yield* scopedSeededDevnet
       const sql = yield* SqlClient.SqlClient
       const checkpoint = sql<{ n: string }>`SELECT block_number::text AS n FROM indexer_checkpoints`.pipe(
         Effect.map((rows) => BigInt(rows[0]!.n))

@@ -3,6 +3,7 @@
  * the launchpad, a stablecoin/WETH pool with an NFT position, canonical launches (and one that is not), swaps both
  * ways, token transfers, fuel, graduation and a fee claim, NFT liquidity changes and an NFT transfer.
  */
+import { Effect } from "effect"
 import { createRequire } from "node:module"
 import { type Abi, type Address, maxUint256, parseAbi, parseEther, zeroAddress } from "viem"
 import {
@@ -164,3 +165,11 @@ export const seed = async (d: Devnet) => {
 }
 
 export const poolAbi = uniswapArtifacts.pool().abi
+
+/** A seeded devnet for the scope of an Effect test: anvil stops when the scope closes. */
+export const scopedSeededDevnet = Effect.gen(function*() {
+  const d = yield* Effect.promise(() => startDevnet())
+  yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
+  const seeded = yield* Effect.promise(() => seed(d))
+  return { d, seeded }
+})
