@@ -3,6 +3,7 @@ import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
 import { toolNames } from "../../src/mcp/ToolNames.ts"
+import { clientSpecRoutes, exchangeSpecRoutes, specEntries } from "./specRoutes.ts"
 
 /**
  * How the tools (one per route) match the spec: the routes named in the spec's endpoint tables against the routes the
@@ -10,41 +11,18 @@ import { toolNames } from "../../src/mcp/ToolNames.ts"
  * (engagement, notifications and push are described in prose), the exchange and search tables all 29.
  */
 
-/** The spec sits beside the repository (`../shared/spec`); FIRE_SPEC_DIR points at it from a worktree elsewhere. */
-const specDir = process.env["FIRE_SPEC_DIR"] ?? NodePath.resolve(import.meta.dirname, "../../../shared/spec")
-const read = (file: string) => {
-  const path = NodePath.join(specDir, file)
-  if (!NodeFs.existsSync(path)) throw new Error(`The spec is expected beside the repository at ${path}`)
-  return NodeFs.readFileSync(path, "utf8")
-}
-
 const normalise = (path: string) => path.split("?")[0]!.replace(/\{([^}]+)\}/g, ":$1").replace(/:[A-Za-z_]+/g, ":param")
 
-/** `| GET /v1/a, /v1/b | ...` and `| /api/v1/pools | ...` (method GET when the table gives none). */
-const tableRoutes = (markdown: string) => new Set(tableEntries(markdown).map((r) => `${r.method} ${normalise(r.path)}`))
-
-const tableEntries = (markdown: string) => {
-  const routes: Array<{ method: string; path: string }> = []
-  for (const line of markdown.split("\n")) {
-    const cell = /^\|\s*([^|]+?)\s*\|/.exec(line)?.[1]
-    if (cell === undefined || !/(^|\s|,)(GET|POST|PUT|PATCH|DELETE)?\s*\/(v1|api|healthz)/.test(cell)) continue
-    let method = "GET"
-    for (const part of cell.replace(/ and similar$/, "").split(",")) {
-      const m = /^\s*(?:(GET|POST|PUT|PATCH|DELETE)\s+)?(\/\S+)/.exec(part)
-      if (m === null) continue
-      if (m[1] !== undefined) method = m[1]
-      routes.push({ method, path: m[2]!.split("?")[0]!.replace(/\{([^}]+)\}/g, ":$1") })
-    }
-  }
-  return routes
-}
+/** The spec's table routes, written out in specRoutes.ts (where they came from is noted there). */
+const tableRoutes = (routes: ReadonlyArray<string>) =>
+  new Set(specEntries(routes).map((r) => `${r.method} ${normalise(r.path)}`))
 
 const implemented = (tools: ReadonlyArray<{ route: { method: string; path: string } }>) =>
   new Set(tools.map((t) => `${t.route.method} ${normalise(t.route.path)}`))
 
 describe("tool coverage against the spec's endpoint tables", () => {
   it("client: the spec's 76 = its 63 table routes + 13 routes its prose describes; the 10 beyond are in docs/agents.md", () => {
-    const spec = tableRoutes(read("client-api.md"))
+    const spec = tableRoutes(clientSpecRoutes)
     const have = implemented(clientTools())
     const missing = [...spec].filter((r) => !have.has(r))
     const beyond = clientTools().filter((t) => !spec.has(`${t.route.method} ${normalise(t.route.path)}`))
@@ -55,7 +33,7 @@ describe("tool coverage against the spec's endpoint tables", () => {
       `app_ tools ${clientTools().length}: spec tables ${spec.size} (missing ${missing.length}), prose routes ${prose.length}, ` +
         `beyond the spec ${extra.length}:\n  ${extra.map((t) => `${t.name} (${t.route.method} ${t.route.path})`).join("\n  ")}`
     )
-    assert.strictEqual(spec.size, 63, "the spec's tables were read")
+    assert.strictEqual(spec.size, 63, "the spec's table routes")
     assert.deepStrictEqual(missing, [])
     assert.strictEqual(spec.size + prose.length, 76, "the spec's 76 app_ tools")
     assert.strictEqual(clientTools().length, 76 + extra.length)
@@ -66,7 +44,7 @@ describe("tool coverage against the spec's endpoint tables", () => {
   })
 
   it("exchange + search: the spec's tables name all 29 dex_ routes; the gap and the extras are printed", () => {
-    const spec = tableRoutes(read("exchange-api.md"))
+    const spec = tableRoutes(exchangeSpecRoutes)
     const have = implemented(exchangeTools())
     const missing = [...spec].filter((r) => !have.has(r))
     const beyond = [...have].filter((r) => !spec.has(r))
@@ -85,8 +63,8 @@ describe("tool coverage against the spec's endpoint tables", () => {
     const known = new Set([
       ...clientTools().map((t) => t.name),
       ...exchangeTools().map((t) => t.name),
-      ...toolNames("app", tableEntries(read("client-api.md"))),
-      ...toolNames("dex", tableEntries(read("exchange-api.md")))
+      ...toolNames("app", specEntries(clientSpecRoutes)),
+      ...toolNames("dex", specEntries(exchangeSpecRoutes))
     ])
     const named = [...new Set(docs.match(/\b(?:app|dex)_[a-z0-9_]+\b/g) ?? [])].filter((n) => !n.endsWith("_"))
     assert.isAtLeast(named.length, 20)

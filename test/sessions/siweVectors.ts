@@ -1,12 +1,8 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-/**
- * The SIWE conformance vectors (spruceid `siwe` test fixtures) are read in place from the shared conformance folder
- * next to the repository, never copied into it. `SIWE_VECTORS_DIR` points elsewhere if needed.
- */
-export const vectorsDir = process.env.SIWE_VECTORS_DIR ??
-  fileURLToPath(new URL("../../../shared/conformance/siwe/", import.meta.url))
+/** The SIWE conformance vectors (spruceid `siwe` test fixtures), copied into the repository: test/fixtures/siwe/README.md. */
+export const vectorsDir = fileURLToPath(new URL("../fixtures/siwe/", import.meta.url))
 
 export const readVectors = <A>(file: string): Record<string, A> =>
   JSON.parse(readFileSync(`${vectorsDir}/${file}`, "utf8")) as Record<string, A>
