@@ -51,7 +51,7 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
       try: () => start(bin.postgres, dir, port, owner),
       catch: (cause) => new Error(`PostgreSQL did not start on port ${port} (data in ${dir}): ${String(cause)}`)
     }).pipe(Effect.orDie),
-    (child) => Effect.promise(() => stop(child))
+    (child) => Effect.promise(() => stop(child)).pipe(Effect.andThen(Effect.logInfo(`PostgreSQL stopped (data in ${dir})`)))
   )
   return { url: Redacted.make(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`), port, dir }
 })
@@ -140,7 +140,13 @@ const initialise = async (initdb: string, dir: string, owner: Owner | undefined)
 const start = (postgres: string, dir: string, port: number, owner: Owner | undefined) =>
   new Promise<ChildProcess>((resolve, reject) => {
     const child = spawn(postgres, ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1",
-      "-c", "unix_socket_directories=", "-c", "max_connections=200"], { ...owner, stdio: ["ignore", "ignore", "pipe"] })
+      "-c", "unix_socket_directories=", "-c", "max_connections=200"], {
+      ...owner,
+      stdio: ["ignore", "ignore", "pipe"],
+      // Its own process group: a Ctrl-C in the terminal (SIGINT to the foreground group) reaches only the app, which
+      // stops the server after the services have drained; in our group, the server shut down under their connections.
+      detached: true
+    })
     let log = ""
     const onData = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000)

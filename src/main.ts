@@ -31,18 +31,25 @@ const program = Effect.gen(function*() {
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
   return yield* Effect.never
-})
+}).pipe(
+  // One line per step of a stop: this one, then each service and child as its scope closes, then "stopped".
+  Effect.onInterrupt(() => Effect.logInfo("stopping: draining the services"))
+)
 
 // Past 10 s the drain has failed: leave anyway, so an orchestrator never waits on us.
 const forceExitAfterSignal = () => {
   const arm = () => setTimeout(() => process.exit(1), 10_000).unref()
   process.once("SIGINT", arm)
   process.once("SIGTERM", arm)
+  // A closed terminal sends SIGHUP, which would end Node without finalizers and leave PostgreSQL and anvil (in
+  // process groups of their own) running: stop as for SIGTERM.
+  process.once("SIGHUP", () => process.kill(process.pid, "SIGTERM"))
 }
 forceExitAfterSignal()
 
 program.pipe(
   Effect.provide(appLayer(services)),
+  Effect.onInterrupt(() => Effect.logInfo("stopped")),
   Effect.provide(TelemetryLive),
   NodeRuntime.runMain({
     // A signal interrupts the program; once every finalizer has run, that is a clean, requested stop: exit 0.

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { execFileSync } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { isAlive } from "../../src/lib/Processes.ts"
+import { noisyLines, spawnApp, urlOf } from "./AppProcess.ts"
+
+/**
+ * Ctrl-C in a terminal sends SIGINT to the whole foreground process group, not just to the app. PostgreSQL and anvil
+ * must not get it (they run in groups of their own): the app drains its services first, then stops them, printing
+ * one line per step and no warning or stack, and exits 0.
+ */
+const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-quiet-stop-"))
+afterAll(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))
+
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number)
+  } catch {
+    return [] // pgrep exits 1 when nothing matches
+  }
+}
+
+const stopLines = [
+  "stopping: draining the services",
+  "devnet: state saved, anvil stopped",
+  `PostgreSQL stopped (data in ${NodePath.join(dataDir, "pg")})`,
+  "stopped"
+]
+
+describe("a stop by signal to the whole process group (a terminal's Ctrl-C, an orchestrator's SIGTERM)", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal}: one line per step, no warning, no stack, children stopped, exit 0`, async () => {
+      const app = spawnApp({ DATA_DIR: dataDir })
+      await app.waitFor(/^ready: /m)
+      const children = childrenOf(app.pid)
+      expect(children.length).toBe(2) // postgres and anvil
+      // The services are in use when the signal comes: the exchange holds its LISTEN connection, the indexer follows.
+      expect((await fetch(`${urlOf(app.output(), "exchange")}/api/health`)).status).toBe(200)
+      const before = app.output().length
+      process.kill(-app.pid, signal)
+      expect(await app.exited).toBe(0)
+      const after = app.output().slice(before)
+      expect(noisyLines(app.output())).toEqual([])
+      const lines = after.trim().split("\n").map((line) => line.replace(/^\[[^\]]*\] INFO \(#\d+\): /, ""))
+      expect([...lines].sort()).toEqual([...stopLines].sort())
+      expect(lines.at(0)).toBe("stopping: draining the services")
+      expect(lines.at(-1)).toBe("stopped")
+      expect(children.filter(isAlive)).toEqual([])
+    }, 120_000)
+  }
+})
