@@ -26,6 +26,39 @@ const routes = (c: { weth9: string; stablecoin: string }, recipient: string) => 
   ] as const
 }
 
+/**
+ * What each route answers once a key is accepted, in `routes` order. POST /quote applies the allowlist after the key,
+ * so its TOKEN_NOT_PERMITTED proves the key passed (an unconfigured allowlist permits no token at all).
+ */
+const passed = (c: { weth9: string; stablecoin: string }, allowlisted: ReadonlyArray<string>) => {
+  const quoted = (res: { status: number; body: any }) => {
+    assert.strictEqual(res.status, 200, JSON.stringify(res.body))
+    assert.strictEqual(res.body.chainId, chainId)
+    assert.isTrue(BigInt(res.body.amountOut) > 0n, JSON.stringify(res.body))
+  }
+  const offList = [c.weth9, c.stablecoin].map((a) => a.toLowerCase()).filter((a) => !allowlisted.includes(a))
+  return [
+    quoted,
+    (res: { status: number; body: any }) => {
+      assert.strictEqual(res.status, 400, JSON.stringify(res.body))
+      assert.strictEqual(res.body.code, "TOKEN_NOT_PERMITTED")
+      assert.deepStrictEqual(res.body.details, { addresses: offList })
+    },
+    quoted,
+    (res: { status: number; body: any }) => {
+      assert.strictEqual(res.status, 200, JSON.stringify(res.body))
+      assert.deepStrictEqual(res.body.tokens.map((t: { address: string }) => t.address), allowlisted)
+    }
+  ] as const
+}
+
+/** Quotes read the indexed pools: wait (bounded) until the quote engine routes the pair, i.e. GET /quote stops 404ing. */
+const quotable = (c: { weth9: string; stablecoin: string }, headers: Record<string, string>) =>
+  Effect.andThen(indexedHead, exchange(`/api/v1/quote?${query({ chainId, tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin, amount: "1000000000000000" })}`, { headers }).pipe(
+    Effect.repeat({ until: (r) => r.status !== 404, schedule: Schedule.spaced("50 millis") }),
+    Effect.timeout("30 seconds")
+  ))
+
 layer(
   QuoteServices({
     apiKeys: [{ partner: "acme", key: configured }],
@@ -42,7 +75,9 @@ layer(
     Effect.gen(function*() {
       const chain = yield* AnvilChain
       const c = chain.deployments.contracts
-      for (const route of routes(c, chain.accounts[0]!.address)) {
+      yield* quotable(c, { "x-api-key": configured })
+      const expected = passed(c, ["0x5fbdb2315678afecb367f032d93f642f64180aa3"])
+      for (const [i, route] of routes(c, chain.accounts[0]!.address).entries()) {
         for (const headers of [{}, { "x-api-key": "nope" }, { authorization: `Bearer ${configured}` }, { "x-api-key": "" }] as Array<Record<string, string>>) {
           const res = yield* route(headers)
           assert.strictEqual(res.status, 401, JSON.stringify(headers))
@@ -50,7 +85,7 @@ layer(
           assert.strictEqual(res.body.code, "INVALID_API_KEY")
         }
         const ok = yield* route({ "x-api-key": configured })
-        assert.notStrictEqual(ok.status, 401)
+        expected[i]!(ok)
         assert.strictEqual(ok.headers.get("ratelimit-limit"), "1000")
       }
       const sql = yield* SqlClient.SqlClient
@@ -129,9 +164,11 @@ layer(QuoteServices(), { timeout: "120 seconds", excludeTestServices: true })("n
   it.effect("every quote route passes without a key (local development)", () =>
     Effect.gen(function*() {
       const chain = yield* AnvilChain
-      for (const route of routes(chain.deployments.contracts, chain.accounts[0]!.address)) {
-        const res = yield* route({})
-        assert.notStrictEqual(res.status, 401, JSON.stringify(res.body))
+      const c = chain.deployments.contracts
+      yield* quotable(c, {})
+      const expected = passed(c, [])
+      for (const [i, route] of routes(c, chain.accounts[0]!.address).entries()) {
+        expected[i]!(yield* route({}))
       }
     }))
 })
