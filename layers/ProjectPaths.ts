@@ -10,3 +10,6 @@ const parent = NodePath.dirname(here)
 export const projectRoot: string = NodePath.basename(parent) === "dist" ? NodePath.dirname(parent) : parent
 
 export const sqlDir: string = NodePath.join(projectRoot, "sql")
+
+/** The GraphiQL bundle that scripts/build-graphiql.ts writes and src/graphql/GraphiqlAssets.ts serves. */
+export const graphiqlDir: string = NodePath.join(projectRoot, "dist", "graphiql")

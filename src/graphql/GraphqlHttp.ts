@@ -16,7 +16,7 @@ import { WebSocketServer } from "ws"
 import { UpgradeRoutes } from "../Http.ts"
 import { BodyLimits } from "../http/BodyLimits.ts"
 import { errorResponse, isBodyTooLargeError } from "../http/RequestContext.ts"
-import { graphiqlPage } from "./GraphiqlPage.ts"
+import { GraphiqlAssetsLive } from "./GraphiqlAssets.ts"
 import { GraphqlSchema, listFieldNames, newContext } from "./GraphqlSchema.ts"
 import { costLimit, depthLimit } from "./Limits.ts"
 
@@ -90,14 +90,14 @@ export const GraphqlWsLive = Layer.effectDiscard(Effect.gen(function*() {
  * is a 400 with our error body; a query that does not parse or validate is a 400 with GraphQL's `errors`; execution
  * errors come back with status 200 beside partial `data`, as the GraphQL-over-HTTP spec says for JSON responses.
  * Queries deeper than MAX_DEPTH or costlier than MAX_COST rows are refused with 400 before they run.
- * GET serves a query page for browsers; WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
+ * GET serves GraphiQL for browsers (GraphiqlAssetsLive); WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
  */
 export const GraphqlHttpLive = Layer.unwrap(Effect.map(GraphqlSchema, (schema) =>
   Layer.mergeAll(
   GraphqlWsLive,
   // Its own body limit (src/http/BodyLimits.ts GRAPHQL_BODY_BYTES), enforced by the global middleware.
   Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "POST", path: "/v1/graphql", kind: "graphql" }]))),
-  HttpRouter.add("GET", "/v1/graphql", HttpServerResponse.html(graphiqlPage)),
+  GraphiqlAssetsLive,
   HttpRouter.add(
     "POST",
     "/v1/graphql",

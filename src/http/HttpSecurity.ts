@@ -17,7 +17,8 @@ import type { ErrorWriter } from "./RequestContext.ts"
  *   serve our own frontend, and partners call them from servers.
  * - Security headers: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`
  *   (no framing, so no clickjacking of the docs and GraphiQL pages), `Referrer-Policy: no-referrer`, and HSTS when
- *   the request came over TLS (`X-Forwarded-Proto: https` from a trusted proxy, TRUST_PROXY=true).
+ *   the request came over TLS (`X-Forwarded-Proto: https` from a trusted proxy, TRUST_PROXY=true). A route that sets
+ *   its own CSP keeps it (GraphiQL's page: src/graphql/GraphiqlAssets.ts, which also says `frame-ancestors 'none'`).
  */
 export interface HttpSecuritySettings {
   readonly corsOrigins: ReadonlyArray<string>

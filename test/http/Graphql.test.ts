@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { graphiqlCsp } from "../../src/graphql/GraphiqlAssets.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 const gql = (body: unknown) =>
@@ -38,11 +39,37 @@ layer(TestServices(["indexer"]), { timeout: "60 seconds" })("indexer GraphQL end
       }
     }))
 
-  it.effect("GET /v1/graphql serves the query page for browsers", () =>
+  it.effect("GET /v1/graphql serves GraphiQL from the local bundle, under its own CSP; its files are cached for good", () =>
     Effect.gen(function*() {
-      const page = yield* Effect.flatMap(baseUrl("indexer"), (base) => Effect.promise(() => fetch(`${base}/v1/graphql`)))
+      const base = yield* baseUrl("indexer")
+      const get = (path: string, headers: Record<string, string> = {}) => Effect.promise(() => fetch(`${base}${path}`, { headers }))
+      const page = yield* get("/v1/graphql")
       assert.strictEqual(page.status, 200)
       assert.match(page.headers.get("content-type") ?? "", /text\/html/)
-      assert.include(yield* Effect.promise(() => page.text()), "/v1/graphql")
+      assert.strictEqual(page.headers.get("content-security-policy"), graphiqlCsp)
+      assert.strictEqual(page.headers.get("cache-control"), "no-cache")
+      assert.strictEqual(page.headers.get("x-frame-options"), "DENY")
+      const html = yield* Effect.promise(() => page.text())
+      assert.notMatch(html, /https?:\/\//, "the page loads nothing from another origin")
+      const assets = [...html.matchAll(/(?:src|href)="(\/v1\/graphql\/assets\/[^"]+)"/g)].map((m) => m[1]!)
+      assert.isTrue(assets.some((a) => a.endsWith(".js")) && assets.some((a) => a.endsWith(".css")), html)
+      for (const asset of assets) {
+        const plain = yield* get(asset, { "accept-encoding": "identity" })
+        assert.strictEqual(plain.status, 200, asset)
+        assert.strictEqual(plain.headers.get("cache-control"), "public, max-age=31536000, immutable")
+        assert.match(plain.headers.get("content-type") ?? "", asset.endsWith(".js") ? /^text\/javascript/ : /^text\/css/)
+        assert.isNull(plain.headers.get("content-encoding"))
+        const plainBytes = (yield* Effect.promise(() => plain.arrayBuffer())).byteLength
+        // fetch decompresses: the same file comes back, smaller on the wire.
+        const gzipped = yield* get(asset, { "accept-encoding": "gzip" })
+        assert.strictEqual(gzipped.headers.get("content-encoding"), "gzip")
+        assert.isBelow(Number(gzipped.headers.get("content-length")), plainBytes)
+        assert.strictEqual((yield* Effect.promise(() => gzipped.arrayBuffer())).byteLength, plainBytes)
+      }
+      for (const missing of ["/v1/graphql/assets/nope.js", "/v1/graphql/assets/index.html", "/v1/graphql/assets/manifest.json"]) {
+        const res = yield* get(missing)
+        assert.strictEqual(res.status, 404, missing)
+        assert.strictEqual(((yield* Effect.promise(() => res.json())) as { code: string }).code, "NOT_FOUND")
+      }
     }))
 })

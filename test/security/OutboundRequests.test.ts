@@ -29,7 +29,6 @@ const reviewed: Record<string, ReviewedUse> = {
     why: "web push to a subscription's endpoint: user-supplied by design (the Push API), https only with verified TLS, " +
       "through an Agent that refuses private/loopback/link-local/reserved addresses at connection time (threat 6)"
   },
-  "src/graphql/GraphiqlPage.ts": { uses: 1, why: "browser code of the query page: the browser POSTs to the page's own path" },
   "src/client/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
   "src/cli.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" }
   // The CLI's chain transactions (launch, swap) go through scripts/devnet/tx.ts, against the RPC URL given to them.
