@@ -52,48 +52,69 @@ describe("outbound requests review", () => {
   })
 })
 
-/** A local HTTP server standing for an internal service an attacker would like the API to call; counts requests. */
-class Target extends Context.Service<Target, { readonly url: string; readonly hits: () => number }>()("test/security/Target") {}
+/**
+ * A local HTTP server standing for an internal service an attacker would like the API to call; it records the path of
+ * every request. It also serves the identity provider's JWKS: the one request the server makes to it by design, used
+ * below as the event that closes the observation window.
+ */
+const JWKS_PATH = "/.well-known/jwks.json"
+class Target extends Context.Service<Target, { readonly url: string; readonly paths: () => ReadonlyArray<string> }>()("test/security/Target") {}
 const TargetLive = Layer.effect(
   Target,
   Effect.acquireRelease(
     Effect.promise(() =>
-      new Promise<{ server: ReturnType<typeof createServer>; url: string; hits: () => number }>((resolve) => {
-        let hits = 0
-        const server = createServer((_, res) => {
-          hits++
-          res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+      new Promise<{ server: ReturnType<typeof createServer>; url: string; paths: () => ReadonlyArray<string> }>((resolve) => {
+        const paths: Array<string> = []
+        const server = createServer((req, res) => {
+          paths.push(req.url ?? "")
+          if (req.url === JWKS_PATH) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [] }))
+          else res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
         })
         server.listen(0, "127.0.0.1", () => {
           const address = server.address() as { port: number }
-          resolve({ server, url: `http://127.0.0.1:${address.port}`, hits: () => hits })
+          resolve({ server, url: `http://127.0.0.1:${address.port}`, paths: () => [...paths] })
         })
       })
     ),
     ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  ).pipe(Effect.map(({ hits, url }) => Target.of({ url, hits })))
+  ).pipe(Effect.map(({ paths, url }) => Target.of({ url, paths })))
 )
 
-layer(Layer.merge(AccountsServer(), TargetLive), { timeout: "90 seconds", excludeTestServices: true })("user-supplied URLs", (it) => {
+const Server = Layer.unwrap(Target.useSync((target) =>
+  AccountsServer({ IDP_ISSUER: "https://idp.example.test", IDP_JWKS_URL: `${target.url}${JWKS_PATH}`, IDP_AUDIENCE: "fire-app" }))).pipe(
+  Layer.provideMerge(TargetLive)
+)
+
+/** An ID token of a key the JWKS does not have: verifying it makes the server fetch the JWKS, then refuse the token. */
+const unknownKeyToken = [{ alg: "RS256", kid: "unknown" }, { sub: "x" }, "sig"]
+  .map((part) => Buffer.from(typeof part === "string" ? part : JSON.stringify(part)).toString("base64url")).join(".")
+
+layer(Server, { timeout: "90 seconds", excludeTestServices: true })("user-supplied URLs", (it) => {
   it.effect("URLs in profile and comment images and in the SIWE message are refused or ignored; nothing fetches them", () =>
     Effect.gen(function*() {
       const target = yield* Target
       const account = newAccount()
       const token = yield* tokenFor(account)
+      // A sign-in message may name any URI and resources: the sign-in succeeds, and they are never requested.
+      const other = newAccount()
+      const signedIn = yield* signIn(other, { uri: `${target.url}/login`, resources: [`${target.url}/terms`] })
+      assert.strictEqual(signedIn.status, 200, JSON.stringify(signedIn.body))
+      assert.strictEqual(signedIn.body.user.walletAddress, other.address)
       for (const image of [`${target.url}/a.png`, `//127.0.0.1${target.url.slice(target.url.lastIndexOf(":"))}/a.png`, `/v1/images/../../${target.url}`]) {
         const profile = yield* client("/v1/users/profile", {
           method: "PATCH",
           body: JSON.stringify({ image }),
           headers: { "content-type": "application/json", ...bearer(token) }
         })
-        assert.strictEqual(profile.status, 400, image)
+        assert.deepStrictEqual([profile.status, profile.body.code], [400, "INVALID_BODY"], image)
         const comment = yield* postJson("/v1/comments", { token: `0x${"00".repeat(19)}01`, text: "look", image }, bearer(token))
-        assert.strictEqual(comment.status, 400, image)
+        assert.deepStrictEqual([comment.status, comment.body.code], [400, "INVALID_BODY"], image)
       }
-      // A sign-in message may name any URI and resources: they are compared, never requested.
-      const other = newAccount()
-      const signedIn = yield* signIn(other, { uri: `${target.url}/login`, resources: [`${target.url}/terms`] })
-      assert.isBelow(signedIn.status, 500)
-      assert.strictEqual(target.hits(), 0)
+      // The window ends on an event, not after a delay: work the requests above left running in the background (the
+      // sign-in first, then six more round trips) would have reached the target by the time the server, asked last,
+      // fetches the JWKS from it.
+      const idp = yield* postJson("/v1/session/create", { idToken: unknownKeyToken })
+      assert.strictEqual(idp.status, 401, JSON.stringify(idp.body))
+      assert.deepStrictEqual(target.paths(), [JWKS_PATH], "the target saw only the JWKS fetch")
     }))
 })
