@@ -12,11 +12,11 @@ export interface Spawned {
 }
 
 /**
- * Benchmarks run what `npm start` runs: the build (`dist/src/main.js`). Call once before spawning; it compiles the
- * current sources so that the figures belong to them.
+ * Benchmarks run what `npm start` runs: the build (`dist/src/main.js`). Call once before spawning; as `npm start`, it
+ * builds when the sources changed since the last build (scripts/build-if-changed.ts), so the figures belong to them.
  */
 export const buildApp = () => {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" })
+  execFileSync(process.execPath, [NodePath.join(root, "scripts/build-if-changed.ts")], { cwd: root, stdio: "inherit" })
 }
 
 /** Starts the built app with the given env and arguments and resolves at its `ready:` line. */
