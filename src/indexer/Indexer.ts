@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Fiber, Layer, Option, Schedule } from "effect"
+import { Cause, Context, Duration, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import { buildBatch, type BuiltBatch, fetchRange, type RangeLogs } from "./Batch.ts"
 import { type BlockHeader, ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
@@ -6,7 +6,8 @@ import { IndexerEvents } from "./IndexerEvents.ts"
 import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
 import { IndexerStatus } from "./IndexerStatus.ts"
 import type { ProjectionState } from "./project/State.ts"
-import { type CommitInput, Store, WriterLockLost } from "./store/Store.ts"
+import { afterRollback, describeTarget, noRollback, repeatDelay, rollbackKey } from "./loop/RepeatedRollback.ts"
+import { type Checkpoint, type CommitInput, type RollbackTarget, rollbackKeeps, Store, WriterLockLost } from "./store/Store.ts"
 
 export class ReorgTooDeep extends Error {}
 
@@ -62,29 +63,53 @@ export const runIndexer = Effect.gen(function*() {
     return a === null ? Effect.void : Fiber.interrupt(a.fiber)
   })
 
-  /** Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. */
+  /**
+   * The checkpoint; one below the start block counts as none. A rollback to before the start block deletes the
+   * checkpoint, but an older version stored the block before the start block there, and a chain whose block 0 is not
+   * its block 1's parent (anvil re-creating the genesis on a warm start) then failed the parent check forever.
+   */
+  const checkpoint = Effect.map(store.checkpoint, Option.filter((c: Checkpoint) => c.blockNumber >= source.startBlock))
+
+  /**
+   * Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. Past the
+   * start block, every indexed block was replaced: back to before the start (nothing of it to check against).
+   */
   const findAncestor = (from: bigint) => Effect.gen(function*() {
-    for (let n = from; n >= source.startBlock - 1n && n >= 0n; n--) {
+    for (let n = from; n >= source.startBlock; n--) {
       const stored = yield* store.storedHash(n)
-      if (Option.isNone(stored)) break
+      if (Option.isNone(stored)) {
+        if (source.reindexOnDeepReorg) {
+          yield* Effect.logWarning(`indexer: the chain no longer contains the indexed blocks below ${from}; re-indexing from the start block`)
+          break
+        }
+        return yield* Effect.die(new ReorgTooDeep(`reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from}`))
+      }
       const remote = yield* reader.header(n)
-      if (remote.hash === stored.value) return remote
+      if (remote.hash === stored.value) return { _tag: "Block", header: remote } satisfies RollbackTarget
     }
-    if (source.reindexOnDeepReorg) {
-      yield* Effect.logWarning(`indexer: the chain no longer contains the indexed blocks below ${from}; re-indexing from the start block`)
-      return yield* reader.header(source.startBlock > 0n ? source.startBlock - 1n : 0n)
-    }
-    return yield* Effect.die(new ReorgTooDeep(`reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from}`))
+    return { _tag: "BeforeStart", startBlock: source.startBlock } satisfies RollbackTarget
   })
 
+  /** Rollbacks repeated without a commit in between wait longer each time (and say so in the status). */
+  let rollbacks = noRollback
   const rollbackTo = (from: bigint, tip: bigint) => Effect.gen(function*() {
     yield* dropAhead
-    const ancestor = yield* findAncestor(from)
-    yield* Effect.logWarning(`indexer: reorg, rolling back from ${tip} to ${ancestor.number}`)
-    const touched = yield* store.rollback(ancestor)
+    const target: RollbackTarget = yield* findAncestor(from)
+    rollbacks = afterRollback(rollbacks, rollbackKey(tip, target))
+    if (rollbacks.repeats > 0) {
+      const delay = repeatDelay(rollbacks.repeats)
+      const message = `the rollback from ${tip} to ${describeTarget(target)} repeats without progress ` +
+        `(${rollbacks.repeats + 1} times in a row): next attempt in ${Duration.format(delay)}`
+      yield* Effect.logError(`indexer: ${message}`)
+      yield* status.update((s) => ({ ...s, phase: "retrying", lastError: message }))
+      yield* Effect.sleep(delay)
+    }
+    yield* Effect.logWarning(`indexer: reorg, rolling back from ${tip} to ${describeTarget(target)}`)
+    const touched = yield* store.rollback(target)
     yield* reload
-    yield* status.update((s) => ({ ...s, reorgs: s.reorgs + 1, lastIndexedBlock: ancestor.number, lastIndexedTimestamp: ancestor.timestamp }))
-    yield* events.publish({ kind: "reorg", chainId, fromBlock: ancestor.number + 1n, toBlock: tip, pools: touched.pools, tokens: touched.tokens, launches: [] })
+    const kept = target._tag === "Block" ? target.header : null
+    yield* status.update((s) => ({ ...s, reorgs: s.reorgs + 1, lastIndexedBlock: kept?.number ?? null, lastIndexedTimestamp: kept?.timestamp ?? null }))
+    yield* events.publish({ kind: "reorg", chainId, fromBlock: rollbackKeeps(target) + 1n, toBlock: tip, pools: touched.pools, tokens: touched.tokens, launches: [] })
   })
 
   // The commit of the last built batch runs while the next batch is fetched, decoded and projected (the projection
@@ -104,6 +129,7 @@ export const runIndexer = Effect.gen(function*() {
 
   const commitAndReport = (input: CommitInput, batch: BuiltBatch, head: bigint) => Effect.gen(function*() {
     const touched = yield* store.commit(input)
+    rollbacks = noRollback
     const from = input.from
     const to = input.to.number
     const now = Date.now()
@@ -138,7 +164,7 @@ export const runIndexer = Effect.gen(function*() {
     if (pending !== null && pending.to.number >= head) yield* settle
     const inFlight = pending
     const cp = inFlight === null
-      ? yield* store.checkpoint
+      ? yield* checkpoint
       : Option.some({ blockNumber: inFlight.to.number, hash: inFlight.to.hash, timestamp: inFlight.to.timestamp })
     const cursor = Option.match(cp, { onNone: () => source.startBlock - 1n, onSome: (c) => c.blockNumber })
     const finalBoundary = head - BigInt(settings.finalityDepth)

@@ -3,6 +3,8 @@ import { SqlClient } from "effect/sql"
 import { defaultIndexerSettings, IndexerConfig, type IndexerSettings } from "../../src/indexer/IndexerConfig.ts"
 import { Indexer, indexerServices } from "../../src/indexer/Indexer.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
+import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
+import { TestDatabase } from "../layers/TestDatabase.ts"
 import type { Devnet } from "./devnet.ts"
 
 /** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */
@@ -37,3 +39,10 @@ export const dumpTables = Effect.gen(function*() {
   out.checkpoint = (cp[0] as { c: string } | undefined)?.c ?? ""
   return out
 })
+
+/** Indexes a fresh database (Layer.fresh: not the file's memoized one) from the start block to `block` and dumps it. */
+export const freshDump = (d: Devnet, block: bigint) =>
+  Effect.gen(function*() {
+    yield* (yield* IndexerStatus).awaitBlock(block, "60 seconds")
+    return yield* dumpTables
+  }).pipe(Effect.provide(indexerLayer(d).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))))

@@ -24,6 +24,18 @@ export interface CommitInput {
   readonly finalizedBelow: bigint
 }
 
+/**
+ * Where a rollback ends: on a block the chain still has (it becomes the checkpoint), or before the start block: no
+ * checkpoint, so the next batch starts at the start block and is not checked against a parent it never indexed.
+ */
+export type RollbackTarget =
+  | { readonly _tag: "Block"; readonly header: BlockHeader }
+  | { readonly _tag: "BeforeStart"; readonly startBlock: bigint }
+
+/** The last block a rollback keeps (everything above it is deleted). */
+export const rollbackKeeps = (target: RollbackTarget): bigint =>
+  target._tag === "Block" ? target.header.number : target.startBlock - 1n
+
 /** What a batch or a rollback changed, for the change event. */
 export interface Touched {
   readonly pools: ReadonlyArray<string>
@@ -64,7 +76,7 @@ export class Store extends Context.Service<Store, {
   readonly loadState: (weth: string, stablecoin: string | undefined, base: ReadonlyArray<string>) => Effect.Effect<ProjectionState, unknown>
   readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, unknown>
   readonly commit: (input: CommitInput) => Effect.Effect<Touched, unknown>
-  readonly rollback: (ancestor: BlockHeader) => Effect.Effect<Touched, unknown>
+  readonly rollback: (target: RollbackTarget) => Effect.Effect<Touched, unknown>
   /**
    * Holds a session-level advisory lock for the scope; waits (polling) while another process holds it. Every commit
    * and rollback then proves the lock is still held (else fails with WriterLockLost and writes nothing).
@@ -203,9 +215,9 @@ const make = (chainId: number) => Effect.gen(function*() {
     }))
   }
 
-  const rollback = (ancestor: BlockHeader) => sql.withTransaction(Effect.gen(function*() {
+  const rollback = (target: RollbackTarget) => sql.withTransaction(Effect.gen(function*() {
     yield* fence
-    const a = ancestor.number.toString()
+    const a = rollbackKeeps(target).toString()
     const above = (table: string, column: string) => `SELECT DISTINCT ${column} AS k FROM ${table} WHERE chain_id = $1 AND block_number > $2::int8`
     const keys = (text: string) =>
       sql.unsafe(text, [chainId, a]).pipe(Effect.map((rs) => (rs as ReadonlyArray<{ k: string }>).map((r) => r.k)))
@@ -256,10 +268,14 @@ const make = (chainId: number) => Effect.gen(function*() {
     }
     yield* refreshTokenSummaries(sql, chainId, tokens)
     yield* sql`DELETE FROM indexer_blocks WHERE chain_id = ${chainId} AND number > ${a}::int8`
-    yield* sql`
-      UPDATE indexer_checkpoints SET block_number = ${a}::int8, block_hash = ${ancestor.hash},
-        block_timestamp = to_timestamp(${Number(ancestor.timestamp)}), updated_at = now()
-      WHERE chain_id = ${chainId}`
+    if (target._tag === "Block") {
+      yield* sql`
+        UPDATE indexer_checkpoints SET block_number = ${a}::int8, block_hash = ${target.header.hash},
+          block_timestamp = to_timestamp(${Number(target.header.timestamp)}), updated_at = now()
+        WHERE chain_id = ${chainId}`
+    } else {
+      yield* sql`DELETE FROM indexer_checkpoints WHERE chain_id = ${chainId}`
+    }
     return { pools: [...new Set([...touchedPools])], tokens: [...new Set([...tokens, ...deadTokens])] }
   }))
 
