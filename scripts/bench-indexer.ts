@@ -31,6 +31,7 @@ import { indexerLayer } from "../test/indexer/harness.ts"
 import { cpuSince, cpuSnapshot, describeCpu } from "./bench/cpu.ts"
 import { ensurePonderInstalled, runPonder } from "./bench/ponder-indexer.ts"
 import { fetchCeiling } from "./bench/fetch-ceiling.ts"
+import { withProgress } from "./bench/progress.ts"
 
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
 const PER_TX = Number(process.env.BENCH_SWAPS_PER_TX ?? 100)
@@ -93,18 +94,19 @@ const swapCall = (i: number) => {
   })
 }
 let made = 0
-while (made < SWAPS) {
-  const n = Math.min(PER_TX, SWAPS - made)
-  const calls = Array.from({ length: n }, (_, k) => swapCall(made + k))
-  // A fixed gas limit (no estimate: it would execute every swap twice); the receipt must still say success.
-  const hash = await d.chain.wallet.sendTransaction({
-    account: buyer, to: d.uni.swapRouter02, chain: d.chain.wallet.chain ?? null, gas: 200_000n * BigInt(n),
-    data: encodeFunctionData({ abi: multicallAbi, functionName: "multicall", args: [calls] })
-  })
-  if ((await receiptOf(d.chain, hash)).status !== "success") throw new Error(`multicall ${hash} reverted`)
-  made += n
-  if (made % 20_000 < PER_TX) log(`${made} swaps generated`)
-}
+await withProgress("bench:indexer history", async () => {
+  while (made < SWAPS) {
+    const n = Math.min(PER_TX, SWAPS - made)
+    const calls = Array.from({ length: n }, (_, k) => swapCall(made + k))
+    // A fixed gas limit (no estimate: it would execute every swap twice); the receipt must still say success.
+    const hash = await d.chain.wallet.sendTransaction({
+      account: buyer, to: d.uni.swapRouter02, chain: d.chain.wallet.chain ?? null, gas: 200_000n * BigInt(n),
+      data: encodeFunctionData({ abi: multicallAbi, functionName: "multicall", args: [calls] })
+    })
+    if ((await receiptOf(d.chain, hash)).status !== "success") throw new Error(`multicall ${hash} reverted`)
+    made += n
+  }
+}, { detail: () => `${made.toLocaleString("en-US")}/${SWAPS.toLocaleString("en-US")} swaps generated` })
 const head = await d.chain.public.getBlockNumber({ cacheTime: 0 })
 log(`history: ${made} swaps over ${tokens.length} launch pools, head ${head}, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
@@ -206,7 +208,9 @@ const program = Effect.gen(function*() {
   log(`Ponder start-up alone (same config, 10 blocks without events): ${startup.seconds.toFixed(2)} s`)
   log(`Ponder: ${ours.pools.length} pools (Swap), ${ours.tokens.length} tokens (Transfer), blocks ${d.startBlock}..${head}`)
   const ponderCpu0 = cpuSnapshot()
-  const ponder = yield* Effect.promise(() => runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head }))
+  const ponder = yield* Effect.promise(() =>
+    withProgress("bench:indexer ponder", () => runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head }))
+  )
   const ponderCpu = cpuSince(ponderCpu0)
   const [counted] = yield* Effect.scoped(Effect.gen(function*() {
     const ponderSql = yield* sqlClientOf(ponderUrl)

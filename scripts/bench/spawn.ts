@@ -1,6 +1,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodePath from "node:path"
+import { withProgress } from "./progress.ts"
 
 export const root = NodePath.resolve(import.meta.dirname, "../..")
 
@@ -21,6 +22,9 @@ export const buildApp = () => {
 
 /** Starts the built app with the given env and arguments and resolves at its `ready:` line. */
 export const spawnApp = (env: Record<string, string | undefined>, args: ReadonlyArray<string> = []) =>
+  withProgress("bench: starting the app", () => spawnToReady(env, args))
+
+const spawnToReady = (env: Record<string, string | undefined>, args: ReadonlyArray<string>) =>
   new Promise<Spawned>((resolve, reject) => {
     const t0 = performance.now()
     const child = spawn(process.execPath, [NodePath.join(root, "dist/src/main.js"), ...args], {
@@ -65,8 +69,10 @@ export const measure = async (
   options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
 ) => {
   const { connections, seconds, headers = {} } = options
-  await autocannon({ url, connections, duration: 2, headers })
-  const r = await autocannon({ url, connections, duration: seconds, headers })
+  const r = await withProgress(`bench: ${connections} connections on ${url}, ${2 + seconds} s`, async () => {
+    await autocannon({ url, connections, duration: 2, headers })
+    return await autocannon({ url, connections, duration: seconds, headers })
+  })
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors }
 }
 export type Measurement = Awaited<ReturnType<typeof measure>>

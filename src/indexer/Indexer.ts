@@ -7,6 +7,7 @@ import { baseTokensOf, IndexerSource } from "./IndexerSource.ts"
 import { IndexerStatus } from "./IndexerStatus.ts"
 import type { ProjectionState } from "./project/State.ts"
 import { afterRollback, describeTarget, noRollback, repeatDelay, rollbackKey } from "./loop/RepeatedRollback.ts"
+import { advanceProgress, type BackfillProgress } from "./loop/BackfillProgress.ts"
 import { type Checkpoint, type CommitInput, type RollbackTarget, rollbackKeeps, Store, WriterLockLost } from "./store/Store.ts"
 
 export class ReorgTooDeep extends Error {}
@@ -52,6 +53,8 @@ export const runIndexer = Effect.gen(function*() {
     state = yield* store.loadState(weth, stablecoin, base)
   })
   const rate: Array<{ t: number; n: number }> = []
+  // A backfill logs its progress every few seconds (src/indexer/loop/BackfillProgress.ts); null when at the head.
+  let backfill: BackfillProgress | null = null
 
   // The next range's logs are fetched while this range is projected and committed (the node answers on another core;
   // a remote node's round trips are hidden), only where blocks are final: logs fetched before the range's headers could
@@ -147,6 +150,9 @@ export const runIndexer = Effect.gen(function*() {
       phase: to >= head ? "following" : s.phase,
       lastError: null
     }))
+    const progress = advanceProgress(backfill, { from, to, events: batch.logCount, head, now })
+    backfill = progress.progress
+    if (progress.line !== undefined) yield* Effect.logInfo(progress.line)
     // After the status: the change notifier (IndexerChangeFeed) sends the status with each change, and the last batch
     // of a backfill must say "following" (it said "backfilling" until the next block).
     yield* events.publish({ kind: "batch", chainId, fromBlock: from, toBlock: to, pools: touched.pools, tokens: touched.tokens, launches: batch.rows.newLaunches })

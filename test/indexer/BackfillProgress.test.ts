@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { advanceProgress, type BackfillProgress, type CommittedBatch, formatDuration } from "../../src/indexer/Progress.ts"
+import { advanceProgress, type BackfillProgress, type CommittedBatch, formatDuration } from "../../src/indexer/loop/BackfillProgress.ts"
 
 /** Feeds batches in order and collects the lines logged. */
 const run = (batches: ReadonlyArray<CommittedBatch>, everyMs = 5_000) => {
@@ -23,7 +23,7 @@ const backfill = (msPerBatch: number, head = 10_000n) =>
     now: 1_000_000 + (i + 1) * msPerBatch
   }))
 
-describe("backfill progress lines (src/indexer/Progress.ts)", () => {
+describe("backfill progress lines (src/indexer/loop/BackfillProgress.ts)", () => {
   it("a line every interval: blocks done of the total, events/s since the last line, ETA at the block rate so far", () => {
     // One batch per 2.5 s; rates from the first batch's commit on (400 blocks/s, 800 events/s): a line at the 3rd, 5th,
     // 7th and 9th batch; the ETA is the blocks left at 400 blocks/s (7,000 → 17.5 s).
