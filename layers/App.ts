@@ -29,6 +29,7 @@ import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
 import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
 import { CommentsHttpLive } from "../src/comments/CommentsLive.ts"
 import { Chain } from "./Chain.ts"
+import { DataDirLock } from "./DataDirLock.ts"
 import { searchServices } from "./Search.ts"
 import { DatabaseLive } from "./Sql.ts"
 
@@ -95,6 +96,8 @@ const SignatureVerifierFromChain = Layer.unwrap(
  * opens before they are ready.
  */
 export const InfrastructureLive = Layer.mergeAll(DatabaseLive, Chain.layer).pipe(
+  // Taken before the database and the chain start anything in DATA_DIR, released after they stopped.
+  Layer.provideMerge(DataDirLock.layer),
   Layer.provideMerge(Layer.mergeAll(AppConfig.layer, Listening.layer)),
   Layer.provideMerge(NodeServices.layer)
 )

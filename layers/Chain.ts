@@ -3,6 +3,7 @@ import * as NodePath from "node:path"
 import type { PublicClient } from "viem"
 import { forgetPid, startDevnet } from "../scripts/devnet/devnet.ts"
 import { dumpAnvilState } from "./Anvil.ts"
+import { DataDirLock } from "./DataDirLock.ts"
 import { makePublicClient } from "../scripts/devnet/tx.ts"
 import { type Deployments, readDeploymentsSync } from "./Deployments.ts"
 
@@ -30,6 +31,8 @@ export interface ChainSettings {
   readonly dataDir: string
   /** Devnet only: ignore a saved state and deploy again. */
   readonly fresh?: boolean
+  /** Devnet only: stop an anvil left running on DATA_DIR (default true; see layers/DataDirLock.ts). */
+  readonly stopLeftover?: boolean
 }
 
 export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
@@ -40,11 +43,16 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
 })
 
 export class Chain extends Context.Service<Chain, ChainShape>()("app/layers/Chain") {
-  /** Reads RPC_URL, DEPLOYMENTS_FILE, DEVNET_PORT and DATA_DIR. */
+  /**
+   * Reads RPC_URL, DEPLOYMENTS_FILE, DEVNET_PORT and DATA_DIR. Under the app's DATA_DIR lock, an anvil left running
+   * is stopped only when it is a killed instance's.
+   */
   static readonly layer: Layer.Layer<Chain, ChainError | Config.ConfigError> = Layer.effect(
     Chain,
     Effect.gen(function*() {
-      return yield* makeChain(yield* chainSettingsConfig)
+      const lock = yield* Effect.serviceOption(DataDirLock)
+      const stopLeftover = Option.match(lock, { onNone: () => true, onSome: (l) => l.leftoversAreStale })
+      return yield* makeChain({ ...(yield* chainSettingsConfig), stopLeftover })
     })
   )
   static readonly layerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
@@ -69,7 +77,8 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
         dataDir: settings.dataDir,
         port: settings.devnetPort,
         log,
-        ...(settings.fresh === undefined ? {} : { fresh: settings.fresh })
+        ...(settings.fresh === undefined ? {} : { fresh: settings.fresh }),
+        ...(settings.stopLeftover === undefined ? {} : { stopLeftover: settings.stopLeftover })
       }),
       catch: (cause) => new ChainError({ message: `devnet did not start: ${errorMessage(cause)}`, cause })
     }),

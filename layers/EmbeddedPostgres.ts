@@ -20,6 +20,12 @@ export interface EmbeddedPostgresOptions {
   readonly dir: string
   /** 0 picks a free port. */
   readonly port: number
+  /**
+   * Stop a server still running on `dir` (its postmaster.pid names a live process) before starting. Default true;
+   * the app passes false unless it took over the DATA_DIR lock of a killed instance (layers/DataDirLock.ts): a live
+   * server under a held lock belongs to a running instance.
+   */
+  readonly stopLeftover?: boolean
 }
 
 export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
@@ -43,7 +49,7 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
   if (!NodeFs.existsSync(NodePath.join(dir, "PG_VERSION"))) {
     yield* Effect.logInfo(`initialising PostgreSQL data directory ${dir}`)
     yield* Effect.tryPromise(() => initialise(bin.initdb, dir, owner)).pipe(Effect.orDie)
-  } else {
+  } else if (options.stopLeftover ?? true) {
     yield* stopOrphanedServer(dir)
   }
   yield* Effect.acquireRelease(

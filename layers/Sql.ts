@@ -3,6 +3,7 @@ import { Config, Effect, FileSystem, Layer, Option, Path, Redacted } from "effec
 import { Migrator, SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as NodePath from "node:path"
+import { DataDirLock } from "./DataDirLock.ts"
 import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
 import { sqlDir } from "./ProjectPaths.ts"
 
@@ -107,8 +108,11 @@ export const DatabaseLive: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, 
       if (Option.isSome(url)) return pgClientLayer(url.value, maxConnections)
       const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("./data"))
       const port = yield* Config.Int("EMBEDDED_PG_PORT").pipe(Config.withDefault(54329))
+      // Under the app's DATA_DIR lock, a server left running is stopped only when it is a killed instance's.
+      const lock = yield* Effect.serviceOption(DataDirLock)
+      const stopLeftover = Option.match(lock, { onNone: () => true, onSome: (l) => l.leftoversAreStale })
       return Layer.unwrap(Effect.map(EmbeddedPostgres, (pg) => pgClientLayer(pg.url, maxConnections))).pipe(
-        Layer.provide(EmbeddedPostgres.layer({ dir: NodePath.join(dataDir, "pg"), port }))
+        Layer.provide(EmbeddedPostgres.layer({ dir: NodePath.join(dataDir, "pg"), port, stopLeftover }))
       )
     })
   ).pipe((db) => Layer.provideMerge(MigrationsLive, db))

@@ -3,6 +3,8 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
 import { Chain } from "../layers/Chain.ts"
+import { DataDirLock } from "../layers/DataDirLock.ts"
+import { failureLine, reportFailure } from "../layers/StartupFailure.ts"
 import { TelemetryLive } from "../layers/Telemetry.ts"
 import { type ServiceName, ServiceNames } from "./Config.ts"
 import { Listening } from "./Http.ts"
@@ -29,6 +31,7 @@ const program = Effect.gen(function*() {
   console.log(`chain     ${chain.rpcUrl} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
   for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(19)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
+  yield* (yield* DataDirLock).announce(services.map((name) => `${name} ${listening.get(name)}`))
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
   return yield* Effect.never
 }).pipe(
@@ -47,11 +50,20 @@ const forceExitAfterSignal = () => {
 }
 forceExitAfterSignal()
 
+// A failure is reported as one line that says what to change (layers/StartupFailure.ts), through the app's logger;
+// when the logger itself cannot be built (an invalid LOG_LEVEL), on stderr.
+let reported = false
 program.pipe(
   Effect.provide(appLayer(services)),
   Effect.onInterrupt(() => Effect.logInfo("stopped")),
+  reportFailure,
+  Effect.tapCause(() => Effect.sync(() => (reported = true))),
   Effect.provide(TelemetryLive),
+  Effect.tapCause((cause) =>
+    Effect.sync(() => reported || Cause.hasInterruptsOnly(cause) || console.error(failureLine(cause)))
+  ),
   NodeRuntime.runMain({
+    disableErrorReporting: true,
     // A signal interrupts the program; once every finalizer has run, that is a clean, requested stop: exit 0.
     teardown: (exit, onExit) =>
       Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

@@ -121,6 +121,8 @@ export interface DevnetOptions {
   readonly log?: (line: string) => void
   /** Ignore a saved state and deploy again (the files are overwritten). */
   readonly fresh?: boolean
+  /** Stop an anvil left running on `dataDir` by a killed parent (its recorded pid). Default true. */
+  readonly stopLeftover?: boolean
 }
 
 export interface Devnet {
@@ -148,7 +150,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<Devnet> => {
   const files = devnetFiles(options.dataDir)
   const port = options.port ?? 8545
   const base = { dataDir: files.dir, port, ...(options.host === undefined ? {} : { host: options.host }) }
-  stopOrphanedAnvil(files.dir, log)
+  if (options.stopLeftover ?? true) stopOrphanedAnvil(files.dir, log)
 
   if (!options.fresh && savedDevnetIsCurrent(files)) {
     const deployments = readDeploymentsSync(files.deploymentsFile)

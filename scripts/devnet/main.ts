@@ -7,6 +7,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
 import { Chain, chainSettingsConfig } from "../../layers/Chain.ts"
+import { DataDirLock } from "../../layers/DataDirLock.ts"
 import { devnetAccounts } from "./tx.ts"
 
 const fresh = process.argv.includes("--fresh")
@@ -33,6 +34,7 @@ const program = Effect.gen(function*() {
     "",
     "devnet ready (Ctrl-C to stop)"
   ]
+  yield* (yield* DataDirLock).announce([`devnet ${chain.rpcUrl}`])
   console.log(lines.join("\n"))
   return yield* Effect.never
 })
@@ -41,7 +43,10 @@ const program = Effect.gen(function*() {
 const ChainLive = Layer.unwrap(
   Effect.gen(function*() {
     const settings = yield* chainSettingsConfig
-    return Chain.layerWith({ ...settings, rpcUrl: Option.none(), fresh })
+    // The app's DATA_DIR lock (layers/DataDirLock.ts): never stop the anvil of an app running on this directory.
+    return Layer.unwrap(Effect.map(DataDirLock, (lock) =>
+      Chain.layerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
+    )).pipe(Layer.provideMerge(DataDirLock.layerFor(settings.dataDir)))
   })
 )
 

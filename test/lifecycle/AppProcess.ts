@@ -64,8 +64,29 @@ export const spawnApp = (env: Record<string, string>, args: ReadonlyArray<string
         if (listeners.delete(check)) reject(new Error(`exited with ${code} before ${pattern}:\n${out}`))
       })
     })
-  return { child, pid: child.pid!, output: () => out, waitFor, exited }
+  const app = { child, pid: child.pid!, output: () => out, waitFor, exited }
+  running.add(app)
+  void exited.then(() => running.delete(app))
+  return app
 }
+
+const running = new Set<AppProcess>()
+
+/**
+ * For `afterEach`: stops every app a test left running (a failed assertion) as Ctrl-C would, so that it stops its
+ * PostgreSQL and anvil; SIGKILL after 15 s.
+ */
+export const stopLeftoverApps = () =>
+  Promise.all([...running].map(async (app) => {
+    process.kill(-app.pid, "SIGINT")
+    const timer = setTimeout(() => process.kill(-app.pid, "SIGKILL"), 15_000)
+    await app.exited
+    clearTimeout(timer)
+  }))
+
+/** The exit code, or "ready" when the app came up instead of exiting. */
+export const exitOrReady = (app: AppProcess): Promise<number | string> =>
+  Promise.race([app.exited, app.waitFor(/^ready: /m).then(() => "ready", () => app.exited)])
 
 /** The URL a ready line gives for a service (`client    http://…`). */
 export const urlOf = (output: string, service: string): string => {

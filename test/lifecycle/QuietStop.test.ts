@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { isAlive } from "../../src/lib/Processes.ts"
-import { noisyLines, spawnApp, urlOf } from "./AppProcess.ts"
+import { noisyLines, spawnApp, stopLeftoverApps, urlOf } from "./AppProcess.ts"
 
 /**
  * Ctrl-C in a terminal sends SIGINT to the whole foreground process group, not just to the app. PostgreSQL and anvil
@@ -12,6 +12,7 @@ import { noisyLines, spawnApp, urlOf } from "./AppProcess.ts"
  * one line per step and no warning or stack, and exits 0.
  */
 const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-quiet-stop-"))
+afterEach(stopLeftoverApps)
 afterAll(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))
 
 const childrenOf = (pid: number): Array<number> => {
