@@ -16,6 +16,10 @@ export interface AppSettings {
   readonly host: string
   /** Honour `X-Forwarded-For` for the caller's IP only behind a proxy we trust. */
   readonly trustProxy: boolean
+  /** Proxies in front of the app that append to `X-Forwarded-For` (src/system/CallerIp.ts). */
+  readonly trustedProxyHops: number
+  /** CIDR ranges of those proxies; when set they decide instead of the hop count. */
+  readonly trustedProxies: ReadonlyArray<string>
   /** Largest accepted request body, in bytes (larger → 413 PAYLOAD_TOO_LARGE). */
   readonly maxBodyBytes: number
   /** Per-request access log (costs ~40 % throughput on this machine; off by default). */
@@ -40,6 +44,11 @@ export const appSettingsConfig: Config.Config<AppSettings> = Config.all({
   }),
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
   trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  trustedProxyHops: Config.Int("TRUSTED_PROXY_HOPS").pipe(Config.withDefault(1)),
+  trustedProxies: Config.String("TRUSTED_PROXIES").pipe(
+    Config.withDefault(""),
+    Config.map((s) => s.split(",").map((c) => c.trim()).filter((c) => c !== ""))
+  ),
   maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
   accessLog: Config.Boolean("ACCESS_LOG").pipe(Config.withDefault(false)),
   healthProbeTtlMs: Config.Int("HEALTH_PROBE_TTL_MS").pipe(Config.withDefault(1000))

@@ -6,7 +6,7 @@ import { httpSecurityConfig, makeSecurityHeaders } from "../http/HttpSecurity.ts
 import { requestIdFrom } from "../http/RequestContext.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimitHttp.ts"
 import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
-import { callerIpOf } from "../system/CallerIp.ts"
+import { callerIpOf, ipLimitKey, proxyTrustOf } from "../system/CallerIp.ts"
 import { entryHeaders, ExchangeCache, matchesTag } from "./ExchangeCache.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { PUBLIC_BUCKET } from "./PublicRateLimit.ts"
@@ -43,7 +43,9 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
   if (!settings.cacheEnabled || !settings.fastLane) return
   const cache = yield* ExchangeCache
   const lane = yield* FastLane
-  const { trustProxy } = yield* AppConfig
+  const appSettings = yield* AppConfig
+  const { trustProxy } = appSettings
+  const proxyTrust = proxyTrustOf(appSettings)
   // The security headers of the Effect path, from the same definition (HSTS too, behind the trusted TLS proxy).
   const securityHeaders = makeSecurityHeaders((yield* httpSecurityConfig).hstsMaxAgeSeconds, trustProxy)
   const limits = yield* rateLimitSettings
@@ -63,7 +65,7 @@ export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
     if (entry === undefined) return false
     let limitHeaders: Record<string, string> | undefined
     if (limits.enabled) {
-      const ip = callerIpOf(trustProxy, headers["x-forwarded-for"] as string | undefined, request.socket.remoteAddress)
+      const ip = ipLimitKey(callerIpOf(proxyTrust, headers["x-forwarded-for"] as string | undefined, request.socket.remoteAddress))
       const decision = limiter.consumeLocal(PUBLIC_BUCKET, ip, rule)
       if (decision === undefined) return false
       limitHeaders = rateLimitHeaders(decision, rule)

@@ -3,13 +3,13 @@ import { HttpApiMiddleware } from "effect/http-api"
 import { AppConfig } from "../Config.ts"
 import { rateLimited } from "../ratelimit/RateLimitHttp.ts"
 import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
-import { callerIp } from "../system/CallerIp.ts"
+import { callerLimitKey } from "../system/CallerIp.ts"
 import { ExchangeTooManyRequests } from "./ExchangeError.ts"
 
 /**
  * Per-client-IP limit of the exchange API's public routes (spec: "rate-limited per IP"): RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT
  * requests per RATE_LIMIT_EXCHANGE_PUBLIC_WINDOW_SECONDS (default 600 per 60 s) across all public routes and all
- * processes sharing the store. The IP is the socket peer, or the left-most X-Forwarded-For entry behind TRUST_PROXY.
+ * processes sharing the store. The IP is the socket peer, or the right-most untrusted X-Forwarded-For hop behind TRUST_PROXY (IPv6 counted by /64).
  * Over the limit: 429 `RATE_LIMITED` with `Retry-After`; every answer carries `RateLimit-*` headers.
  */
 /** The limiter bucket of the public routes (also counted by the fast lane, ExchangeFastLane.ts). */
@@ -29,7 +29,7 @@ export const PublicRateLimitLive = Layer.effect(
     if (!settings.enabled) return PublicRateLimit.of((httpEffect) => httpEffect)
     return PublicRateLimit.of((httpEffect) =>
       Effect.flatMap(
-        Effect.provideService(callerIp, AppConfig, app),
+        Effect.provideService(callerLimitKey, AppConfig, app),
         (ip) => rateLimited(PUBLIC_BUCKET, ip, rule)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
       )
     )

@@ -45,7 +45,7 @@ export class IpGroup extends HttpApiGroup.make("ip").add(
   HttpApiEndpoint.get("getIp", "/v1/ip", { success: CallerIp }).annotateMerge(OpenApi.annotations({
     summary: "The caller's IP address",
     description:
-      "The socket's peer address; behind a trusted proxy (TRUST_PROXY=true) the left-most X-Forwarded-For entry instead."
+      "The socket's peer address; behind trusted proxies (TRUST_PROXY=true) the right-most X-Forwarded-For entry no trusted proxy wrote (TRUSTED_PROXY_HOPS or TRUSTED_PROXIES)."
   }))
 ) {}
 

@@ -13,6 +13,8 @@ export const testSettings = (overrides: Partial<AppSettings> = {}): AppSettings 
   ports: { client: 0, exchange: 0, search: 0, indexer: 0 },
   host: "127.0.0.1",
   trustProxy: false,
+  trustedProxyHops: 1,
+  trustedProxies: [],
   maxBodyBytes: 1_048_576,
   accessLog: false,
   healthProbeTtlMs: 0,
