@@ -4,6 +4,7 @@ import { BadRequest, ServiceUnavailable } from "../domain/ApiError.ts"
 import { McpExclude } from "../mcp/McpAnnotations.ts"
 import { PoolDocument, TokenDocument } from "./SearchDocument.ts"
 import { PoolSorts, TokenSorts } from "./SearchQuery.ts"
+import { SyncErrorCodes } from "./SearchSync.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 
@@ -117,7 +118,9 @@ export class IndexInfo extends Schema.Class<IndexInfo>("IndexInfo")({
   chains: Schema.Array(ChainSync),
   lastUpdateAt: Schema.NullOr(Schema.String).annotate({ description: "ISO time of the last change applied" }),
   updates: Schema.Int.annotate({ description: "Changes applied since start" }),
-  lastError: Schema.NullOr(Schema.String)
+  lastError: Schema.NullOr(Schema.Literals(SyncErrorCodes)).annotate({
+    description: "The step that failed last, as a stable code (the error itself is in the service's log); null once the index started"
+  })
 }) {}
 
 const RANKING =

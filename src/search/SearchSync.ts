@@ -14,8 +14,17 @@ export interface SyncStatus {
   /** Last indexer block whose changes the index holds, per chain. */
   readonly blocks: ReadonlyMap<number, bigint>
   readonly updates: number
-  readonly lastError: string | null
+  /** What failed last (cleared by the next successful start); a stable code, the message goes to the log only. */
+  readonly lastError: SyncErrorCode | null
 }
+
+/**
+ * Stable codes of sync failures, one per step. `/api/v1/search/index` is public: a raw error text could name the
+ * backend's address, a SQL statement or a credential-bearing URL, so the response carries the code and the log the text.
+ */
+export const SyncErrorCodes = ["SEARCH_START_FAILED", "SEARCH_CHANGE_FAILED", "SEARCH_POLL_FAILED", "SEARCH_REFRESH_FAILED"] as const
+export type SyncErrorCode = typeof SyncErrorCodes[number]
+const errorCodeOf = { start: "SEARCH_START_FAILED", change: "SEARCH_CHANGE_FAILED", poll: "SEARCH_POLL_FAILED", refresh: "SEARCH_REFRESH_FAILED" } as const
 
 type Signal = { readonly _tag: "change"; readonly change: IndexerChange } | { readonly _tag: "poll" } | { readonly _tag: "refresh" }
 
@@ -155,17 +164,18 @@ export class SearchSync extends Context.Service<SearchSync, {
         yield* Ref.update(status, (s) => ({ ...s, ready: true, lastError: null }))
       })
 
-      const recordError = (what: string) => (cause: Cause.Cause<unknown>) =>
+      const recordError = (step: keyof typeof errorCodeOf) => (cause: Cause.Cause<unknown>) =>
         Effect.gen(function*() {
+          const what = step === "start" ? "start" : `applying ${step}`
           const message = `${what}: ${Cause.squash(cause) instanceof Error ? (Cause.squash(cause) as Error).message : Cause.pretty(cause)}`
-          yield* Ref.update(status, (s) => ({ ...s, lastError: message }))
+          yield* Ref.update(status, (s) => ({ ...s, lastError: errorCodeOf[step] }))
           yield* Effect.logWarning(`search: ${message}`)
         })
 
       const handle = (signal: Signal) =>
         (signal._tag === "change" ? onChange(signal.change) : signal._tag === "poll" ? poll : rebuild).pipe(
           Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recordError(`applying ${signal._tag}`)(cause))
+            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recordError(signal._tag)(cause))
         )
 
       const changes = yield* events.subscribe

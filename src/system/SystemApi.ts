@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ServiceUnavailable } from "../domain/ApiError.ts"
+import { ServiceUnavailable, Unauthorized } from "../domain/ApiError.ts"
 import { McpExclude } from "../mcp/McpAnnotations.ts"
 
 export const DependencyStatus = Schema.Struct({
@@ -88,11 +88,12 @@ export class ProbesGroup extends HttpApiGroup.make("probes").add(
         "HEALTH_PROBE_TTL_MS). 503 DATABASE_DOWN otherwise. Point the load balancer's health check here: it takes " +
         "the node out on 503 and back on 200."
     })).annotate(McpExclude, true),
-  HttpApiEndpoint.get("getMetrics", "/metrics", { success: prometheusText }).annotateMerge(OpenApi.annotations({
+  HttpApiEndpoint.get("getMetrics", "/metrics", { success: prometheusText, error: Unauthorized }).annotateMerge(OpenApi.annotations({
     summary: "Prometheus metrics",
     description: "Request durations by route (histogram), rate-limit rejections, push deliveries, quote latency and " +
       "worker queue depth, indexer height and lag, process memory, CPU and event-loop delay. The registry is per " +
       "process: services run in one process show the same numbers, with a `service` label on request series. " +
-      "Restrict it to the monitoring network at the proxy."
+      "With METRICS_TOKEN set it needs `Authorization: Bearer <METRICS_TOKEN>` (401 METRICS_TOKEN_REQUIRED); without, " +
+      "restrict it to the monitoring network at the proxy."
   })).annotate(McpExclude, true)
 ).annotateMerge(OpenApi.annotations({ description: "Probes and metrics for load balancers, orchestrators and Prometheus" })) {}

@@ -5,6 +5,7 @@ import { ExchangeApi } from "../ExchangeApi.ts"
 import { IndexerApi } from "../IndexerApi.ts"
 import { SearchApi } from "../SearchApi.ts"
 import { callerIp } from "./CallerIp.ts"
+import { requireMetricsToken } from "../metrics/MetricsAccess.ts"
 import { metricsText } from "../metrics/MetricsText.ts"
 import { Health, liveness } from "./Health.ts"
 import { CallerIp } from "./SystemApi.ts"
@@ -15,7 +16,7 @@ const report = (service: string) => Health.use((health) => health.report(service
 const probe = (service: string) => ({
   live: () => liveness(service),
   ready: () => Health.use((health) => health.ready(service)),
-  metrics: () => metricsText
+  metrics: () => Effect.andThen(requireMetricsToken, metricsText)
 })
 const clientProbes = probe("client")
 const exchangeProbes = probe("exchange")
