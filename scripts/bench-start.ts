@@ -9,9 +9,11 @@ import { withProgress } from "./bench/progress.ts"
  * `npm run bench:start`: seconds from running `npm start` to its `ready:` line, as a user sees them.
  *   cold: a fresh DATA_DIR (new PostgreSQL cluster, devnet deployed and seeded) and a build (the fingerprint of the
  *         last build is removed first, as on a fresh clone);
- *   warm: the same DATA_DIR again with nothing changed (no build).
+ *   warm: the same DATA_DIR again with nothing changed (no build);
+ *   warm, full build: the same, started the way `npm start` started before it built only on change
+ *         (`npm run build && node dist/src/main.js`): the baseline, measured in the same run at the same load.
  * Each start runs on free ports (all `*_PORT=0`) and is stopped with SIGTERM before the next; BENCH_RUNS warm starts
- * (default 3), the median printed.
+ * of each kind (default 3), the median printed.
  */
 const root = NodePath.resolve(import.meta.dirname, "..")
 const runs = Number(process.env.BENCH_RUNS ?? 3)
@@ -30,11 +32,11 @@ const env = {
 }
 
 /** Runs `npm start` to its ready line, then stops it (SIGTERM to its process group) and waits until it has exited. */
-const startOnce = (label: string) =>
+const startOnce = (label: string, command: ReadonlyArray<string> = ["npm", "start", "--silent"]) =>
   withProgress(`bench:start ${label}`, () =>
     new Promise<{ readonly seconds: number; readonly built: boolean }>((resolve, reject) => {
       const t0 = performance.now()
-      const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+      const child = spawn(command[0]!, command.slice(1), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
       let out = ""
       let seconds: number | undefined
       let killTimer: NodeJS.Timeout | undefined
@@ -64,9 +66,17 @@ try {
     if (run.built) throw new Error("a warm start rebuilt dist/: the sources changed during the benchmark")
     warm.push(run.seconds)
   }
-  const median = [...warm].sort((a, b) => a - b)[Math.floor(warm.length / 2)]!
+  const fullBuild: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const run = await startOnce(`warm, full build ${i + 1}/${runs}`, ["sh", "-c", "npm run build --silent && exec node dist/src/main.js"])
+    fullBuild.push(run.seconds)
+  }
+  const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const list = (xs: ReadonlyArray<number>) => `median of ${xs.length}: ${xs.map((s) => s.toFixed(1)).join(", ")}`
+  console.log(`load average ${NodeOs.loadavg().map((x) => x.toFixed(1)).join(", ")}, ${NodeOs.cpus().length} cores`)
   console.log(`cold (fresh DATA_DIR, build): ready in ${cold.seconds.toFixed(1)} s${cold.built ? "" : " (no build ran)"}`)
-  console.log(`warm (same DATA_DIR, nothing changed): ready in ${median.toFixed(1)} s (median of ${runs}: ${warm.map((s) => s.toFixed(1)).join(", ")})`)
+  console.log(`warm (same DATA_DIR, nothing changed): ready in ${median(warm).toFixed(1)} s (${list(warm)})`)
+  console.log(`warm, full build every start (before): ready in ${median(fullBuild).toFixed(1)} s (${list(fullBuild)})`)
 } finally {
   NodeFs.rmSync(dataDir, { recursive: true, force: true })
 }

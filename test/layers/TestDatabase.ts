@@ -4,6 +4,9 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
 import { MigrationsLive, pgClientLayer } from "../../layers/Sql.ts"
+// The type of inject("adminDatabaseUrl") is declared where the test setup provides it; scripts compiled by
+// `npm run build` reach this file (bench:indexer through test/indexer/harness.ts) without the vitest config.
+import type {} from "../setup/database.ts"
 
 /** Runs `f` on a short-lived connection to the admin database of the test server. */
 export const withAdmin = <A, E>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
