@@ -33,7 +33,10 @@ const newKey = () => `fq_${randomBytes(32).toString("base64url")}`
  * revoke the old one (both work in between). Revocation takes effect within QUOTE_KEYS_REFRESH_MS everywhere.
  */
 export class PartnerKeys extends Context.Service<PartnerKeys, {
-  /** `open`: no active key exists at all (local development: every request passes). */
+  /**
+   * `open`: no active key exists at all and QUOTE_OPEN allows that (development: every request passes, limited
+   * per IP). Without QUOTE_OPEN no key at all means every request is `invalid`: fail closed.
+   */
   readonly check: (key: string | undefined) => Effect.Effect<Partner | "open" | "invalid">
   readonly create: (partner: string, limit?: { limit: number; windowSeconds: number }) => Effect.Effect<{ key: string; keyHash: string }>
   readonly revoke: (keyHashOrPrefix: string) => Effect.Effect<number>
@@ -69,7 +72,7 @@ const make = (sync: boolean) =>
     return PartnerKeys.of({
       check: (key) =>
         Effect.map(fresh, () => {
-          if (active.size === 0) return "open" as const
+          if (active.size === 0) return settings.openWithoutKeys ? ("open" as const) : ("invalid" as const)
           if (key === undefined || key === "") return "invalid" as const
           return active.get(hashKey(key)) ?? ("invalid" as const)
         }),

@@ -25,6 +25,14 @@ export interface QuoteSettings {
   readonly keysRefreshMs: number
   /** Seconds from now until the calldata's deadline (POST may pass its own `deadline`). */
   readonly deadlineSeconds: number
+  /**
+   * QUOTE_OPEN: with no active key, the quote routes answer without one (development). Off, they fail closed
+   * (401 INVALID_API_KEY): revoking the only key must not open them to everyone. Default: on only with the
+   * embedded devnet (no RPC_URL).
+   */
+  readonly openWithoutKeys: boolean
+  /** Per client IP while open (QUOTE_OPEN_RATE_LIMIT per QUOTE_OPEN_RATE_LIMIT_WINDOW_SECONDS). */
+  readonly openRateLimit: { readonly limit: number; readonly windowSeconds: number }
 }
 
 const parseKeys = (s: string): ReadonlyArray<ConfiguredKey> =>
@@ -57,7 +65,13 @@ export const quoteSettingsConfig: Config.Config<QuoteSettings> = Config.all({
     windowSeconds: Config.Int("QUOTE_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
   }),
   keysRefreshMs: Config.Int("QUOTE_KEYS_REFRESH_MS").pipe(Config.withDefault(5000)),
-  deadlineSeconds: Config.Int("QUOTE_DEADLINE_SECONDS").pipe(Config.withDefault(1800))
+  deadlineSeconds: Config.Int("QUOTE_DEADLINE_SECONDS").pipe(Config.withDefault(1800)),
+  openWithoutKeys: Config.all({ open: Config.option(Config.Boolean("QUOTE_OPEN")), rpcUrl: Config.option(Config.String("RPC_URL")) })
+    .pipe(Config.map(({ open, rpcUrl }) => Option.getOrElse(open, () => Option.isNone(rpcUrl)))),
+  openRateLimit: Config.all({
+    limit: Config.Int("QUOTE_OPEN_RATE_LIMIT").pipe(Config.withDefault(60)),
+    windowSeconds: Config.Int("QUOTE_OPEN_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
+  })
 })
 
 export const defaultQuoteSettings: QuoteSettings = {
@@ -69,7 +83,10 @@ export const defaultQuoteSettings: QuoteSettings = {
   minAmount: 1000n,
   rateLimit: { limit: 600, windowSeconds: 60 },
   keysRefreshMs: 5000,
-  deadlineSeconds: 1800
+  deadlineSeconds: 1800,
+  // The tests' chain is a devnet: as the app's default there.
+  openWithoutKeys: true,
+  openRateLimit: { limit: 60, windowSeconds: 60 }
 }
 
 /** Optional in the context: tests provide it; the app reads QUOTE_* from the environment. */

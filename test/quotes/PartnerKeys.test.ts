@@ -160,7 +160,11 @@ layer(
     }).pipe(Effect.provide(Allowlist.layer)))
 })
 
-layer(QuoteServices(), { timeout: "120 seconds", excludeTestServices: true })("no partner key configured", (it) => {
+layer(
+  // Waiting for the pair to be quotable polls GET /quote: a window no test reaches.
+  QuoteServices({ openWithoutKeys: true, openRateLimit: { limit: 100_000, windowSeconds: 60 } }),
+  { timeout: "120 seconds", excludeTestServices: true }
+)("no partner key configured, QUOTE_OPEN on (the embedded devnet's default)", (it) => {
   it.effect("every quote route passes without a key (local development)", () =>
     Effect.gen(function*() {
       const chain = yield* AnvilChain
@@ -170,5 +174,48 @@ layer(QuoteServices(), { timeout: "120 seconds", excludeTestServices: true })("n
       for (const [i, route] of routes(c, chain.accounts[0]!.address).entries()) {
         expected[i]!(yield* route({}))
       }
+    }))
+})
+
+/** Issue 23 M2: revoking the only key (the leak procedure of docs/SECURITY.md) must not open the routes to everyone. */
+layer(QuoteServices({ openWithoutKeys: false, keysRefreshMs: 0 }, undefined, ["exchange"]), { timeout: "120 seconds", excludeTestServices: true })(
+  "no partner key active, QUOTE_OPEN off (production's default)",
+  (it) => {
+    it.effect("every quote route fails closed: 401 INVALID_API_KEY, before a key exists and after the only one is revoked", () =>
+      Effect.gen(function*() {
+        const chain = yield* AnvilChain
+        const keys = yield* PartnerKeys
+        const all = routes(chain.deployments.contracts, chain.accounts[0]!.address)
+        const refusedEverywhere = Effect.gen(function*() {
+          for (const route of all) {
+            const res = yield* route({})
+            assert.strictEqual(res.status, 401, JSON.stringify(res.body))
+            assert.strictEqual(res.body.code, "INVALID_API_KEY")
+          }
+        })
+        yield* refusedEverywhere
+        const { key } = yield* keys.create("initech")
+        assert.strictEqual((yield* all[3]({ "x-api-key": key })).status, 200)
+        assert.strictEqual(yield* keys.revoke(key.slice(0, 10)), 1)
+        yield* refusedEverywhere
+      }).pipe(Effect.provide(PartnerKeys.layerNoSync)))
+  }
+)
+
+layer(
+  QuoteServices({ openWithoutKeys: true, openRateLimit: { limit: 2, windowSeconds: 600 } }, undefined, ["exchange"]),
+  { timeout: "120 seconds", excludeTestServices: true }
+)("no partner key active, QUOTE_OPEN on", (it) => {
+  it.effect("open routes are limited per client IP (QUOTE_OPEN_RATE_LIMIT): 429 past it", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      const tokens = routes(chain.deployments.contracts, chain.accounts[0]!.address)[3]
+      const first = yield* tokens({})
+      assert.strictEqual(first.status, 200, JSON.stringify(first.body))
+      assert.strictEqual(first.headers.get("ratelimit-limit"), "2")
+      assert.strictEqual((yield* tokens({})).status, 200)
+      const third = yield* tokens({})
+      assert.strictEqual(third.status, 429, JSON.stringify(third.body))
+      assert.strictEqual(third.body.code, "RATE_LIMITED")
     }))
 })
