@@ -60,7 +60,8 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constra
         Layer.provide(handlers),
         Layer.provide(ValidationLive)
       ),
-      HttpApiScalar.layer(documented, { path: "/docs" })
+      // No web fonts from Scalar's CDN (fonts.scalar.com): the docs work offline, in the system fonts.
+      HttpApiScalar.layer(documented, { path: "/docs", scalar: { withDefaultFonts: false } })
     )
   }))
 
