@@ -8,6 +8,8 @@ export interface AuthenticatedSession {
   readonly method: SignInMethod
   readonly createdAt: Date
   readonly expiresAt: Date
+  /** The sign-in this session was refreshed from (its own creation for a first session): SESSION_MAX_LIFETIME counts from it. */
+  readonly signedInAt: Date
   readonly user: User
 }
 

@@ -1,5 +1,6 @@
 import { Config, ConfigProvider, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { getAddress, isAddress } from "viem"
+import { fireEnvConfig } from "../system/FireEnv.ts"
 
 /** Identity-provider login: the ID token's issuer, where its signing keys are published, and our client id. */
 export interface IdpSettings {
@@ -24,6 +25,16 @@ export interface SessionSettings {
   readonly siweDomains: ReadonlyArray<string>
   /** Accepted SIWE `Chain ID`s; empty accepts any. */
   readonly siweChainIds: ReadonlyArray<number>
+  /**
+   * SIWE_REQUIRE_COMPLETE (default: on in production): a message must carry the domain line, a URI on one of
+   * SIWE_DOMAINS and a Chain ID (src/sessions/SiwePolicy.ts). Optional so that hand-built settings omit it.
+   */
+  readonly siweRequireComplete?: boolean
+  /**
+   * SESSION_MAX_LIFETIME (default 30 days): a session and the sessions refreshed from it end this long after the
+   * sign-in, however often they are refreshed. Optional so that hand-built settings omit it.
+   */
+  readonly sessionMaxLifetime?: Duration.Duration
   readonly idp: Option.Option<IdpSettings>
   /** How long an authenticated request may reuse a session lookup (revocation, ban, admin flag), 0–1000 ms. */
   readonly sessionCacheMs: number
@@ -33,6 +44,8 @@ export interface SessionSettings {
 
 /** Name of the httpOnly cookie that carries the session JWT. */
 export const SESSION_COOKIE = "fire_session"
+
+export const DEFAULT_SESSION_MAX_LIFETIME = Duration.days(30)
 
 const list = (name: string) =>
   Config.String(name).pipe(
@@ -60,6 +73,11 @@ export const sessionSettingsConfig: Config.Config<SessionSettings> = Config.all(
   jwtTtl: Config.Duration("JWT_TTL").pipe(Config.withDefault(Duration.days(7))),
   cookieSecure: Config.Boolean("COOKIE_SECURE").pipe(Config.withDefault(true)),
   siweDomains: list("SIWE_DOMAINS").pipe(Config.map((domains) => domains.map((d) => d.toLowerCase()))),
+  siweRequireComplete: Config.all({
+    given: Config.option(Config.Boolean("SIWE_REQUIRE_COMPLETE")),
+    env: fireEnvConfig
+  }).pipe(Config.map(({ env, given }) => Option.getOrElse(given, () => env === "production"))),
+  sessionMaxLifetime: Config.Duration("SESSION_MAX_LIFETIME").pipe(Config.withDefault(DEFAULT_SESSION_MAX_LIFETIME)),
   siweChainIds: list("SIWE_CHAIN_IDS").pipe(
     Config.flatMap((ids) =>
       ids.every((id) => /^[1-9][0-9]{0,15}$/.test(id))

@@ -5,7 +5,7 @@ import { Forbidden, Unauthorized } from "../domain/ApiError.ts"
 import type { User } from "../users/User.ts"
 import type { AuthenticatedSession, IssuedSession, SignInMethod } from "./Session.ts"
 import { SessionCache } from "./SessionCache.ts"
-import { SessionConfig } from "./SessionConfig.ts"
+import { DEFAULT_SESSION_MAX_LIFETIME, SessionConfig } from "./SessionConfig.ts"
 import { SessionsRepo } from "./SessionsRepo.ts"
 import { SessionTokens } from "./SessionTokens.ts"
 
@@ -36,18 +36,27 @@ export class Sessions extends Context.Service<Sessions, {
       const repo = yield* SessionsRepo
       const tokens = yield* SessionTokens
       const cache = yield* SessionCache
-      const { jwtTtl } = yield* SessionConfig
+      const { jwtTtl, sessionMaxLifetime = DEFAULT_SESSION_MAX_LIFETIME } = yield* SessionConfig
 
-      const issue = Effect.fn("Sessions.issue")(function*(user: User, method: SignInMethod) {
+      /** `signedInAt`: the sign-in a refreshed session descends from; a new sign-in is now. */
+      const issueFrom = Effect.fn("Sessions.issue")(function*(user: User, method: SignInMethod, signedInAt?: Date) {
         const now = yield* Clock.currentTimeMillis
         const createdAt = new Date(now)
+        const signedIn = signedInAt ?? createdAt
+        // No refresh takes a session past the absolute lifetime of its sign-in.
+        const end = Math.min(now + Duration.toMillis(jwtTtl), signedIn.getTime() + Duration.toMillis(sessionMaxLifetime))
         // Whole seconds: the JWT's `exp` has no fraction, and the row must agree with it.
-        const expiresAt = new Date(Math.floor((now + Duration.toMillis(jwtTtl)) / 1000) * 1000)
+        const expiresAt = new Date(Math.floor(end / 1000) * 1000)
+        if (expiresAt.getTime() <= now) {
+          return yield* unauthorized("expired", "The session has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in again")
+        }
         const sessionId = randomUUID()
-        yield* repo.insert({ id: sessionId, userId: user.id, method, createdAt, expiresAt })
+        yield* repo.insert({ id: sessionId, userId: user.id, method, createdAt, expiresAt, signedInAt: signedIn })
         const token = yield* tokens.sign({ userId: user.id, sessionId, issuedAt: createdAt, expiresAt })
         return { sessionId, token, expiresAt, user }
       })
+      // A new sign-in starts its own lifetime, so it cannot have outlived it.
+      const issue = (user: User, method: SignInMethod) => Effect.orDie(issueFrom(user, method))
 
       const authenticate = Effect.fn("Sessions.authenticate")(function*(token: string) {
         const now = yield* Clock.currentTimeMillis
@@ -67,7 +76,7 @@ export class Sessions extends Context.Service<Sessions, {
 
       const refresh = Effect.fn("Sessions.refresh")(function*(session: AuthenticatedSession) {
         const next = yield* sql.withTransaction(Effect.gen(function*() {
-          const issued = yield* issue(session.user, session.method)
+          const issued = yield* issueFrom(session.user, session.method, session.signedInAt)
           const revoked = yield* repo.revoke(session.sessionId, issued.sessionId)
           if (!revoked) return yield* unauthorized("revoked", "The session was already refreshed or logged out")
           return issued

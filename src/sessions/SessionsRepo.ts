@@ -8,6 +8,7 @@ const SessionWithUser = Schema.Struct({
   sessionMethod: Schema.Literals(["wallet", "idp"]),
   sessionCreatedAt: Schema.Date,
   sessionExpiresAt: Schema.Date,
+  sessionSignedInAt: Schema.Date,
   sessionRevokedAt: Schema.NullOr(Schema.Date),
   ...UserRow.fields
 })
@@ -25,6 +26,7 @@ export class SessionsRepo extends Context.Service<SessionsRepo, {
     readonly method: SignInMethod
     readonly createdAt: Date
     readonly expiresAt: Date
+    readonly signedInAt: Date
   }) => Effect.Effect<void>
   /** The session and its user, in one round trip. */
   readonly find: (id: string) => Effect.Effect<Option.Option<SessionRow>>
@@ -48,18 +50,19 @@ export class SessionsRepo extends Context.Service<SessionsRepo, {
         find: (id) =>
           sql`
             SELECT s.id AS session_id, s.method AS session_method, s.created_at AS session_created_at,
-                   s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at, u.*
+                   s.expires_at AS session_expires_at, s.signed_in_at AS session_signed_in_at, s.revoked_at AS session_revoked_at, u.*
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.id = ${id}`.pipe(
             Effect.flatMap(decodeSessions),
             Effect.map((rows) =>
               Option.map(Option.fromNullishOr(rows[0]), (r): SessionRow => {
-                const { sessionCreatedAt, sessionExpiresAt, sessionId, sessionMethod, sessionRevokedAt, ...user } = r
+                const { sessionCreatedAt, sessionExpiresAt, sessionId, sessionMethod, sessionRevokedAt, sessionSignedInAt, ...user } = r
                 return {
                   sessionId,
                   method: sessionMethod,
                   createdAt: sessionCreatedAt,
                   expiresAt: sessionExpiresAt,
+                  signedInAt: sessionSignedInAt,
                   revokedAt: sessionRevokedAt,
                   user
                 }

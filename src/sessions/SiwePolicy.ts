@@ -4,12 +4,18 @@ import type { SiweFields } from "./SiweMessage.ts"
  * The checks a parsed SIWE message must pass besides its signature and nonce. Each standard line is checked only when
  * present (the parser requires just the address and the nonce), except the domain, which is required as soon as
  * `SIWE_DOMAINS` is configured: a message without a domain could otherwise be replayed from a phishing site.
+ *
+ * `complete` (production, SIWE_REQUIRE_COMPLETE): the `<domain> wants you to sign in` line, a `URI:` whose host is
+ * one of the domains and a `Chain ID:` are required. A two-line `<address>\nNonce: <n>` is what a phishing page
+ * asks a victim to personal_sign: wallets show their origin warning only for a message that names a domain.
  */
 export interface SiwePolicy {
   /** Accepted `host[:port]` values, lower-case; empty = any domain. */
   readonly domains: ReadonlyArray<string>
   /** Accepted `Chain ID` values; empty = any chain. */
   readonly chainIds: ReadonlyArray<number>
+  /** Require the domain line, a URI on one of `domains` and a Chain ID. */
+  readonly complete?: boolean
 }
 
 export type SiweRejection =
@@ -28,7 +34,29 @@ const allowedScheme = (scheme: string, host: string) =>
 /** `user@host:port` → `host:port`, lower-case. */
 const hostOf = (authority: string) => authority.slice(authority.lastIndexOf("@") + 1).toLowerCase()
 
+/** What a complete message must carry (see `SiwePolicy.complete`). */
+const checkComplete = (fields: SiweFields, policy: SiwePolicy): SiweRejection | undefined => {
+  if (fields.domain === undefined) {
+    return { code: "SIWE_DOMAIN_MISMATCH", message: "The message names no domain (`<domain> wants you to sign in…` line); this server requires one of its own" }
+  }
+  if (fields.uri === undefined) {
+    return { code: "SIWE_URI_NOT_ALLOWED", message: "The message has no URI line; this server requires one on its own domain" }
+  }
+  const host = URL.parse(fields.uri)?.host.toLowerCase()
+  if (host === undefined || !policy.domains.includes(host)) {
+    return { code: "SIWE_URI_NOT_ALLOWED", message: `URI ${fields.uri} is not on a domain of this server` }
+  }
+  if (fields.chainId === undefined) {
+    return { code: "SIWE_CHAIN_NOT_SUPPORTED", message: "The message names no Chain ID; this server requires one" }
+  }
+  return undefined
+}
+
 export const checkSiwePolicy = (fields: SiweFields, policy: SiwePolicy, now: Date): SiweRejection | undefined => {
+  if (policy.complete === true) {
+    const incomplete = checkComplete(fields, policy)
+    if (incomplete !== undefined) return incomplete
+  }
   if (policy.domains.length > 0) {
     if (fields.domain === undefined) {
       return { code: "SIWE_DOMAIN_MISMATCH", message: "The message names no domain; this server requires one of its own" }

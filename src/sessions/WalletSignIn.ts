@@ -46,7 +46,7 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
       const nonces = yield* WalletNonces
       const users = yield* UsersRepo
       const sessions = yield* Sessions
-      const policy = { domains: config.siweDomains, chainIds: config.siweChainIds }
+      const policy = { domains: config.siweDomains, chainIds: config.siweChainIds, complete: config.siweRequireComplete === true }
 
       const verify = Effect.fn("WalletSignIn.verify")(function*(input: { message: string; signature: string }) {
         const parsed = parseSiweMessage(input.message)
