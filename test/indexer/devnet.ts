@@ -172,8 +172,8 @@ export const seed = async (d: Devnet) => {
  * embedded devnet does): same accounts, contracts and blocks, on a new port. `dir` holds the state file.
  *
  * Without its genesis block in the state (`dropGenesis`), anvil re-creates block 0 on load: its hash is then not
- * block 1's parentHash. That is the chain the devnet of issue 27 served after a warm start; the state files of the
- * anvil in this repository keep block 0, so the test drops it from the file to get that chain.
+ * block 1's parentHash. An embedded devnet was seen serving that chain after a warm start (a rollback to block 0
+ * then repeated forever); the state files of the anvil in this repository keep block 0, so tests drop it to get it.
  */
 export const warmRestart = async (d: Devnet, dir: string, options: { readonly dropGenesis?: boolean } = {}): Promise<Devnet> => {
   const file = join(dir, "state.json")

@@ -1,8 +1,8 @@
 /**
  * The log lines of a long backfill: every few seconds, how far it got (blocks done of the blocks to the head), how fast
  * events are indexed since the last line, and when it should reach the head at the block rate so far. Pure: the
- * indexer loop (src/indexer/Indexer.ts) feeds it each committed batch and logs the line it returns. A backfill shorter than one
- * interval (a warm start catching up a few blocks) prints nothing; one that printed a line also prints when it is done.
+ * indexer loop (src/indexer/loop/Progress.ts) feeds it each committed batch and logs the line it returns. A backfill shorter
+ * than one interval (a warm start catching up a few blocks) prints nothing; one that printed a line also prints when it is done.
  * Rates are measured from the first batch's commit on (when that batch started is not known here), so the first batch
  * counts toward the blocks and events done, not toward the rates.
  */

@@ -1,6 +1,6 @@
 import { PgTypes } from "@effect/sql-pg"
 import { Effect, Result } from "effect"
-import type { SqlClient } from "effect/sql"
+import type { SqlClient, SqlError } from "effect/sql"
 import type { Row } from "../project/Rows.ts"
 
 /** Postgres type of each column the indexer writes, by name (default text). */
@@ -82,7 +82,7 @@ export const bulkInsert = (
   table: string,
   rows: ReadonlyArray<Row>,
   onConflict = ""
-): Effect.Effect<void, unknown> => {
+): Effect.Effect<void, SqlError.SqlError> => {
   if (rows.length === 0) return Effect.void
   const columns = Object.keys(rows[0]!)
   const types = columns.map((c) => columnTypes[c] ?? "text")

@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Option, Scope } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Data, Effect, Layer, Option, Scope } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { BlockHeader, TokenMetadata } from "../fetch/ChainReader.ts"
 import { type BatchRows, eventTables, type Row } from "../project/Rows.ts"
 import { addPool, emptyState, type ProjectionState } from "../project/State.ts"
@@ -48,9 +48,10 @@ const rowsOf = <A>(rows: ReadonlyArray<unknown>) => rows as ReadonlyArray<A>
  * The writer lock is gone: its connection dropped (the server released the lock, another process may hold it now).
  * Nothing was written; the indexer must stop and take the lock again before it writes anything.
  */
-export class WriterLockLost extends Error {
-  override readonly name = "WriterLockLost"
-}
+export class WriterLockLost extends Data.TaggedError("WriterLockLost")<{ readonly message: string }> {}
+
+/** A write (commit or rollback): a database failure, or the writer lock gone (nothing written). */
+export type WriteError = SqlError.SqlError | WriterLockLost
 
 /** The backend that holds the writer lock, identified by pid and start time (a pid alone can be reused). */
 interface LockHolder {
@@ -71,17 +72,17 @@ const commitSectionKey = (key: bigint) => [Number(BigInt.asIntN(32, key >> 32n))
  * the unfinalized block hashes), the rollback to a common ancestor, and the single-writer lock.
  */
 export class Store extends Context.Service<Store, {
-  readonly checkpoint: Effect.Effect<Option.Option<Checkpoint>, unknown>
-  readonly storedHash: (blockNumber: bigint) => Effect.Effect<Option.Option<string>, unknown>
-  readonly loadState: (weth: string, stablecoin: string | undefined, base: ReadonlyArray<string>) => Effect.Effect<ProjectionState, unknown>
-  readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, unknown>
-  readonly commit: (input: CommitInput) => Effect.Effect<Touched, unknown>
-  readonly rollback: (target: RollbackTarget) => Effect.Effect<Touched, unknown>
+  readonly checkpoint: Effect.Effect<Option.Option<Checkpoint>, SqlError.SqlError>
+  readonly storedHash: (blockNumber: bigint) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  readonly loadState: (weth: string, stablecoin: string | undefined, base: ReadonlyArray<string>) => Effect.Effect<ProjectionState, SqlError.SqlError>
+  readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, SqlError.SqlError>
+  readonly commit: (input: CommitInput) => Effect.Effect<Touched, WriteError>
+  readonly rollback: (target: RollbackTarget) => Effect.Effect<Touched, WriteError>
   /**
    * Holds a session-level advisory lock for the scope; waits (polling) while another process holds it. Every commit
    * and rollback then proves the lock is still held (else fails with WriterLockLost and writes nothing).
    */
-  readonly lock: (key: number, onWait: Effect.Effect<void>) => Effect.Effect<void, unknown, Scope.Scope>
+  readonly lock: (key: number, onWait: Effect.Effect<void>) => Effect.Effect<void, SqlError.SqlError, Scope.Scope>
 }>()("app/indexer/Store") {
   static readonly layer = (chainId: number) => Layer.effect(Store, make(chainId))
 }
@@ -113,7 +114,7 @@ const make = (chainId: number) => Effect.gen(function*() {
       Effect.flatMap((rows) =>
         rows[0]?.held === true
           ? Effect.void
-          : Effect.fail(new WriterLockLost(`the writer lock (key ${key}) is no longer held by this indexer's connection (pid ${pid})`))
+          : Effect.fail(new WriterLockLost({ message: `the writer lock (key ${key}) is no longer held by this indexer's connection (pid ${pid})` }))
       )
     )
   })

@@ -1,0 +1,147 @@
+import { Option } from "effect"
+import type { BlockHeader } from "../fetch/ChainReader.ts"
+import type { Checkpoint } from "../store/Store.ts"
+
+/**
+ * The indexer loop's decisions as pure functions (the effects that apply them are in Loop.ts). Each step: `plan`
+ * says what to read from the chain given the checkpoint and the head; `decideAtTip` or `decideRange` turns what the
+ * chain said into a `Step`, modelled like Ponder's realtime events (block | finalize | reorg).
+ */
+
+/** The loop's next action. */
+export type Step =
+  /** Nothing new: the indexed tip is still the chain's. Wait for the next head. */
+  | { readonly _tag: "AtHead"; readonly checkpoint: Checkpoint; readonly head: bigint }
+  /** Index [from, to]: the chain extends the checkpoint and the headers read form one chain. */
+  | Batch
+  /** The chain no longer contains the indexed tip: walk back from `from` to the common ancestor, undoing up to `tip`. */
+  | { readonly _tag: "Reorg"; readonly from: bigint; readonly tip: bigint }
+  /** The chain moved while its headers were read (they do not link up): read again, at once. */
+  | { readonly _tag: "Reread" }
+
+export interface Batch {
+  readonly _tag: "Batch"
+  readonly head: bigint
+  readonly from: bigint
+  readonly to: BlockHeader
+  /** Every header read for the range (its first and last, and each unfinalized one). */
+  readonly headers: ReadonlyMap<bigint, BlockHeader>
+  /** The range's blocks that are not final yet: their hashes are kept to find a common ancestor later. */
+  readonly unfinalized: ReadonlyArray<BlockHeader>
+  /** Blocks below this one are final. */
+  readonly finalBoundary: bigint
+  /** The range's logs are already being fetched (a fetch ahead): use them. */
+  readonly fetchedAhead: boolean
+}
+
+/** What to read from the chain before deciding. */
+export type Plan =
+  /** At or above the head: is the indexed tip (or the head, if the chain got shorter) still ours? */
+  | { readonly _tag: "CheckTip"; readonly checkpoint: Checkpoint; readonly head: bigint; readonly block: bigint }
+  | ReadRange
+
+export interface ReadRange {
+  readonly _tag: "ReadRange"
+  readonly checkpoint: Option.Option<Checkpoint>
+  readonly head: bigint
+  readonly from: bigint
+  readonly to: bigint
+  readonly finalBoundary: bigint
+  /** The headers to read: the range's first and last, and every unfinalized one. */
+  readonly headerNumbers: ReadonlyArray<bigint>
+  readonly fetchedAhead: boolean
+}
+
+/** A range whose logs are fetched ahead, while the range before it is projected and committed. */
+export interface AheadRange {
+  readonly from: bigint
+  readonly to: bigint
+}
+
+export interface PlanInput {
+  /** The last committed block (or the one a commit in flight ends on); none before the first batch. */
+  readonly checkpoint: Option.Option<Checkpoint>
+  readonly head: bigint
+  readonly startBlock: bigint
+  readonly finalityDepth: number
+  /** The reader's current eth_getLogs range in blocks (it follows the chain's log density). */
+  readonly rangeBlocks: number
+  readonly ahead: AheadRange | null
+}
+
+/** A checkpoint below the start block counts as none: no batch was indexed (see `Loop.ts`). */
+export const effectiveCheckpoint = (checkpoint: Option.Option<Checkpoint>, startBlock: bigint) =>
+  Option.filter(checkpoint, (c) => c.blockNumber >= startBlock)
+
+/** The last block of the range after `last`: `blocks` more, not past the head. */
+export const rangeEnd = (last: bigint, head: bigint, blocks: number): bigint =>
+  last + BigInt(blocks) < head ? last + BigInt(blocks) : head
+
+export const plan = (input: PlanInput): Plan => {
+  const { checkpoint, head } = input
+  const cursor = Option.match(checkpoint, { onNone: () => input.startBlock - 1n, onSome: (c) => c.blockNumber })
+  if (Option.isSome(checkpoint) && cursor >= head) {
+    return { _tag: "CheckTip", checkpoint: checkpoint.value, head, block: head < cursor ? head : cursor }
+  }
+  const from = cursor + 1n
+  const finalBoundary = head - BigInt(input.finalityDepth)
+  // A range fetched ahead decides the batch's end (the reader's range may have changed since), if it is still final
+  // against this head (an RPC behind a load balancer can answer with an older head).
+  const fetchedAhead = input.ahead !== null && input.ahead.from === from && input.ahead.to <= finalBoundary
+  const to = fetchedAhead ? input.ahead!.to : rangeEnd(cursor, head, input.rangeBlocks)
+  const unfinalizedFrom = finalBoundary + 1n > from ? finalBoundary + 1n : from
+  const numbers = new Set<bigint>([from, to])
+  for (let n = unfinalizedFrom; n <= to; n++) numbers.add(n)
+  return { _tag: "ReadRange", checkpoint, head, from, to, finalBoundary, headerNumbers: [...numbers], fetchedAhead }
+}
+
+/** At the head: `tip` is the chain's header at the planned block, `stored` the hash indexed for that number. */
+export const decideAtTip = (
+  p: Extract<Plan, { _tag: "CheckTip" }>,
+  tip: BlockHeader,
+  stored: Option.Option<string>
+): Step => {
+  const shorter = p.head < p.checkpoint.blockNumber
+  const replaced = Option.isSome(stored) && stored.value !== tip.hash
+  return shorter || replaced
+    ? { _tag: "Reorg", from: tip.number, tip: p.checkpoint.blockNumber }
+    : { _tag: "AtHead", checkpoint: p.checkpoint, head: p.head }
+}
+
+/** Behind the head: `headers` holds the planned headers. */
+export const decideRange = (p: ReadRange, headers: ReadonlyMap<bigint, BlockHeader>): Step => {
+  const first = headers.get(p.from)!
+  if (Option.isSome(p.checkpoint) && first.parentHash !== p.checkpoint.value.hash) {
+    return { _tag: "Reorg", from: p.checkpoint.value.blockNumber, tip: p.checkpoint.value.blockNumber }
+  }
+  const unfinalized: Array<BlockHeader> = []
+  for (let n = p.finalBoundary + 1n > p.from ? p.finalBoundary + 1n : p.from; n <= p.to; n++) {
+    const h = headers.get(n)!
+    const parent = headers.get(n - 1n)
+    if (parent !== undefined && h.parentHash !== parent.hash) return { _tag: "Reread" }
+    unfinalized.push(h)
+  }
+  return {
+    _tag: "Batch",
+    head: p.head,
+    from: p.from,
+    to: headers.get(p.to)!,
+    headers,
+    unfinalized,
+    finalBoundary: p.finalBoundary,
+    fetchedAhead: p.fetchedAhead
+  }
+}
+
+/** Logs of unfinalized blocks must come from the blocks whose headers were read (else the chain moved meanwhile). */
+export const logsMatchHeaders = (logBlockHashes: ReadonlyMap<bigint, string>, headers: ReadonlyMap<bigint, BlockHeader>) =>
+  [...logBlockHashes].every(([n, hash]) => headers.get(n)?.hash === undefined || headers.get(n)!.hash === hash)
+
+/**
+ * The range to fetch ahead after batch `b`, while it commits: only final blocks (logs fetched before their headers
+ * could miss a block a reorg replaced), and not with one RPC request at a time (INDEXER_RPC_CONCURRENCY 1).
+ */
+export const nextAhead = (b: Batch, rangeBlocks: number, rpcConcurrency: number): AheadRange | null => {
+  const to = rangeEnd(b.to.number, b.head, rangeBlocks)
+  return b.to.number < b.head && to <= b.finalBoundary && rpcConcurrency > 1 ? { from: b.to.number + 1n, to } : null
+}

@@ -1,0 +1,108 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Option } from "effect"
+import type { BlockHeader } from "../../src/indexer/fetch/ChainReader.ts"
+import {
+  type Batch,
+  decideAtTip,
+  decideRange,
+  effectiveCheckpoint,
+  logsMatchHeaders,
+  nextAhead,
+  plan,
+  type PlanInput,
+  type ReadRange
+} from "../../src/indexer/loop/Decision.ts"
+import type { Checkpoint } from "../../src/indexer/store/Store.ts"
+
+/** Block n of a chain named `fork`: its hash names both, its parent is block n-1 of the same chain. */
+const header = (n: bigint, fork = "a"): BlockHeader => ({ number: n, hash: `${fork}${n}`, parentHash: `${fork}${n - 1n}`, timestamp: 1000n + n })
+const checkpointAt = (n: bigint, fork = "a"): Option.Option<Checkpoint> => Option.some({ blockNumber: n, hash: `${fork}${n}`, timestamp: 1000n + n })
+const headersOf = (numbers: ReadonlyArray<bigint>, fork = "a") => new Map(numbers.map((n) => [n, header(n, fork)]))
+const input = (over: Partial<PlanInput>): PlanInput =>
+  ({ checkpoint: Option.none(), head: 100n, startBlock: 10n, finalityDepth: 5, rangeBlocks: 20, ahead: null, ...over })
+const readRange = (over: Partial<PlanInput>): ReadRange => {
+  const p = plan(input(over))
+  if (p._tag !== "ReadRange") throw new Error(`expected ReadRange, got ${p._tag}`)
+  return p
+}
+
+describe("indexer loop decisions (pure)", () => {
+  it("plans a range from the start block without a checkpoint, and from the checkpoint's next block with one", () => {
+    assert.deepInclude(plan(input({})), { _tag: "ReadRange", from: 10n, to: 29n, fetchedAhead: false })
+    assert.deepInclude(plan(input({ checkpoint: checkpointAt(50n) })), { from: 51n, to: 70n })
+    // Not past the head; the unfinalized blocks (above head - finality) all get a header, the final ones only the ends.
+    const near = readRange({ checkpoint: checkpointAt(90n) })
+    assert.deepInclude(near, { from: 91n, to: 100n, finalBoundary: 95n })
+    assert.deepStrictEqual([...near.headerNumbers].sort((a, b) => Number(a - b)), [91n, 96n, 97n, 98n, 99n, 100n])
+  })
+
+  it("counts a checkpoint below the start block as none (a database wedged before the fix)", () => {
+    assert.isTrue(Option.isNone(effectiveCheckpoint(checkpointAt(0n), 1n)))
+    assert.isTrue(Option.isSome(effectiveCheckpoint(checkpointAt(1n), 1n)))
+  })
+
+  it("takes the range fetched ahead when it starts at the next block and is still final; otherwise plans its own", () => {
+    const checkpoint = checkpointAt(40n)
+    assert.deepInclude(plan(input({ checkpoint, ahead: { from: 41n, to: 45n } })), { to: 45n, fetchedAhead: true })
+    assert.deepInclude(plan(input({ checkpoint, ahead: { from: 42n, to: 45n } })), { to: 60n, fetchedAhead: false })
+    // An older head (a load-balanced RPC) makes the range unfinalized again.
+    assert.deepInclude(plan(input({ checkpoint, head: 48n, ahead: { from: 41n, to: 45n } })), { to: 48n, fetchedAhead: false })
+  })
+
+  it("at the head: AtHead while the indexed tip is the chain's; Reorg when it was replaced or the chain got shorter", () => {
+    const atHead = plan(input({ checkpoint: checkpointAt(100n) }))
+    assert.deepStrictEqual(atHead, { _tag: "CheckTip", checkpoint: Option.getOrThrow(checkpointAt(100n)), head: 100n, block: 100n })
+    if (atHead._tag !== "CheckTip") return
+    assert.strictEqual(decideAtTip(atHead, header(100n), Option.some("a100"))._tag, "AtHead")
+    assert.strictEqual(decideAtTip(atHead, header(100n), Option.none())._tag, "AtHead")
+    assert.deepStrictEqual(decideAtTip(atHead, header(100n, "b"), Option.some("a100")), { _tag: "Reorg", from: 100n, tip: 100n })
+
+    const shorter = plan(input({ checkpoint: checkpointAt(100n), head: 97n }))
+    assert.deepInclude(shorter, { _tag: "CheckTip", block: 97n })
+    if (shorter._tag !== "CheckTip") return
+    assert.deepStrictEqual(decideAtTip(shorter, header(97n), Option.some("a97")), { _tag: "Reorg", from: 97n, tip: 100n })
+  })
+
+  it("behind the head: Reorg when the range's first block is not the checkpoint's child", () => {
+    const p = readRange({ checkpoint: checkpointAt(50n, "b") })
+    assert.deepStrictEqual(decideRange(p, headersOf(p.headerNumbers)), { _tag: "Reorg", from: 50n, tip: 50n })
+  })
+
+  it("no parent check without a checkpoint: the start block's parent was never indexed (a re-created genesis looped here)", () => {
+    const p = readRange({ checkpoint: effectiveCheckpoint(checkpointAt(9n, "genesis-recreated"), 10n) })
+    assert.strictEqual(decideRange(p, headersOf(p.headerNumbers))._tag, "Batch")
+  })
+
+  it("Reread when the unfinalized headers do not link up (the chain moved while they were read)", () => {
+    const p = readRange({ checkpoint: checkpointAt(90n) })
+    const headers = headersOf(p.headerNumbers)
+    headers.set(98n, header(98n, "b"))
+    assert.deepStrictEqual(decideRange(p, headers), { _tag: "Reread" })
+  })
+
+  it("Batch: the range's last header, its unfinalized blocks and where finality ends", () => {
+    const p = readRange({ checkpoint: checkpointAt(90n) })
+    const step = decideRange(p, headersOf(p.headerNumbers))
+    assert.strictEqual(step._tag, "Batch")
+    const b = step as Batch
+    assert.deepStrictEqual(b.to, header(100n))
+    assert.deepStrictEqual(b.unfinalized.map((h) => h.number), [96n, 97n, 98n, 99n, 100n])
+    assert.strictEqual(b.finalBoundary, 95n)
+  })
+
+  it("a batch's logs must come from the blocks whose headers were read", () => {
+    const headers = headersOf([96n, 97n])
+    assert.isTrue(logsMatchHeaders(new Map([[96n, "a96"], [50n, "x50"]]), headers))
+    assert.isFalse(logsMatchHeaders(new Map([[97n, "b97"]]), headers))
+  })
+
+  it("fetches ahead only final ranges, behind the head, with more than one RPC request at a time", () => {
+    const batchTo = (to: bigint, head: bigint): Batch => ({
+      _tag: "Batch", head, from: to - 9n, to: header(to), headers: new Map(), unfinalized: [], finalBoundary: head - 5n, fetchedAhead: false
+    })
+    assert.deepStrictEqual(nextAhead(batchTo(40n, 100n), 20, 16), { from: 41n, to: 60n })
+    assert.isNull(nextAhead(batchTo(40n, 100n), 20, 1))
+    assert.isNull(nextAhead(batchTo(80n, 100n), 20, 16), "80..100 reaches unfinalized blocks")
+    assert.isNull(nextAhead(batchTo(100n, 100n), 20, 16))
+  })
+})
