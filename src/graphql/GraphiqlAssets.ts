@@ -29,9 +29,8 @@ export const graphiqlCsp = [
   "frame-ancestors 'none'"
 ].join("; ")
 
-const readManifest = Effect.tryPromise(async () =>
-  JSON.parse(await Fs.readFile(NodePath.join(graphiqlDir, "manifest.json"), "utf8")) as Manifest
-).pipe(Effect.option)
+const readManifest = (dir: string) =>
+  Effect.tryPromise(async () => JSON.parse(await Fs.readFile(NodePath.join(dir, "manifest.json"), "utf8")) as Manifest).pipe(Effect.option)
 
 const notBuilt = HttpServerResponse.text(
   "GraphiQL is not built in this checkout: run `npm run build:graphiql` (or `npm run build`). POST /v1/graphql works without it.\n",
@@ -43,22 +42,20 @@ const takesGzip = (request: HttpServerRequest.HttpServerRequest) => /\bgzip\b/u.
 /**
  * GraphiQL at `GET /v1/graphql` and its files at `GET /v1/graphql/assets/<name>`, from dist/graphiql/
  * (scripts/build-graphiql.ts). File names carry their content hash, so they are cached for a year; the page itself
- * is revalidated, so a rebuilt bundle is picked up. Only names listed in the manifest are served.
+ * is revalidated. Only names listed in the manifest are served. The manifest (2 KB) is read on each request, so a
+ * bundle built or rebuilt while the server runs is served at once (a first `npm start` need not wait for it).
  */
-export const GraphiqlAssetsLive = Layer.unwrap(Effect.gen(function*() {
-  const manifest = yield* readManifest
-  if (manifest._tag === "None") {
-    yield* Effect.logWarning(`GraphiQL bundle missing (${graphiqlDir}): GET /v1/graphql answers 503 until \`npm run build:graphiql\``)
-    return Layer.mergeAll(HttpRouter.add("GET", "/v1/graphql", Effect.succeed(notBuilt)))
-  }
-  const files = manifest.value.files
+export const graphiqlAssets = (dir: string) => {
   const serve = (name: string, cacheControl: string, extra: Record<string, string> = {}) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const manifest = yield* readManifest(dir)
+      if (manifest._tag === "None") return notBuilt
+      const files = manifest.value.files
       const contentType = Object.hasOwn(files, name) ? files[name] : undefined
       if (contentType === undefined) return errorResponse(404, { code: "NOT_FOUND", message: `No GraphiQL file ${name.slice(0, 100)}` })
       const gzip = contentType.startsWith("text/") && takesGzip(request)
-      const body = yield* Effect.tryPromise(() => Fs.readFile(NodePath.join(graphiqlDir, gzip ? `${name}.gz` : name))).pipe(Effect.option)
+      const body = yield* Effect.tryPromise(() => Fs.readFile(NodePath.join(dir, gzip ? `${name}.gz` : name))).pipe(Effect.option)
       if (body._tag === "None") return notBuilt
       return HttpServerResponse.uint8Array(body.value, {
         contentType,
@@ -75,4 +72,7 @@ export const GraphiqlAssetsLive = Layer.unwrap(Effect.gen(function*() {
         serve(params.name === "index.html" ? "" : params.name ?? "", "public, max-age=31536000, immutable"))
     )
   )
-}))
+}
+
+/** The routes over the bundle `npm run build` writes (layers/ProjectPaths.ts graphiqlDir). */
+export const GraphiqlAssetsLive = graphiqlAssets(graphiqlDir)
