@@ -10,6 +10,8 @@ import { IndexerChangeNotifierLive } from "../src/exchange/IndexerChangeFeed.ts"
 import { PublicRateLimitLive } from "../src/exchange/PublicRateLimit.ts"
 import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/quotes/QuotesLive.ts"
 import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
+import { GraphqlConfig } from "../src/graphql/GraphqlConfig.ts"
+import { GraphqlPoolLive, TableSizes } from "../src/graphql/GraphqlDatabase.ts"
 import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
 import { apiRoutes, Listening, serveService } from "../src/Http.ts"
 import { IndexerApi } from "../src/IndexerApi.ts"
@@ -58,7 +60,9 @@ const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
 const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive, IndexerMetricsLive).pipe(
-  Layer.provide(GraphqlSchema.layer),
+  // GraphQL reads on its own small pool with a statement timeout (src/graphql/GraphqlDatabase.ts).
+  Layer.provide(Layer.mergeAll(GraphqlSchema.layer, TableSizes.layer).pipe(Layer.provide(GraphqlPoolLive))),
+  Layer.provide(GraphqlConfig.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
   Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain)))))
 )

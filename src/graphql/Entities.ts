@@ -178,3 +178,6 @@ export const columnOf = (name: string, field: FieldDef) =>
   field.column ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 export const entityByType = new Map(entities.map((e) => [e.type, e]))
+
+/** The table an entity's rows are read from (its size prices a scan of it, src/graphql/Limits.ts). */
+export const tableOf = (entity: EntityDef) => /^(\w+) t$/.exec(entity.source)?.[1] ?? /\bFROM (\w+)/.exec(entity.source)![1]!

@@ -16,7 +16,7 @@ import {
 } from "graphql"
 import { IndexerStatus } from "../indexer/IndexerStatus.ts"
 import { Health, version } from "../system/Health.ts"
-import { columnOf, entities, entityByType, type EntityDef, type FieldKind } from "./Entities.ts"
+import { columnOf, entities, entityByType, type EntityDef, type FieldKind, tableOf } from "./Entities.ts"
 import { buildList, cursorOf, type ListArgs, operators } from "./ListQuery.ts"
 import { BigIntScalar, TimestampScalar } from "./Scalars.ts"
 import { SubscriptionHub } from "./Subscriptions.ts"
@@ -32,8 +32,8 @@ const scalarOf: Record<FieldKind, GraphQLScalarType> = {
   BigInt: BigIntScalar, Timestamp: TimestampScalar
 }
 
-/** The list fields of the schema (the cost limit counts their `first`). */
-export const listFieldNames = new Set(entities.map((e) => e.list))
+/** The list fields of the schema and the table each reads (the cost limit counts their `first` and prices scans). */
+export const listTables: ReadonlyMap<string, string> = new Map(entities.map((e) => [e.list, tableOf(e)]))
 
 /**
  * The indexer's GraphQL schema, generated from `Entities.ts`: one paged list per entity with `where` (eq, not, in,
@@ -199,6 +199,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           skippedLaunches: {
             type: new GraphQLNonNull(GraphQLInt),
             description: "Ignited events that are not canonical (not listed as launches)",
+            // A count over a table per occurrence: priced as a page of rows (src/graphql/Limits.ts).
+            extensions: { cost: 50 },
             resolve: async () => Number((await query(`SELECT count(*)::int AS n FROM skipped_launches WHERE chain_id = $1`, [chainId]))[0]!.n)
           }
         }

@@ -2,21 +2,52 @@ import {
   type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
+  getNamedType,
+  type GraphQLField,
   GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getArgumentValues,
+  getVariableValues,
+  isInterfaceType,
+  isObjectType,
   Kind,
+  type OperationDefinitionNode,
+  SchemaMetaFieldDef,
   type SelectionSetNode,
-  type ValidationContext,
-  type ValueNode
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
+  type ValidationContext
 } from "graphql"
 import { DEFAULT_PAGE, MAX_PAGE } from "./ListQuery.ts"
 
 /** Deepest nesting of selection sets accepted (the standard introspection query needs 13). */
 export const MAX_DEPTH = 15
 /**
- * Most rows one query may ask for: each list field counts its `first` (default 50, variables resolved) times the
- * rows of the lists around it; each to-one relation counts one lookup per parent row.
+ * Most work one operation may ask for, in rows: each list field counts its `first` (default 50) times the rows of the
+ * lists around it, each to-one relation one lookup per parent row, every other field at least 1 (its `cost`
+ * extension when it runs a query of its own), and a scan of a table (a `_contains` filter) its rows / SCAN_ROWS_PER_COST.
  */
 export const MAX_COST = 10_000
+/** Aliased fields per operation (an alias is how one request repeats a field: 1,900 scans in one POST). */
+export const MAX_ALIASES = 30
+/** Top-level fields per operation, fragments expanded (each is a query of its own). */
+export const MAX_ROOT_FIELDS = 15
+/**
+ * `ILIKE '%…%'` can use no index: it reads the whole table. Reading a row and testing it costs far less than
+ * returning it, so a scan is priced at one unit per this many rows of the table: on a table of a million rows one
+ * `_contains` costs 10,000, the whole budget. Refusing it instead would take away the only text match of the API.
+ */
+export const SCAN_ROWS_PER_COST = 100
+
+export interface CostInputs {
+  /** The request's variables as sent; costing uses them coerced by graphql-js, defaults included. */
+  readonly variables: Record<string, unknown>
+  /** Paged list fields of the Query type, by field name: the table each one reads. */
+  readonly listTables: ReadonlyMap<string, string>
+  /** Estimated rows of a table (0 when unknown). */
+  readonly tableRows: (table: string) => number
+}
 
 const fragmentsOf = (doc: DocumentNode) =>
   new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]))
@@ -44,46 +75,102 @@ export const depthLimit = (max = MAX_DEPTH) => (context: ValidationContext): AST
   }
 })
 
-const intValue = (node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined => {
-  if (node === undefined) return undefined
-  if (node.kind === Kind.INT) return Number(node.value)
-  if (node.kind === Kind.VARIABLE) {
-    const v = variables[node.name.value]
-    return typeof v === "number" ? v : undefined
-  }
-  return undefined
+/** True when a `where` value (AND/OR followed) has a non-null `<field>_contains`. */
+const scans = (where: unknown): boolean => {
+  if (Array.isArray(where)) return where.some(scans)
+  if (typeof where !== "object" || where === null) return false
+  return Object.entries(where).some(([key, v]) =>
+    (key.endsWith("_contains") && v !== null && v !== undefined) || ((key === "AND" || key === "OR") && scans(v)))
 }
 
-/** Rejects operations that would resolve more than `max` rows (see MAX_COST); `listFields` are the paged fields. */
-export const costLimit = (listFields: ReadonlySet<string>, variables: Record<string, unknown>, max = MAX_COST) =>
-  (context: ValidationContext): ASTVisitor => {
-    const fragments = fragmentsOf(context.getDocument())
-    const cost = (set: SelectionSetNode, rows: number, seen: Set<string>): number => {
-      let total = 0
-      for (const s of set.selections) {
-        if (s.kind === Kind.FIELD) {
-          if (!s.selectionSet) continue
-          if (listFields.has(s.name.value)) {
-            const first = intValue(s.arguments?.find((a) => a.name.value === "first")?.value, variables) ?? DEFAULT_PAGE
-            const n = rows * Math.min(Math.max(first, 1), MAX_PAGE)
-            total += n + cost(s.selectionSet, n, seen)
-          } else {
-            total += (s.name.value === "items" || s.name.value === "pageInfo" ? 0 : rows) + cost(s.selectionSet, rows, seen)
-          }
-        } else if (s.kind === Kind.INLINE_FRAGMENT) total += cost(s.selectionSet, rows, seen)
-        else {
-          const f = fragments.get(s.name.value)
-          if (f !== undefined && !seen.has(f.name.value)) total += cost(f.selectionSet, rows, new Set([...seen, f.name.value]))
-        }
+const rootTypeOf = (schema: GraphQLSchema, node: OperationDefinitionNode) =>
+  node.operation === "query" ? schema.getQueryType() : node.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType()
+
+const fieldOf = (parent: GraphQLNamedType | undefined, name: string, isRoot: boolean): GraphQLField<unknown, unknown> | undefined => {
+  if (name === "__typename") return TypeNameMetaFieldDef
+  if (isRoot && name === "__schema") return SchemaMetaFieldDef
+  if (isRoot && name === "__type") return TypeMetaFieldDef
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined
+}
+
+/** What one operation asks for; `cost` stops counting once past `stopAt` (fragments could multiply the walk). */
+export const measure = (schema: GraphQLSchema, document: DocumentNode, node: OperationDefinitionNode, inputs: CostInputs, stopAt = MAX_COST) => {
+  // graphql-js's own coercion, as execution will do it: variable defaults, input coercion and all.
+  const coerced = getVariableValues(schema, node.variableDefinitions ?? [], inputs.variables, { maxErrors: 1 })
+  // Variables that do not coerce: execution refuses the operation before any resolver runs.
+  if (coerced.errors !== undefined) return undefined
+  const variableValues = coerced.variableValues
+  const fragments = fragmentsOf(document)
+  let cost = 0
+  let aliases = 0
+  let rootFields = 0
+  const walk = (set: SelectionSetNode, parent: GraphQLNamedType | undefined, rows: number, seen: ReadonlySet<string>, isRoot: boolean) => {
+    for (const s of set.selections) {
+      if (cost > stopAt) return
+      if (s.kind === Kind.INLINE_FRAGMENT) {
+        const narrowed = s.typeCondition === undefined ? parent : schema.getType(s.typeCondition.name.value) ?? undefined
+        walk(s.selectionSet, narrowed, rows, seen, isRoot)
+        continue
       }
-      return total
-    }
-    return {
-      OperationDefinition(node) {
-        const total = cost(node.selectionSet, 1, new Set())
-        if (total > max) {
-          context.reportError(new GraphQLError(`query cost ${total} exceeds the limit of ${max} rows`, { nodes: [node], extensions: { code: "QUERY_TOO_COSTLY" } }))
+      if (s.kind === Kind.FRAGMENT_SPREAD) {
+        const f = fragments.get(s.name.value)
+        if (f !== undefined && !seen.has(f.name.value)) {
+          walk(f.selectionSet, schema.getType(f.typeCondition.name.value) ?? undefined, rows, new Set([...seen, f.name.value]), isRoot)
         }
+        continue
+      }
+      if (isRoot) rootFields++
+      if (s.alias !== undefined && s.alias.value !== s.name.value) aliases++
+      const field = fieldOf(parent, s.name.value, isRoot)
+      // An unknown field is reported by graphql-js's own rules; it costs 1 meanwhile.
+      if (field === undefined) {
+        cost += 1
+        continue
+      }
+      const own = typeof field.extensions?.cost === "number" ? field.extensions.cost : 1
+      const type = getNamedType(field.type)
+      let args: Record<string, unknown> = {}
+      try {
+        args = getArgumentValues(field, s, variableValues)
+      } catch {
+        // An argument that does not coerce is refused by validation or execution; cost it as absent.
+      }
+      const table = isRoot ? inputs.listTables.get(s.name.value) : undefined
+      if (table !== undefined) {
+        const first = typeof args.first === "number" ? args.first : DEFAULT_PAGE
+        const n = rows * Math.min(Math.max(first, 1), MAX_PAGE)
+        const scan = scans(args.where) ? rows * Math.ceil(inputs.tableRows(table) / SCAN_ROWS_PER_COST) : 0
+        cost += Math.max(n, 1) + scan
+        if (s.selectionSet) walk(s.selectionSet, type, n, seen, false)
+      } else if (s.selectionSet && isRoot) {
+        cost += own
+        walk(s.selectionSet, type, rows, seen, false)
+      } else if (s.selectionSet) {
+        // A to-one relation: one lookup per parent row. `items`/`pageInfo` wrappers hold the rows already counted.
+        const wrapper = s.name.value === "items" || s.name.value === "pageInfo"
+        cost += wrapper ? own : Math.max(rows, 1) * own
+        walk(s.selectionSet, type, rows, seen, false)
+      } else {
+        // A column of rows already read costs 1 once; a leaf with a resolver of its own says so in `cost`.
+        cost += own
       }
     }
   }
+  walk(node.selectionSet, rootTypeOf(schema, node) ?? undefined, 1, new Set(), true)
+  return { cost, aliases, rootFields }
+}
+
+/**
+ * Rejects operations that ask for more than MAX_COST (see there), more than MAX_ALIASES aliases or more than
+ * MAX_ROOT_FIELDS top-level fields. Costs are computed on the variables as execution will see them (defaults included).
+ */
+export const costLimit = (schema: GraphQLSchema, inputs: CostInputs, max = MAX_COST) => (context: ValidationContext): ASTVisitor => ({
+  OperationDefinition(node) {
+    const m = measure(schema, context.getDocument(), node, inputs, max)
+    if (m === undefined) return
+    const refuse = (message: string, code: string) => context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code } }))
+    if (m.aliases > MAX_ALIASES) refuse(`${m.aliases} aliased fields exceed the limit of ${MAX_ALIASES}`, "TOO_MANY_ALIASES")
+    if (m.rootFields > MAX_ROOT_FIELDS) refuse(`${m.rootFields} top-level fields exceed the limit of ${MAX_ROOT_FIELDS}`, "TOO_MANY_ROOT_FIELDS")
+    if (m.cost > max) refuse(`query cost ${m.cost > max ? `over ${max}` : m.cost} exceeds the limit of ${max} rows`, "QUERY_TOO_COSTLY")
+  }
+})
