@@ -1,9 +1,9 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
-import { rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
+import { backoffMs, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 
 /** The first eth_getLogs range (then at most doubled per response while the density allows). */
@@ -94,6 +94,8 @@ export class ChainReader extends Context.Service<ChainReader, {
       // bench's history are ~190k logs, ~130 MB).
       const initialRange = Math.min(settings.maxBlockRange, INITIAL_BLOCK_RANGE)
       const ranges = new Map<string, number>()
+      /** Per filter: the largest range not refused since a refusal (a refused size is not asked again). */
+      const ceilings = new Map<string, number>()
       const rangeOf = (filter: string) => ranges.get(filter) ?? initialRange
       const request = <A>(method: string, params: ReadonlyArray<unknown>) =>
         rpcCall(method, () => client.request({ method, params } as never) as Promise<A>)
@@ -141,27 +143,41 @@ export class ChainReader extends Context.Service<ChainReader, {
         return Math.max(1, Math.min(settings.maxBlockRange, current * 2, byDensity))
       }
 
-      // Walks [from, to] in steps of the filter's range; a range refusal halves it and retries the same start.
-      // `filter` keys the range: the topic set and the address chunk (chunks of one filter run concurrently, and one
-      // chunk's answer must not overwrite the range another chunk just learned).
+      // Walks [from, to] in steps of the filter's range. A refusal of the size (or a timeout) shrinks the range and
+      // retries the same start: to the provider's hint when it gives one ("this block range should work: [a, b]"),
+      // else to half. A refused size is remembered as the filter's ceiling, so the range does not double back into
+      // the same refusal (under a hard cap, every second request would be refused); a timeout is not (load passes).
+      // An unknown eth_getLogs failure over several blocks is halved too (a size text no rule knows yet); over one
+      // block it fails the step. `filter` keys the range: the topic set and the address chunk (chunks of one filter
+      // run concurrently, and one chunk's answer must not overwrite the range another chunk just learned).
       const logsOfChunk = (filter: string, addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
         Effect.gen(function*() {
           const out: Array<RawLog> = []
           let start = from
+          let timeouts = 0
           while (start <= to) {
             const size = rangeOf(filter)
             const end = start + BigInt(size) - 1n < to ? start + BigInt(size) - 1n : to
             const result = yield* getLogsOnce(addresses, topic0s, start, end).pipe(Effect.result)
             if (result._tag === "Failure") {
               const error = result.failure
-              if (error.kind !== "range" || end === start) return yield* error
-              const smaller = Math.max(1, Math.floor(Number(end - start + 1n) / 2))
+              const asked = Number(end - start + 1n)
+              if (asked === 1 && error.kind === "range" && error.timeout === true && timeouts < 20) {
+                // A one-block range that timed out cannot shrink: wait, then the same block again.
+                yield* Effect.sleep(Duration.millis(backoffMs(Math.min(timeouts++, 7), error.retryAfterMs, Math.random())))
+                continue
+              }
+              if (asked === 1 || error.kind === "retryable") return yield* error
+              const halved = Math.max(1, Math.floor(asked / 2))
+              const smaller = error.kind === "range" && error.rangeHint !== undefined && error.rangeHint < asked ? error.rangeHint : halved
               ranges.set(filter, smaller)
-              yield* Effect.logDebug(`eth_getLogs range refused (${error.message}); trying ${smaller} blocks`)
+              if (error.kind !== "range" || error.timeout !== true) ceilings.set(filter, Math.min(ceilings.get(filter) ?? Infinity, smaller))
+              yield* Effect.logDebug(`eth_getLogs over ${asked} blocks refused (${error.message}); trying ${smaller} blocks`)
               continue
             }
+            timeouts = 0
             for (const log of result.success) out.push(log)
-            ranges.set(filter, nextRange(size, Number(end - start + 1n), result.success.length))
+            ranges.set(filter, Math.min(ceilings.get(filter) ?? Infinity, nextRange(size, Number(end - start + 1n), result.success.length)))
             start = end + 1n
           }
           return out
