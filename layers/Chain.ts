@@ -80,7 +80,13 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
         ...(settings.fresh === undefined ? {} : { fresh: settings.fresh }),
         ...(settings.stopLeftover === undefined ? {} : { stopLeftover: settings.stopLeftover })
       }),
-      catch: (cause) => new ChainError({ message: `devnet did not start: ${errorMessage(cause)}`, cause })
+      catch: (cause) =>
+        new ChainError({
+          message: /already in use/.test(errorMessage(cause))
+            ? `devnet: port ${settings.devnetPort} is in use: stop what listens there or set DEVNET_PORT to a free port (0 picks one)`
+            : `devnet did not start: ${errorMessage(cause)}`,
+          cause
+        })
     }),
     // The chain keeps what happened while the app ran (the indexed database does too): save it before stopping.
     (devnet) =>
@@ -104,11 +110,21 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
 
 const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsFile: Option.Option<string>) {
   if (Option.isNone(deploymentsFile)) {
-    return yield* new ChainError({ message: "RPC_URL is set but DEPLOYMENTS_FILE is not: the contract addresses are needed" })
+    return yield* new ChainError({ message: "RPC_URL is set but DEPLOYMENTS_FILE is not: set DEPLOYMENTS_FILE to the contract addresses (a deployments.json) of RPC_URL's chain" })
   }
+  const file = deploymentsFile.value
   const deployments = yield* Effect.try({
-    try: () => readDeploymentsSync(deploymentsFile.value),
-    catch: (cause) => new ChainError({ message: errorMessage(cause), cause })
+    try: () => readDeploymentsSync(file),
+    catch: (cause) => {
+      const code = ((cause as { cause?: NodeJS.ErrnoException }).cause)?.code
+      return new ChainError({
+        message: code !== undefined
+          ? `DEPLOYMENTS_FILE ${file} cannot be read (${code}): set DEPLOYMENTS_FILE to the deployments.json of RPC_URL's chain`
+          : `DEPLOYMENTS_FILE ${file} is an invalid deployments file (${oneLine(errorMessage((cause as { cause?: unknown }).cause))}): ` +
+            "fix it or set DEPLOYMENTS_FILE to another",
+        cause
+      })
+    }
   })
   const publicClient = yield* Effect.acquireRelease(
     Effect.sync(() => makePublicClient(deployments.chainId, rpcUrl)),
@@ -116,11 +132,13 @@ const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsF
   )
   const chainId = yield* Effect.tryPromise({
     try: () => publicClient.getChainId(),
-    catch: (cause) => new ChainError({ message: `cannot reach RPC_URL ${redactUrl(rpcUrl)}: ${errorMessage(cause)}`, cause })
+    catch: (cause) =>
+      new ChainError({ message: `RPC_URL ${redactUrl(rpcUrl)} does not answer (${rpcFailure(cause)}): check RPC_URL`, cause })
   })
   if (chainId !== deployments.chainId) {
     return yield* new ChainError({
-      message: `RPC_URL serves chain id ${chainId}, but ${deploymentsFile.value} is for chain id ${deployments.chainId}`
+      message: `RPC_URL serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
+        "point RPC_URL and DEPLOYMENTS_FILE at the same chain"
     })
   }
   yield* Effect.logInfo(`chain: connected to chain ${chainId} at ${redactUrl(rpcUrl)}`)
@@ -144,3 +162,12 @@ const redactUrl = (url: string) => {
 }
 
 const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+const firstLine = (text: string) => text.split("\n")[0]!.trim()
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
+
+/** viem's errors span lines (URL, request body, version): keep its short message and the underlying reason. */
+const rpcFailure = (cause: unknown) => {
+  const { shortMessage, details } = cause as { shortMessage?: string; details?: string }
+  if (shortMessage === undefined) return firstLine(errorMessage(cause))
+  return details === undefined || details === "" ? shortMessage : `${shortMessage.replace(/\.$/, "")}: ${firstLine(details)}`
+}

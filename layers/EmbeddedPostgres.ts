@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Data, Effect, Layer, Redacted } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
@@ -37,6 +37,18 @@ export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
     Layer.effect(EmbeddedPostgres, startEmbeddedPostgres(options))
 }
 
+export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/** The server's own FATAL/ERROR line when its log has one (the rest of the log is noise in a one-line report). */
+const reasonOf = (cause: unknown) => {
+  const text = cause instanceof Error ? cause.message : String(cause)
+  const logged = /^(?:\S+ \S+ \S+ \[\d+\] )?((?:FATAL|ERROR|PANIC):.*)$/m.exec(text)?.[1]
+  return (logged ?? text).replace(/\s+/g, " ").trim()
+}
+
 const USER = "postgres"
 // Reachable only on 127.0.0.1 from this machine; a fixed password keeps a data dir reusable across starts.
 const PASSWORD = "postgres"
@@ -44,19 +56,28 @@ const PASSWORD = "postgres"
 export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(function*(options: EmbeddedPostgresOptions) {
   const dir = NodePath.resolve(options.dir)
   const port = options.port === 0 ? yield* freePort : options.port
+  if (options.port !== 0 && !(yield* portIsFree(port))) {
+    return yield* new EmbeddedPostgresError({
+      message: `PostgreSQL: port ${port} is in use: stop what listens there or set EMBEDDED_PG_PORT to a free port (0 picks one)`
+    })
+  }
   const owner = yield* Effect.sync(runAsUser)
   const bin = yield* Effect.promise(() => binaries(owner !== undefined))
   if (!NodeFs.existsSync(NodePath.join(dir, "PG_VERSION"))) {
     yield* Effect.logInfo(`initialising PostgreSQL data directory ${dir}`)
-    yield* Effect.tryPromise(() => initialise(bin.initdb, dir, owner)).pipe(Effect.orDie)
+    yield* Effect.tryPromise({
+      try: () => initialise(bin.initdb, dir, owner),
+      catch: (cause) => new EmbeddedPostgresError({ message: `PostgreSQL: cannot initialise ${dir}: ${reasonOf(cause)}`, cause })
+    })
   } else if (options.stopLeftover ?? true) {
     yield* stopOrphanedServer(dir)
   }
   yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () => start(bin.postgres, dir, port, owner),
-      catch: (cause) => new Error(`PostgreSQL did not start on port ${port} (data in ${dir}): ${String(cause)}`)
-    }).pipe(Effect.orDie),
+      catch: (cause) =>
+        new EmbeddedPostgresError({ message: `PostgreSQL did not start on port ${port} (data in ${dir}): ${reasonOf(cause)}`, cause })
+    }),
     (child) => Effect.promise(() => stop(child)).pipe(Effect.andThen(Effect.logInfo(`PostgreSQL stopped (data in ${dir})`)))
   )
   return { url: Redacted.make(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`), port, dir }
@@ -189,6 +210,13 @@ const stopOrphanedServer = (dir: string) =>
     yield* Effect.logWarning(`stopping a PostgreSQL server (pid ${pid}) left running on ${dir}`)
     process.kill(pid, "SIGINT")
     for (let i = 0; i < 100 && isAlive(pid); i++) yield* Effect.sleep("100 millis")
+  })
+
+const portIsFree = (port: number): Effect.Effect<boolean> =>
+  Effect.callback<boolean>((resume) => {
+    const server = NodeNet.createServer()
+    server.once("error", () => resume(Effect.succeed(false)))
+    server.listen(port, "127.0.0.1", () => server.close(() => resume(Effect.succeed(true))))
   })
 
 export const freePort: Effect.Effect<number> = Effect.callback<number>((resume) => {

@@ -1,5 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Context, Data, Effect, Layer, type Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import type { HttpApi, HttpApiGroup } from "effect/http-api"
@@ -15,6 +15,30 @@ import { ValidationLive } from "./http/Validation.ts"
 /** Where each started service listens; filled as servers bind, read by `main` for the ready lines and by tests. */
 export class Listening extends Context.Service<Listening, Map<ServiceName, string>>()("app/Http/Listening") {
   static readonly layer = Layer.sync(Listening, () => new Map<ServiceName, string>())
+}
+
+/** A service's port cannot be bound: the message names the setting to change (a start-up failure is this one line). */
+export class ListenError extends Data.TaggedError("ListenError")<{
+  readonly service: ServiceName
+  readonly host: string
+  readonly port: number
+  readonly cause: unknown
+}> {
+  override get message() {
+    const setting = `${this.service.toUpperCase()}_PORT`
+    const where = `${this.host}:${this.port}`
+    switch ((this.cause as NodeJS.ErrnoException | undefined)?.code) {
+      case "EADDRINUSE":
+        return `${this.service}: port ${this.port} is in use (${where}): stop what listens there or set ${setting} to a free port (0 picks one)`
+      case "EACCES":
+        return `${this.service}: port ${this.port} needs privileges this user lacks: set ${setting} above 1023`
+      case "EADDRNOTAVAIL":
+      case "ENOTFOUND":
+        return `${this.service}: HOST ${this.host} is not an address of this machine: set HOST (0.0.0.0 listens on all)`
+      default:
+        return `${this.service}: cannot listen on ${where} (${String(this.cause)}): check HOST and ${setting}`
+    }
+  }
 }
 
 /** Takes over one WebSocket upgrade request (the socket is the handler's from then on). */
@@ -137,5 +161,11 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
       // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
       disableLogger: true,
       disableListenLog: true
-    }).pipe(Layer.merge(register), Layer.provide(server))
+    }).pipe(
+      Layer.merge(register),
+      Layer.provide(server),
+      Layer.catchTag("ServeError", (error) =>
+        Layer.effectDiscard(Effect.fail(new ListenError({ service: name, host: config.host, port: config.ports[name], cause: (error as { cause?: unknown }).cause })))
+      )
+    )
   }))

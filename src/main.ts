@@ -1,6 +1,6 @@
 // Deep imports of @effect/platform-node everywhere: its index also loads modules we never use (Redis...), ~0.35 s.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Runtime } from "effect"
+import { Cause, Effect, Exit, Logger, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
 import { Chain } from "../layers/Chain.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
@@ -51,7 +51,7 @@ const forceExitAfterSignal = () => {
 forceExitAfterSignal()
 
 // A failure is reported as one line that says what to change (layers/StartupFailure.ts), through the app's logger;
-// when the logger itself cannot be built (an invalid LOG_LEVEL), on stderr.
+// when that logger itself cannot be built (an invalid LOG_LEVEL or LOG_FORMAT), through the default pretty one.
 let reported = false
 program.pipe(
   Effect.provide(appLayer(services)),
@@ -60,7 +60,9 @@ program.pipe(
   Effect.tapCause(() => Effect.sync(() => (reported = true))),
   Effect.provide(TelemetryLive),
   Effect.tapCause((cause) =>
-    Effect.sync(() => reported || Cause.hasInterruptsOnly(cause) || console.error(failureLine(cause)))
+    reported || Cause.hasInterruptsOnly(cause)
+      ? Effect.void
+      : Effect.logError(failureLine(cause)).pipe(Effect.provide(Logger.layer([Logger.consolePretty()])))
   ),
   NodeRuntime.runMain({
     disableErrorReporting: true,
