@@ -3,7 +3,7 @@
 // sources directly, as `npm run dev` does; elsewhere the build in dist/ (`npm run build`).
 import { existsSync } from "node:fs"
 
-const source = new URL("../src/cli.ts", import.meta.url)
-const built = new URL("../dist/src/cli.js", import.meta.url)
+const source = new URL("../src/cli/main.ts", import.meta.url)
+const built = new URL("../dist/src/cli/main.js", import.meta.url)
 const canStripTypes = process.features?.typescript !== undefined && process.features.typescript !== false
 await import(existsSync(source) && canStripTypes ? source.href : built.href)

@@ -1,38 +1,38 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { AccountServicesLive, AccountsHttpLive } from "../src/auth/AccountsLive.ts"
-import { ClientApi } from "../src/ClientApi.ts"
-import { AppConfig, type ServiceName } from "../src/Config.ts"
-import { ExchangeApi } from "../src/ExchangeApi.ts"
-import { ExchangeHttpLive } from "../src/exchange/ExchangeLive.ts"
-import { ExchangeValidationLive } from "../src/exchange/ExchangeValidation.ts"
-import { IndexerChangeNotifierLive } from "../src/exchange/IndexerChangeFeed.ts"
-import { PublicRateLimitLive } from "../src/exchange/PublicRateLimit.ts"
-import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/quotes/QuotesLive.ts"
-import { GraphqlHttpLive } from "../src/graphql/GraphqlHttp.ts"
-import { GraphqlConfig } from "../src/graphql/GraphqlConfig.ts"
-import { GraphqlPoolLive, TableSizes } from "../src/graphql/GraphqlDatabase.ts"
-import { GraphqlSchema } from "../src/graphql/GraphqlSchema.ts"
-import { apiRoutes, Listening, serveService } from "../src/Http.ts"
-import { IndexerApi } from "../src/IndexerApi.ts"
+import { AccountServicesLive, AccountsHttpLive } from "../src/client-api/accounts/AccountsLive.ts"
+import { ClientApi } from "../src/client-api/ClientApi.ts"
+import { AppConfig, type ServiceName } from "../src/platform/AppConfig.ts"
+import { ExchangeApi } from "../src/exchange-api/ExchangeApi.ts"
+import { ExchangeHttpLive } from "../src/exchange-api/ExchangeLive.ts"
+import { ExchangeValidationLive } from "../src/exchange-api/ExchangeValidation.ts"
+import { IndexerChangeNotifierLive } from "../src/indexer/IndexerChangeFeed.ts"
+import { PublicRateLimitLive } from "../src/exchange-api/PublicRateLimit.ts"
+import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/exchange-api/quotes/QuotesLive.ts"
+import { GraphqlHttpLive } from "../src/indexer/graphql/GraphqlHttp.ts"
+import { GraphqlConfig } from "../src/indexer/graphql/GraphqlConfig.ts"
+import { GraphqlPoolLive, TableSizes } from "../src/indexer/graphql/GraphqlDatabase.ts"
+import { GraphqlSchema } from "../src/indexer/graphql/GraphqlSchema.ts"
+import { apiRoutes, Listening, serveService } from "../src/platform/http/Serve.ts"
+import { IndexerApi } from "../src/indexer/IndexerApi.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
-import { IndexerMetricsLive } from "../src/metrics/IndexerMetrics.ts"
-import { ListingsHttpLive } from "../src/listings/ListingsLive.ts"
+import { IndexerMetricsLive } from "../src/indexer/IndexerMetrics.ts"
+import { ListingsHttpLive } from "../src/client-api/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
-import { Notifications } from "../src/notifications/Notifications.ts"
-import { RateLimiterLive } from "../src/ratelimit/RateLimiter.ts"
-import { notificationsHttpLive } from "../src/notifications/NotificationsLive.ts"
-import { SearchApi } from "../src/SearchApi.ts"
+import { Notifications } from "../src/client-api/notifications/Notifications.ts"
+import { RateLimiterLive } from "../src/platform/ratelimit/RateLimiter.ts"
+import { notificationsHttpLive } from "../src/client-api/notifications/NotificationsLive.ts"
+import { SearchApi } from "../src/search/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
-import { Health } from "../src/system/Health.ts"
-import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/system/SystemHttp.ts"
-import { SignatureVerifier } from "../src/sessions/SignatureVerifier.ts"
-import { SocialHttpLive } from "../src/social/SocialHttpLive.ts"
-import { CommentsHttpLive } from "../src/comments/CommentsLive.ts"
+import { Health } from "../src/platform/system/Health.ts"
+import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/platform/system/SystemHttp.ts"
+import { SignatureVerifier } from "../src/client-api/accounts/sessions/SignatureVerifier.ts"
+import { SocialHttpLive } from "../src/client-api/social/SocialHttpLive.ts"
+import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
 import { Chain } from "./Chain.ts"
 import { DataDirLock } from "./DataDirLock.ts"
-import { searchServices } from "./Search.ts"
+import { searchServices } from "../src/search/SearchLive.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -60,7 +60,7 @@ const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
 const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
 const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive, IndexerMetricsLive).pipe(
-  // GraphQL reads on its own small pool with a statement timeout (src/graphql/GraphqlDatabase.ts).
+  // GraphQL reads on its own small pool with a statement timeout (src/indexer/graphql/GraphqlDatabase.ts).
   Layer.provide(Layer.mergeAll(GraphqlSchema.layer, TableSizes.layer).pipe(Layer.provide(GraphqlPoolLive))),
   Layer.provide(GraphqlConfig.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
@@ -86,7 +86,7 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
-    // indexer publishes to, and search (layers/Search.ts) listens on, one feed.
+    // indexer publishes to, and search (src/search/SearchLive.ts) listens on, one feed.
     .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */

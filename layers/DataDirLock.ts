@@ -1,7 +1,7 @@
 import { Config, Context, Data, Effect, Layer, Option } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
-import { isAlive } from "../src/lib/Processes.ts"
+import { isAlive } from "../src/platform/Processes.ts"
 
 /**
  * One instance per DATA_DIR: `$DATA_DIR/fire-api.lock` names the process that owns the directory's embedded

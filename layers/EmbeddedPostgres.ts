@@ -4,7 +4,7 @@ import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { isAlive } from "../src/lib/Processes.ts"
+import { isAlive } from "../src/platform/Processes.ts"
 
 /**
  * A real PostgreSQL server with its data in `dir`, started when the layer is built and stopped (fast shutdown,

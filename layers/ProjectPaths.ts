@@ -11,5 +11,5 @@ export const projectRoot: string = NodePath.basename(parent) === "dist" ? NodePa
 
 export const sqlDir: string = NodePath.join(projectRoot, "sql")
 
-/** The GraphiQL bundle that scripts/build-graphiql.ts writes and src/graphql/GraphiqlAssets.ts serves. */
+/** The GraphiQL bundle that scripts/build-graphiql.ts writes and src/indexer/graphql/GraphiqlAssets.ts serves. */
 export const graphiqlDir: string = NodePath.join(projectRoot, "dist", "graphiql")

@@ -3,7 +3,7 @@ import * as OtelResource from "@effect/opentelemetry/Resource"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node"
 import { Config, Effect, Layer, Logger, Option, References } from "effect"
-import { version } from "../src/system/Health.ts"
+import { version } from "../src/platform/system/Health.ts"
 
 /**
  * Logging for the process: `LOG_FORMAT=pretty` (default, for a terminal) or `json` (one object per line, for log

@@ -6,7 +6,7 @@ import { execSync } from "node:child_process"
 import { Chain } from "../layers/Chain.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
 import { makePublicClient } from "./devnet/tx.ts"
-import { FeedRepo } from "../src/feed/FeedRepo.ts"
+import { FeedRepo } from "../src/client-api/social/feed/FeedRepo.ts"
 
 /**
  * `npm run bench:feed` (needs DATABASE_URL of a server where it may create a database): one page of GET /v1/feed as

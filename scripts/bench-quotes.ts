@@ -14,7 +14,7 @@
  * BENCH_SHOW_WORSE (5: worse cases printed in full per set).
  */
 import * as NodeOs from "node:os"
-import { routingConfigFor } from "../src/domain/QuoteChains.ts"
+import { routingConfigFor } from "../src/exchange-api/quotes/QuoteChains.ts"
 import { GENERATED_USDC, GENERATED_WETH, generateUniverse } from "../workers/routing/testing/generatePools.ts"
 import type { Address, PoolSnapshot, QuoteRequest, RoutingConfig } from "../workers/routing/types.ts"
 import { type AlphaResult, type AlphaRun, ensureAlphaInstalled, runAlphaRouter } from "./bench/alpharouter.ts"

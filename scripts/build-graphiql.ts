@@ -1,7 +1,7 @@
 /**
  * Bundles GraphiQL (web/graphiql/, from the npm packages in package.json) into dist/graphiql/ with esbuild: the
  * Monaco workers, the page's script (split, so the formatter loads only when used), its CSS and an index.html.
- * src/graphql/GraphiqlAssets.ts serves the result at GET /v1/graphql; nothing is fetched from a CDN.
+ * src/indexer/graphql/GraphiqlAssets.ts serves the result at GET /v1/graphql; nothing is fetched from a CDN.
  *
  * Skipped when its inputs are unchanged: dist/graphiql/manifest.json records a fingerprint of this script, the
  * sources in web/graphiql/ and package-lock.json (which pins every bundled package). Run by `npm run build` (so
@@ -16,7 +16,7 @@ import { gzipSync } from "node:zlib"
 import { graphiqlDir, projectRoot } from "../layers/ProjectPaths.ts"
 
 const sourceDir = NodePath.join(projectRoot, "web", "graphiql")
-/** Where the page loads its files from (src/graphql/GraphiqlAssets.ts serves this path). */
+/** Where the page loads its files from (src/indexer/graphql/GraphiqlAssets.ts serves this path). */
 export const assetsPath = "/v1/graphql/assets/"
 
 export interface GraphiqlManifest {

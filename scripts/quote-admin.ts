@@ -18,8 +18,8 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { DatabaseLive } from "../layers/Sql.ts"
-import { Allowlist } from "../src/quotes/Allowlist.ts"
-import { PartnerKeys } from "../src/quotes/PartnerKeys.ts"
+import { Allowlist } from "../src/exchange-api/quotes/Allowlist.ts"
+import { PartnerKeys } from "../src/exchange-api/quotes/PartnerKeys.ts"
 
 const [command, ...args] = process.argv.slice(2)
 const usage = "usage: quote-admin keys:create <partner> [limit] [windowSeconds] | keys:list | keys:revoke <hash|prefix> | " +

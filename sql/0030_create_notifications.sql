@@ -1,6 +1,6 @@
--- In-app notifications and their web push delivery (src/notifications, src/push).
+-- In-app notifications and their web push delivery (src/client-api/notifications, src/client-api/notifications/push).
 
--- One row per notification. `kind` and the shape of `payload` are documented in src/notifications/Notification.ts
+-- One row per notification. `kind` and the shape of `payload` are documented in src/client-api/notifications/Notification.ts
 -- (and OpenAPI). `dedupe_key` makes an event notify at most once however often it is seen (a like toggled on twice,
 -- a chain event read again after a restart or a reorg): NULL for events that cannot repeat.
 CREATE TABLE notifications (
@@ -41,7 +41,7 @@ CREATE TABLE push_subscriptions (
 CREATE INDEX push_subscriptions_user ON push_subscriptions (user_id);
 
 -- The push queue: one job per (notification, subscription), written in the transaction that created the
--- notification and worked by a fiber (src/push/PushWorker.ts). A worker leases due jobs (locked_until) so that
+-- notification and worked by a fiber (src/client-api/notifications/push/PushWorker.ts). A worker leases due jobs (locked_until) so that
 -- several processes can share the queue; a 5xx or network failure moves next_attempt_at back with backoff.
 CREATE TABLE push_jobs (
   id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

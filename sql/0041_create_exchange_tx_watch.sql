@@ -1,5 +1,5 @@
 -- Unknown transaction hashes asked about on GET /api/v1/status, with when they were first asked about: such a hash is
--- `pending` until EXCHANGE_TX_PENDING_TIMEOUT_SECONDS later, then not found (src/exchange/TxStatus.ts).
+-- `pending` until EXCHANGE_TX_PENDING_TIMEOUT_SECONDS later, then not found (src/exchange-api/tokens/TxStatus.ts).
 CREATE TABLE exchange_tx_watch (
   chain_id       integer NOT NULL,
   tx_hash        text NOT NULL,

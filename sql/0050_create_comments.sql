@@ -1,4 +1,4 @@
--- Comments (yaps) on token threads (src/comments). Read also by the feeds (YAP items), the yaps leaderboard and the
+-- Comments (yaps) on token threads (src/client-api/comments). Read also by the feeds (YAP items), the yaps leaderboard and the
 -- yapper badge: they expect `comments (id, token, author_id, text, created_at, deleted_at)` with `token` lower-case.
 -- Comments have no chain id: the client API serves one chain, as the token listings do.
 
@@ -40,7 +40,7 @@ CREATE TABLE comments (
 -- A thread's top-level comments and a comment's replies, both in post-number order (the keyset of their pages).
 CREATE INDEX comments_top_level ON comments (token, post_number) WHERE reply_to IS NULL;
 CREATE INDEX comments_replies ON comments (reply_to, post_number) WHERE reply_to IS NOT NULL;
--- Feeds read yaps newest first (src/feed/FeedRepo.ts: created_at, then id); leaderboards and badges per author.
+-- Feeds read yaps newest first (src/client-api/social/feed/FeedRepo.ts: created_at, then id); leaderboards and badges per author.
 CREATE INDEX comments_feed ON comments (created_at DESC, id DESC) WHERE deleted_at IS NULL;
 CREATE INDEX comments_author ON comments (author_id, created_at DESC) WHERE deleted_at IS NULL;
 

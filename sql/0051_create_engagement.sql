@@ -1,4 +1,4 @@
--- Engagement (src/engagement): likes, dislikes and favorites on comments and tokens.
+-- Engagement (src/client-api/comments/engagement): likes, dislikes and favorites on comments and tokens.
 -- `target_type` is 'comment' (target_id = the comment id as text) or 'token' (target_id = lower-case address).
 -- The feed reads `favorites (user_id, target_type, target_id)` for its FAVORITE relevance.
 

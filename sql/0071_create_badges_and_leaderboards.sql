@@ -1,4 +1,4 @@
--- Badges earned from activity (the catalog is code: src/badges/BadgeCatalog.ts). Keyed by wallet (lower-case, like
+-- Badges earned from activity (the catalog is code: src/client-api/social/badges/BadgeCatalog.ts). Keyed by wallet (lower-case, like
 -- the indexed tables) because on-chain activity counts before a wallet ever signs in. Once earned, a badge is kept.
 CREATE TABLE wallet_badges (
   wallet     text NOT NULL,
@@ -40,7 +40,7 @@ CREATE TABLE share_links (
   UNIQUE (user_id, chain_id, token)
 );
 
--- OAuth tokens of a linked third-party social account, encrypted with AES-256-GCM (src/xauth/XAuthCipher.ts):
+-- OAuth tokens of a linked third-party social account, encrypted with AES-256-GCM (src/client-api/social/xauth/XAuthCipher.ts):
 -- ciphertext, 12-byte IV and 16-byte tag per secret; the user id and provider are the additional authenticated data,
 -- so a row copied onto another user does not decrypt. The key is never stored in the database.
 CREATE TABLE linked_social_accounts (

@@ -6,8 +6,8 @@ import { Chain } from "../layers/Chain.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
 import { failureLine, reportFailure } from "../layers/StartupFailure.ts"
 import { TelemetryLive } from "../layers/Telemetry.ts"
-import { type ServiceName, ServiceNames } from "./Config.ts"
-import { Listening } from "./Http.ts"
+import { type ServiceName, ServiceNames } from "./platform/AppConfig.ts"
+import { Listening } from "./platform/http/Serve.ts"
 
 /** `--services client,exchange` (or `--services=...`); all four by default. */
 const parseServices = (argv: ReadonlyArray<string>): ReadonlyArray<ServiceName> => {

@@ -1,5 +1,5 @@
 /**
- * The messages between the main thread (src/quotes/RouteFinder.ts) and the route-finder workers, as Schemas that both
+ * The messages between the main thread (src/exchange-api/quotes/RouteFinder.ts) and the route-finder workers, as Schemas that both
  * sides decode with. Values cross the thread boundary by structured clone, which keeps bigints, so the encoded form is
  * the plain data of workers/routing/types.ts. Failures come back as data (`NoRoute`, …, `Failed`), never as throws.
  *
@@ -58,7 +58,7 @@ export const QuoteRequest = Schema.Struct({
 const Hex = Schema.TemplateLiteral(["0x", Schema.String])
 
 /**
- * What the worker needs to encode the found route's calldata (src/quotes/Calldata.ts) in the same task: the router
+ * What the worker needs to encode the found route's calldata (workers/Calldata.ts) in the same task: the router
  * addresses of the chain and the caller's options. Encoding through the Uniswap SDKs (ethers v5 ABI coding, pool
  * address hashing) cost more CPU than routing itself; done here it runs on the worker threads, not the main thread
  * that serves HTTP. Route tokens' decimals and symbols come from `tokens` and the worker's snapshot.

@@ -3,8 +3,8 @@
  * encode the found route's calldata when the task asks for it, return the outcome as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
  */
 import { isMainThread } from "node:worker_threads"
-import { buildMethodParameters, loadSdks, RouteBuildError } from "../src/quotes/Calldata.ts"
-import type { QuoteToken } from "../src/quotes/TokenRegistry.ts"
+import { buildMethodParameters, loadSdks, RouteBuildError } from "./Calldata.ts"
+import type { QuoteToken } from "../src/exchange-api/quotes/TokenRegistry.ts"
 import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply } from "./protocol.ts"
 import { makeRouter } from "./router.ts"
 import type { QuoteResult, Router } from "./routing/types.ts"
@@ -40,7 +40,7 @@ export const makeEngine = () => {
   }
 }
 
-/** The found route's calldata (src/quotes/Calldata.ts through the Uniswap SDKs), or why it could not be made. */
+/** The found route's calldata (workers/Calldata.ts through the Uniswap SDKs), or why it could not be made. */
 const encode = (spec: CalldataSpec, quote: QuoteResult, known: ReadonlyMap<string, QuoteToken>): CalldataOutcome => {
   try {
     const chain = { chainId: spec.chainId, swapRouter02: spec.swapRouter02, universalRouter: spec.universalRouter }

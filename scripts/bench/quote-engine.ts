@@ -1,7 +1,7 @@
 /**
  * Our side of `npm run bench:quotes`: the routing core (workers/routing, `makeRouter(snapshot, config)`) called
  * directly on the main thread, one quote at a time, after untimed warm-up quotes, so the figures are the engine's own
- * (no worker hop, no HTTP). The caller passes the quote routes' own settings (src/domain/QuoteChains.ts
+ * (no worker hop, no HTTP). The caller passes the quote routes' own settings (src/exchange-api/quotes/QuoteChains.ts
  * `routingConfigFor`), with the pool set's WETH and stablecoin as base tokens.
  */
 import { makeRouter } from "../../workers/routing/index.ts"

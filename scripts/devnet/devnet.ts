@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
-import { commandOf } from "../../src/lib/Processes.ts"
+import { commandOf } from "../../src/platform/Processes.ts"
 import { fileURLToPath } from "node:url"
 import { getAddress } from "viem"
 import {

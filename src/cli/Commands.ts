@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { HttpClient } from "effect/http"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientApi, exchangeApi, signIn } from "../client/index.ts"
+import { clientApi, exchangeApi, signIn } from "../sdk/index.ts"
 import { clientTools, exchangeTools } from "../mcp/AgentTools.ts"
 import { readSession, sessionPath, writeSession } from "./SessionFile.ts"
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { clientApi } from "../client/index.ts"
+import { clientApi } from "../sdk/index.ts"
 import { readSession } from "./SessionFile.ts"
 
 const progress = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))

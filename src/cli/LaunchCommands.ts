@@ -5,7 +5,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { readDeploymentsSync } from "../../layers/Deployments.ts"
 import { makeSender } from "../../scripts/devnet/tx.ts"
-import { clientApi, signClaim } from "../client/index.ts"
+import { clientApi, signClaim } from "../sdk/index.ts"
 import type { Targets } from "./Commands.ts"
 import { readSession } from "./SessionFile.ts"
 

@@ -5,8 +5,8 @@ import { readDeploymentsSync } from "../../layers/Deployments.ts"
 // The devnet's sender works on any chain: one transaction at a time, gas estimate + 30 %, receipts polled (FACTS.md).
 import { erc20Abi, permit2Abi, weth9Abi } from "../../scripts/devnet/abis.ts"
 import { makeSender } from "../../scripts/devnet/tx.ts"
-import { exchangeApi } from "../client/index.ts"
-import type { GetQuoteResponse } from "../quotes/QuoteModels.ts"
+import { exchangeApi } from "../sdk/index.ts"
+import type { GetQuoteResponse } from "../exchange-api/quotes/QuoteModels.ts"
 import type { Targets } from "./Commands.ts"
 
 /**

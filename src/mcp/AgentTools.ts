@@ -1,6 +1,6 @@
-import { ClientApi } from "../ClientApi.ts"
-import { ExchangeApi } from "../ExchangeApi.ts"
-import { SearchApi } from "../SearchApi.ts"
+import { ClientApi } from "../client-api/ClientApi.ts"
+import { ExchangeApi } from "../exchange-api/ExchangeApi.ts"
+import { SearchApi } from "../search/SearchApi.ts"
 import { deriveTools, type RouteTool } from "./RouteTools.ts"
 
 /**

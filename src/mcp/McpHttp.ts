@@ -1,9 +1,9 @@
 import { Config, Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
-import { Listening } from "../Http.ts"
-import { BodyLimits } from "../http/BodyLimits.ts"
-import { quoteSettings } from "../quotes/QuoteConfig.ts"
+import { Listening } from "../platform/http/Serve.ts"
+import { BodyLimits } from "../platform/http/BodyLimits.ts"
+import { quoteSettings } from "../exchange-api/quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
 import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
@@ -16,7 +16,7 @@ import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecu
  */
 
 /**
- * `/mcp` takes its own body limit (src/http/BodyLimits.ts): a tool call may carry a file in base64, 4/3 of the
+ * `/mcp` takes its own body limit (src/platform/http/BodyLimits.ts): a tool call may carry a file in base64, 4/3 of the
  * upload route's limit. The request it becomes is then held to that route's limit, as over REST.
  */
 const McpBodyLimit = Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }])))

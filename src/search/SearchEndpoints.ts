@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, ServiceUnavailable } from "../domain/ApiError.ts"
+import { BadRequest, ServiceUnavailable } from "../platform/ApiError.ts"
 import { McpExclude } from "../mcp/McpAnnotations.ts"
 import { PoolDocument, TokenDocument } from "./SearchDocument.ts"
 import { PoolSorts, TokenSorts } from "./SearchQuery.ts"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { BadRequest, ServiceUnavailable } from "../domain/ApiError.ts"
-import { SearchApi } from "../SearchApi.ts"
+import { BadRequest, ServiceUnavailable } from "../platform/ApiError.ts"
+import { SearchApi } from "./SearchApi.ts"
 import { SearchDocumentsRepo } from "./SearchDocumentsRepo.ts"
 import {
   ChainSync, CombinedResults, DEFAULT_LIMIT, DEFAULT_SUGGESTIONS, IndexInfo, MAX_DEPTH, PoolHit, PoolResults, PoolSuggestion,

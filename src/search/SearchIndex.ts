@@ -21,7 +21,7 @@ export interface SearchResponse {
 }
 
 /**
- * The search index, with two implementations chosen by config (`layers/Search.ts`): the embedded in-process index
+ * The search index, with two implementations chosen by config (`src/search/SearchLive.ts`): the embedded in-process index
  * (default) and Typesense (`TYPESENSE_URL`). Both take the same documents and the same queries; ranking rules are in
  * `Ranking.ts` (embedded) and `typesense/TypesenseQueries.ts` (the closest Typesense parameters).
  */

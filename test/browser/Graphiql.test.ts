@@ -35,7 +35,7 @@ const gql = (query: string) =>
   Effect.flatMap(baseUrl("indexer"), (base) =>
     fetchJson(`${base}/v1/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }))
 
-/** Live subscription readers on the server (src/graphql/Subscriptions.ts), waited for until `ok` (bounded). */
+/** Live subscription readers on the server (src/indexer/graphql/Subscriptions.ts), waited for until `ok` (bounded). */
 const upstreams = (ok: (n: number) => boolean) =>
   gql("{ _meta { subscriptionUpstreams } }").pipe(
     Effect.map((r) => r.body.data._meta.subscriptionUpstreams as number),

@@ -3,16 +3,16 @@ import { Effect, Layer, Metric, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { request as httpRequest } from "node:http"
 import { servicesLayer } from "../../layers/App.ts"
-import { ExchangeConfig, type ExchangeSettings } from "../../src/exchange/ExchangeConfig.ts"
-import { fastLaneResponses } from "../../src/exchange/ExchangeFastLane.ts"
-import { CHANGES_CHANNEL } from "../../src/exchange/IndexerChangeFeed.ts"
-import type { ServiceName } from "../../src/Config.ts"
-import { Listening } from "../../src/Http.ts"
+import { ExchangeConfig, type ExchangeSettings } from "../../src/exchange-api/ExchangeConfig.ts"
+import { fastLaneResponses } from "../../src/exchange-api/cache/ExchangeFastLane.ts"
+import { CHANGES_CHANNEL } from "../../src/indexer/IndexerChangeFeed.ts"
+import type { ServiceName } from "../../src/platform/AppConfig.ts"
+import { Listening } from "../../src/platform/http/Serve.ts"
 import { baseUrl, TestServices } from "../layers/TestServer.ts"
 import { indexedHead } from "./support.ts"
 
 /**
- * The exchange fast lane (src/exchange/ExchangeFastLane.ts): cache hits answered at the Node listener give the same
+ * The exchange fast lane (src/exchange-api/cache/ExchangeFastLane.ts): cache hits answered at the Node listener give the same
  * status, headers (in the same order) and body as the Effect path with the lane off; the per-IP limit still applies
  * (exactly, with one process); an indexer change message drops what the lane serves. TRUST_PROXY is on so that each
  * case has its own client IP (X-Forwarded-For) and so its own limit counter.

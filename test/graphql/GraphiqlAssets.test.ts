@@ -4,7 +4,7 @@ import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { gzipSync } from "node:zlib"
-import { graphiqlAssets } from "../../src/graphql/GraphiqlAssets.ts"
+import { graphiqlAssets } from "../../src/indexer/graphql/GraphiqlAssets.ts"
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-test-graphiql-"))
 const { handler, dispose } = HttpRouter.toWebHandler(graphiqlAssets(dir), { disableLogger: true })
@@ -26,7 +26,7 @@ const writeBundle = (files: Record<string, string>) => {
   NodeFs.writeFileSync(NodePath.join(dir, "manifest.json"), JSON.stringify({ fingerprint: "test", files: types }))
 }
 
-describe("GraphiQL files (src/graphql/GraphiqlAssets.ts)", () => {
+describe("GraphiQL files (src/indexer/graphql/GraphiqlAssets.ts)", () => {
   it("answers 503 with what to run while no bundle is built, and serves one built while it runs", async () => {
     const missing = await get("/v1/graphql")
     assert.strictEqual(missing.status, 503)

@@ -3,8 +3,8 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Client, createClient } from "graphql-ws"
 import WebSocket from "ws"
-import { GraphqlConfig } from "../../src/graphql/GraphqlConfig.ts"
-import { GraphqlPoolLive } from "../../src/graphql/GraphqlDatabase.ts"
+import { GraphqlConfig } from "../../src/indexer/graphql/GraphqlConfig.ts"
+import { GraphqlPoolLive } from "../../src/indexer/graphql/GraphqlDatabase.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 // Read by the indexer service as it starts (the app reads them from the environment the same way).

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { graphiqlCsp } from "../../src/graphql/GraphiqlAssets.ts"
+import { graphiqlCsp } from "../../src/indexer/graphql/GraphiqlAssets.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 const gql = (body: unknown) =>

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
-import { ServiceNames } from "../../src/Config.ts"
+import { ServiceNames } from "../../src/platform/AppConfig.ts"
 import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 

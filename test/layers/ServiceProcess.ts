@@ -2,7 +2,7 @@ import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import { inject } from "vitest"
-import type { ServiceName } from "../../src/Config.ts"
+import type { ServiceName } from "../../src/platform/AppConfig.ts"
 import { AnvilChain } from "./AnvilChain.ts"
 import { TestDatabaseInfo } from "./TestDatabase.ts"
 

@@ -4,7 +4,7 @@ import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { lockFileOf, startTicksOf } from "../../layers/DataDirLock.ts"
-import { commandOf, isAlive } from "../../src/lib/Processes.ts"
+import { commandOf, isAlive } from "../../src/platform/Processes.ts"
 import { type AppProcess, exitOrReady, noisyLines, spawnApp, stopLeftoverApps, urlOf } from "./AppProcess.ts"
 
 /**

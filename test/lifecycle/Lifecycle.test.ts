@@ -3,7 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { commandOf, isAlive } from "../../src/lib/Processes.ts"
+import { commandOf, isAlive } from "../../src/platform/Processes.ts"
 
 /**
  * The whole program as `npm start` runs it, in a child process: embedded PostgreSQL (no DATABASE_URL, which also

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { isAlive } from "../../src/lib/Processes.ts"
+import { isAlive } from "../../src/platform/Processes.ts"
 import { noisyLines, spawnApp, stopLeftoverApps, urlOf } from "./AppProcess.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { getAddress, hashTypedData, recoverTypedDataAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS, claimTypedData, signatureAge } from "../../src/claims/ClaimTypedData.ts"
+import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS, claimTypedData, signatureAge } from "../../src/client-api/listings/claims/ClaimTypedData.ts"
 
 const fireLaunch = getAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3")
 const token = getAddress("0x0000000000000000000000000000000000000abc")

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { foldPosition } from "../../src/tokens/Position.ts"
+import { foldPosition } from "../../src/client-api/listings/tokens/Position.ts"
 
 const E = 10n ** 18n
 // token is token0: a buy has amount0 < 0 (tokens out) and amount1 > 0 (WETH in); a sell the opposite.

@@ -6,13 +6,13 @@ import { HttpApi } from "effect/http-api"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { generateSync } from "json-schema-faker"
-import { ClientApi } from "../../src/ClientApi.ts"
-import { ExchangeApi } from "../../src/ExchangeApi.ts"
+import { ClientApi } from "../../src/client-api/ClientApi.ts"
+import { ExchangeApi } from "../../src/exchange-api/ExchangeApi.ts"
 import { clientTools, exchangeTools, QUOTE_TOOLS } from "../../src/mcp/AgentTools.ts"
 import { McpExclude } from "../../src/mcp/McpAnnotations.ts"
 import { buildRequest } from "../../src/mcp/RouteCall.ts"
 import { TOOL_NAME_PATTERN, toolNames } from "../../src/mcp/ToolNames.ts"
-import { SearchApi } from "../../src/SearchApi.ts"
+import { SearchApi } from "../../src/search/SearchApi.ts"
 
 /**
  * Routes counted straight from the HttpApi definitions, independently of the derivation; routes marked McpExclude

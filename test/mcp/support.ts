@@ -6,7 +6,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import sharp from "sharp"
 import type { LocalAccount } from "viem/accounts"
-import type { ServiceName } from "../../src/Config.ts"
+import type { ServiceName } from "../../src/platform/AppConfig.ts"
 import { baseUrl, TestServices } from "../layers/TestServer.ts"
 import { siweMessage, TEST_JWT_SECRET } from "../sessions/support.ts"
 

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Notifications } from "../../src/notifications/Notifications.ts"
+import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
 import { AccountsServer, bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
 
 const userIdOf = (token: string) =>

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import { ServiceNames } from "../../src/Config.ts"
+import { ServiceNames } from "../../src/platform/AppConfig.ts"
 import { Chain } from "../../layers/Chain.ts"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
 import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
-import { setQuoteWorkerQueue, timedQuote } from "../../src/metrics/Metrics.ts"
+import { setQuoteWorkerQueue, timedQuote } from "../../src/platform/metrics/Metrics.ts"
 import { parsePrometheus, valueOf } from "./prometheus.ts"
 
 class NoRoute extends Error {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { blockedRangeOf } from "../../src/push/BlockedAddresses.ts"
-import { endpointHostProblem } from "../../src/push/PushEndpointPolicy.ts"
+import { blockedRangeOf } from "../../src/client-api/notifications/push/BlockedAddresses.ts"
+import { endpointHostProblem } from "../../src/client-api/notifications/push/PushEndpointPolicy.ts"
 
 /** The address classifier of the push SSRF checks (docs/SECURITY.md threat 6), over a table of addresses. */
 

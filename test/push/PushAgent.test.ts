@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { LookupAddress } from "node:dns"
 import { Agent, request } from "node:https"
 import { createServer, type LookupFunction, type Server } from "node:net"
-import { guardedLookup, pushAgent, RefusedAddress } from "../../src/push/PushAgent.ts"
+import { guardedLookup, pushAgent, RefusedAddress } from "../../src/client-api/notifications/push/PushAgent.ts"
 
 /**
  * The delivery-time SSRF check (docs/SECURITY.md threat 6) on real sockets: a TCP server on 127.0.0.1 counts the

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { backoffMs } from "../../src/push/PushConfig.ts"
-import { classify } from "../../src/push/PushSender.ts"
+import { backoffMs } from "../../src/client-api/notifications/push/PushConfig.ts"
+import { classify } from "../../src/client-api/notifications/push/PushSender.ts"
 
 describe("push outcomes", () => {
   it("2xx delivered, 404/410 gone, 5xx/429/no answer retried, other 4xx rejected", () => {

@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import webpush from "web-push"
-import { PushConfig } from "../../src/push/PushConfig.ts"
-import { VapidKeys } from "../../src/push/VapidKeys.ts"
+import { PushConfig } from "../../src/client-api/notifications/push/PushConfig.ts"
+import { VapidKeys } from "../../src/client-api/notifications/push/VapidKeys.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
 
 const keysWith = (env: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { Notifications } from "../../src/notifications/Notifications.ts"
+import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
 import { bearer, client } from "../sessions/support.ts"
 
 /** Helpers shared by the push tests that run the client service (PushDelivery, PushSsrf). */

@@ -1,12 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { RouteFinderPool } from "../../layers/RouteFinderPool.ts"
-import { QuoteConfig } from "../../src/quotes/QuoteConfig.ts"
-import { RouteFinder } from "../../src/quotes/RouteFinder.ts"
+import { RouteFinderPool } from "../../src/exchange-api/quotes/RouteFinderPool.ts"
+import { QuoteConfig } from "../../src/exchange-api/quotes/QuoteConfig.ts"
+import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
 import { generatedConfig, generateUniverse } from "../../workers/routing/testing/generatePools.ts"
 
 /**
- * QUOTE_TIMEOUT under a burst (src/quotes/RouteFinder.ts): quotes that waited in the queue past their budget fail
+ * QUOTE_TIMEOUT under a burst (src/exchange-api/quotes/RouteFinder.ts): quotes that waited in the queue past their budget fail
  * with QUOTE_TIMEOUT, the worker skips them when it reaches them (`Expired`), and the thread is not stopped: after
  * the burst the same thread answers at once. One worker thread, a 5 ms budget, 600 quotes at once over 1,000
  * generated pools: far more work than the budget allows.

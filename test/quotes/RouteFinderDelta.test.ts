@@ -1,11 +1,11 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { QuoteConfig } from "../../src/quotes/QuoteConfig.ts"
-import { RouteFinder } from "../../src/quotes/RouteFinder.ts"
+import { QuoteConfig } from "../../src/exchange-api/quotes/QuoteConfig.ts"
+import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
 import { generatedConfig, generateUniverse } from "../../workers/routing/testing/generatePools.ts"
 
 /**
- * The pool state the quote engine keeps between full loads (src/quotes/RouteFinder.ts `apply`): a delta brings the
+ * The pool state the quote engine keeps between full loads (src/exchange-api/quotes/RouteFinder.ts `apply`): a delta brings the
  * tokens of its pools, so a token launched after start-up (its first pool arrives in a delta, not in the full load)
  * is known with its symbol and decimals — route strings and /quote/tokens name it.
  */

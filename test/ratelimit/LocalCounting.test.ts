@@ -1,11 +1,11 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { PostgresRateLimitStore } from "../../src/ratelimit/PostgresRateLimitStore.ts"
-import { batchFor } from "../../src/ratelimit/LocalCounts.ts"
-import type { LocalCounting, RateLimitRule } from "../../src/ratelimit/RateLimitConfig.ts"
-import { RateLimiter } from "../../src/ratelimit/RateLimiter.ts"
-import { RateLimitStore } from "../../src/ratelimit/RateLimitStore.ts"
+import { PostgresRateLimitStore } from "../../src/platform/ratelimit/PostgresRateLimitStore.ts"
+import { batchFor } from "../../src/platform/ratelimit/LocalCounts.ts"
+import type { LocalCounting, RateLimitRule } from "../../src/platform/ratelimit/RateLimitConfig.ts"
+import { RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
+import { RateLimitStore } from "../../src/platform/ratelimit/RateLimitStore.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
 
 /**

@@ -4,7 +4,7 @@ import { parseEther, parseEventLogs } from "viem"
 import { FireLaunchAbi } from "../../contracts/generated/FireLaunch.ts"
 import { swapRouter02Abi } from "../../scripts/devnet/abis.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
-import type { Listening } from "../../src/Http.ts"
+import type { Listening } from "../../src/platform/http/Serve.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 // The checkpoint poll (the path of a search service running apart from the indexer) is pushed out of the test's

@@ -2,12 +2,12 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { crc32 } from "node:zlib"
 import sharp from "sharp"
-import { GRAPHQL_BODY_BYTES, JSON_BODY_BYTES, MULTIPART_ENVELOPE_BYTES } from "../../src/http/BodyLimits.ts"
+import { GRAPHQL_BODY_BYTES, JSON_BODY_BYTES, MULTIPART_ENVELOPE_BYTES } from "../../src/platform/http/BodyLimits.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 import { AccountsServer, bearer, tokenFor, newAccount } from "../sessions/support.ts"
 
 /**
- * Request body limits per route (src/http/BodyLimits.ts, docs/SECURITY.md threat "large bodies"): a JSON route, an
+ * Request body limits per route (src/platform/http/BodyLimits.ts, docs/SECURITY.md threat "large bodies"): a JSON route, an
  * image upload route, the exchange's JSON route and GraphQL each take a body exactly at their limit and refuse one
  * byte more with 413 PAYLOAD_TOO_LARGE in their service's error shape; the upload's limit is its own (IMAGE_MAX_BYTES
  * plus the multipart envelope), larger than the JSON routes'. The served OpenAPI documents state the limits.

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { blockListOf, callerIpOf, ipLimitKey } from "../../src/system/CallerIp.ts"
+import { blockListOf, callerIpOf, ipLimitKey } from "../../src/platform/system/CallerIp.ts"
 
 describe("per-IP limit keys (issue 23 M1)", () => {
   it("an IPv6 address is keyed by its /64, however it is written", () => {

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Metric } from "effect"
-import { fastLaneResponses } from "../../src/exchange/ExchangeFastLane.ts"
+import { fastLaneResponses } from "../../src/exchange-api/cache/ExchangeFastLane.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 
 /**
@@ -55,7 +55,7 @@ const samples = [
 layer(servicesWith({ CORS_ORIGINS: APP }), { timeout: "60 seconds", excludeTestServices: true })("CORS_ORIGINS lists one origin", (it) => {
   it.effect("security headers on every response: nosniff, no framing, no referrer; no HSTS over plain http", () =>
     Effect.gen(function*() {
-      // Twice: the second exchange read is served by the fast lane from its cache (src/exchange/ExchangeFastLane.ts).
+      // Twice: the second exchange read is served by the fast lane from its cache (src/exchange-api/cache/ExchangeFastLane.ts).
       for (const [service, path, status] of [...samples, ...samples]) {
         const res = yield* get(service, path)
         assert.strictEqual(res.status, status, path)

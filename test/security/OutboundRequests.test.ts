@@ -18,19 +18,19 @@ import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor 
 const reviewed: Record<string, ReviewedUse> = {
   "layers/Anvil.ts": { uses: 1, why: "JSON-RPC to the embedded devnet this process started (its own 127.0.0.1 port)" },
   "layers/Chain.ts": { uses: 2, why: "the chain client of RPC_URL (operator configuration) or of the embedded devnet" },
-  "src/sessions/IdpSignIn.ts": {
+  "src/client-api/accounts/sessions/IdpSignIn.ts": {
     uses: 1,
     why: "the identity provider's keys from IDP_JWKS_URL (operator configuration); a token's own jku/x5u headers are not followed"
   },
   "src/search/typesense/TypesenseSearchIndex.ts": { uses: 1, why: "Typesense at TYPESENSE_URL (operator configuration)" },
   "src/mcp/McpTools.ts": { uses: 1, why: "MCP search tools to the search service: its bound address or SEARCH_URL (operator configuration)" },
-  "src/push/PushSender.ts": {
+  "src/client-api/notifications/push/PushSender.ts": {
     uses: 1,
     why: "web push to a subscription's endpoint: user-supplied by design (the Push API), https only with verified TLS, " +
       "through an Agent that refuses private/loopback/link-local/reserved addresses at connection time (threat 6)"
   },
-  "src/client/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
-  "src/cli.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" }
+  "src/sdk/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
+  "src/cli/main.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" }
   // The CLI's chain transactions (launch, swap) go through scripts/devnet/tx.ts, against the RPC URL given to them.
 }
 

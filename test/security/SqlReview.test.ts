@@ -10,18 +10,18 @@ import { compareWithReview, readSource, type ReviewedUse, sourceFiles } from "./
  */
 const reviewed: Record<string, ReviewedUse> = {
   "layers/Sql.ts": { uses: 1, why: "migration loader: runs the statements of the repository's own sql/*.sql files" },
-  "src/users/UsersRepo.ts": {
+  "src/client-api/accounts/users/UsersRepo.ts": {
     uses: 1,
     why: "moderation SET list: fragments picked from the constant `flagUpdates` by a Schema-decoded action literal; ids are parameters"
   },
-  "src/feed/FeedRepo.ts": {
+  "src/client-api/social/feed/FeedRepo.ts": {
     uses: 2,
     why: "feed branches: table, column and ORDER BY fragments from the constant BRANCHES; `$chain` is the configured chain id " +
       "(a number); `source` is a FeedSource literal; positions, limits and tokens are template parameters"
   },
-  "src/graphql/GraphqlSchema.ts": {
+  "src/indexer/graphql/GraphqlSchema.ts": {
     uses: 1,
-    why: "GraphQL lists (src/graphql/ListQuery.ts): columns only from the entity field map (unknown names are rejected " +
+    why: "GraphQL lists (src/indexer/graphql/ListQuery.ts): columns only from the entity field map (unknown names are rejected " +
       "before SQL), operators from a fixed table, every filter value and cursor as a `$n::type` parameter"
   },
   "src/indexer/store/Bulk.ts": {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Exit, Option, Redacted } from "effect"
-import { sessionSettingsConfig } from "../../src/sessions/SessionConfig.ts"
+import { sessionSettingsConfig } from "../../src/client-api/accounts/sessions/SessionConfig.ts"
 
 const read = (env: Record<string, string>) =>
   Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
-import { parseSiweMessage } from "../../src/sessions/SiweMessage.ts"
-import { checkSiwePolicy, type SiwePolicy } from "../../src/sessions/SiwePolicy.ts"
+import { parseSiweMessage } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
+import { checkSiwePolicy, type SiwePolicy } from "../../src/client-api/accounts/sessions/SiwePolicy.ts"
 
 /**
  * Issue 23 M4: in production (SIWE_REQUIRE_COMPLETE) a sign-in message must carry the domain line, a URI on one of

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
-import { checkSiwePolicy } from "../../src/sessions/SiwePolicy.ts"
-import { formatSiweMessage, isTimestamp, parseSiweMessage, type SiweFields } from "../../src/sessions/SiweMessage.ts"
+import { checkSiwePolicy } from "../../src/client-api/accounts/sessions/SiwePolicy.ts"
+import { formatSiweMessage, isTimestamp, parseSiweMessage, type SiweFields } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
 import { readVectors } from "./siweVectors.ts"
 
 /** Vector field sets write an absent optional field as `null` (e.g. `scheme`); the parser leaves it out. */

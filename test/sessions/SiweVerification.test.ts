@@ -1,9 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Result } from "effect"
 import type { Address, Hex } from "viem"
-import { SignatureVerifier } from "../../src/sessions/SignatureVerifier.ts"
-import { formatSiweMessage, parseSiweMessage } from "../../src/sessions/SiweMessage.ts"
-import { checkSiwePolicy } from "../../src/sessions/SiwePolicy.ts"
+import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"
+import { formatSiweMessage, parseSiweMessage } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
+import { checkSiwePolicy } from "../../src/client-api/accounts/sessions/SiwePolicy.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { readVectors, type VerificationVector } from "./siweVectors.ts"
 

@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Option } from "effect"
-import { SessionConfig, type SessionSettings } from "../../src/sessions/SessionConfig.ts"
-import { SessionTokens } from "../../src/sessions/SessionTokens.ts"
+import { SessionConfig, type SessionSettings } from "../../src/client-api/accounts/sessions/SessionConfig.ts"
+import { SessionTokens } from "../../src/client-api/accounts/sessions/SessionTokens.ts"
 
 /**
  * Session plumbing below HTTP, shared by the token, rotation and revocation tests: settings as a process would read

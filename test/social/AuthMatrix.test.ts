@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
-import { ClientApi } from "../../src/ClientApi.ts"
+import { ClientApi } from "../../src/client-api/ClientApi.ts"
 import { SqlClient } from "effect/sql"
 import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
 import { launchedTokens, member, send } from "../comments/support.ts"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
-import { scheduledCycleAt } from "../../src/gifts/GiftsRepo.ts"
-import { signTicket, verifyTicket } from "../../src/gifts/GiftTickets.ts"
+import { scheduledCycleAt } from "../../src/client-api/social/gifts/GiftsRepo.ts"
+import { signTicket, verifyTicket } from "../../src/client-api/social/gifts/GiftTickets.ts"
 
 const day = 86_400_000
 

@@ -1,9 +1,9 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { Gifts } from "../../src/gifts/Gifts.ts"
-import { GiftsConfig } from "../../src/gifts/GiftsConfig.ts"
-import { type CycleRow, GiftsRepo, scheduledCycleAt } from "../../src/gifts/GiftsRepo.ts"
+import { Gifts } from "../../src/client-api/social/gifts/Gifts.ts"
+import { GiftsConfig } from "../../src/client-api/social/gifts/GiftsConfig.ts"
+import { type CycleRow, GiftsRepo, scheduledCycleAt } from "../../src/client-api/social/gifts/GiftsRepo.ts"
 
 /** The ticket rules against the Effect clock, with an in-memory repository (the SQL side is Gifts.test.ts). */
 const InMemoryRepo = Layer.sync(GiftsRepo, () => {

@@ -2,7 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
-import { XAuthCipher } from "../../src/xauth/XAuthCipher.ts"
+import { XAuthCipher } from "../../src/client-api/social/xauth/XAuthCipher.ts"
 import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 

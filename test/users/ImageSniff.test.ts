@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { sniffImageType } from "../../src/images/ImageSniff.ts"
+import { sniffImageType } from "../../src/client-api/accounts/images/ImageSniff.ts"
 
 const bytes = (...parts: ReadonlyArray<string | ReadonlyArray<number>>) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? Array.from(p, (c) => c.charCodeAt(0)) : [...p])))

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import sharp from "sharp"
-import { AppConfig } from "../../src/Config.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { baseUrl } from "../layers/TestServer.ts"
 import { AccountsServer, bearer, client, newAccount, tokenFor } from "../sessions/support.ts"
 

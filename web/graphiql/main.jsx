@@ -1,4 +1,4 @@
-// GraphiQL for the indexer's GraphQL at GET /v1/graphql (served by src/graphql/GraphiqlAssets.ts). Bundled with its
+// GraphiQL for the indexer's GraphQL at GET /v1/graphql (served by src/indexer/graphql/GraphiqlAssets.ts). Bundled with its
 // Monaco workers by scripts/build-graphiql.ts into dist/graphiql/ and served from there: nothing comes from a CDN.
 // Queries and mutations are POSTed to this page's URL; subscriptions go over graphql-ws on the same path.
 import { createGraphiQLFetcher } from "@graphiql/toolkit"

@@ -51,7 +51,7 @@ export interface PoolDelta {
   readonly tokens?: ReadonlyArray<TokenInfo> | undefined
 }
 
-/** Per-chain routing settings (code, not env: see src/domain). */
+/** Per-chain routing settings (code, not env: see src/platform). */
 export interface RoutingConfig {
   /** Wrapped native token (WETH); gas is paid in it. */
   readonly wrappedNative: Address

@@ -1,0 +1,29 @@
+import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
+import type { RateLimitRule } from "../../platform/ratelimit/RateLimitConfig.ts"
+
+/**
+ * Comment tunables (README: configuration). Creates are limited per user with the shared RateLimiter (fixed window):
+ * COMMENT_RATE_LIMIT creates per COMMENT_RATE_WINDOW_SECONDS, 10 per 60 s by default; over it, 429 RATE_LIMITED.
+ */
+export interface CommentSettings {
+  readonly createLimit: RateLimitRule
+}
+
+const positive = (name: string, fallback: number) =>
+  Config.Int(name).pipe(
+    Config.withDefault(fallback),
+    Config.flatMap((n) =>
+      n >= 1 ? Config.succeed(n) : Config.fail(new ConfigProvider.SourceError({ message: `${name}: must be ≥ 1` }))
+    )
+  )
+
+export const commentSettingsConfig: Config.Config<CommentSettings> = Config.all({
+  createLimit: Config.all({
+    limit: positive("COMMENT_RATE_LIMIT", 10),
+    windowSeconds: positive("COMMENT_RATE_WINDOW_SECONDS", 60)
+  })
+})
+
+export class CommentsConfig extends Context.Service<CommentsConfig, CommentSettings>()("app/comments/CommentsConfig") {
+  static readonly layer = Layer.effect(CommentsConfig, Effect.map(commentSettingsConfig, CommentsConfig.of))
+}

@@ -1,0 +1,96 @@
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { BadRequest } from "../../../platform/ApiError.ts"
+import { XAuthCipher } from "./XAuthCipher.ts"
+
+export const StoreTokensRequest = Schema.Struct({
+  provider: Schema.optionalKey(Schema.Literals(["x"])).annotate({ description: "The linked network; only `x` (default)" }),
+  accessToken: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({ description: "OAuth access token" }),
+  refreshToken: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096))),
+  expiresAt: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u))).annotate({
+    description: "ISO 8601 expiry of the access token",
+    examples: ["2026-12-31T23:59:59Z"]
+  }),
+  scope: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))),
+  accountId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))).annotate({ description: "The account's id on the network" }),
+  username: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))).annotate({ description: "Its handle" })
+}).annotate({ identifier: "StoreTokensRequest" })
+
+/** What the API says about a linked account: never the tokens. */
+export class LinkedAccount extends Schema.Class<LinkedAccount>("LinkedAccount")({
+  provider: Schema.Literals(["x"]),
+  accountId: Schema.NullOr(Schema.String),
+  username: Schema.NullOr(Schema.String),
+  scope: Schema.NullOr(Schema.String),
+  hasRefreshToken: Schema.Boolean,
+  expiresAt: Schema.NullOr(Schema.String),
+  updatedAt: Schema.String
+}) {}
+
+/** `YYYY-MM-DD` names a real day (Date would roll 02-31 over into March). */
+const isCalendarDate = (ymd: string) => new Date(`${ymd}T00:00:00Z`).toISOString().slice(0, 10) === ymd
+
+const aad = (userId: string, provider: string, field: "access" | "refresh") => `${userId}|${provider}|${field}`
+
+/** Linked social accounts: tokens encrypted (XAuthCipher) before they reach SQL; one row per user and provider. */
+export class LinkedAccounts extends Context.Service<LinkedAccounts, {
+  readonly store: (userId: string, request: typeof StoreTokensRequest.Type) => Effect.Effect<LinkedAccount, BadRequest>
+  /** For server-side use by a future integration (posting shares); no route returns it. */
+  readonly accessToken: (userId: string, provider: "x") => Effect.Effect<string | null>
+}>()("app/xauth/LinkedAccounts") {
+  static readonly layer = Layer.effect(
+    LinkedAccounts,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const cipher = yield* XAuthCipher
+      return LinkedAccounts.of({
+        store: Effect.fn("LinkedAccounts.store")(function*(userId, r) {
+          const provider = r.provider ?? "x"
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const expiresAt = r.expiresAt === undefined ? null : new Date(r.expiresAt)
+          if (expiresAt !== null && (isNaN(expiresAt.getTime()) || !isCalendarDate(r.expiresAt!.slice(0, 10)))) {
+            return yield* new BadRequest({ code: "INVALID_BODY", message: "expiresAt: not a valid ISO 8601 time" })
+          }
+          const row = {
+            userId,
+            provider,
+            accountId: r.accountId ?? null,
+            username: r.username ?? null,
+            scope: r.scope ?? null,
+            accessTokenEnc: cipher.encrypt(r.accessToken, aad(userId, provider, "access")),
+            refreshTokenEnc: r.refreshToken === undefined ? null : cipher.encrypt(r.refreshToken, aad(userId, provider, "refresh")),
+            keyId: cipher.keyId,
+            expiresAt,
+            updatedAt: now
+          }
+          yield* sql`
+            INSERT INTO linked_social_accounts ${sql.insert(row)}
+            ON CONFLICT (user_id, provider) DO UPDATE SET
+              account_id = excluded.account_id, username = excluded.username, scope = excluded.scope,
+              access_token_enc = excluded.access_token_enc, refresh_token_enc = excluded.refresh_token_enc,
+              key_id = excluded.key_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+          return new LinkedAccount({
+            provider,
+            accountId: row.accountId,
+            username: row.username,
+            scope: row.scope,
+            hasRefreshToken: row.refreshTokenEnc !== null,
+            expiresAt: expiresAt === null ? null : expiresAt.toISOString(),
+            updatedAt: now.toISOString()
+          })
+        }),
+        accessToken: (userId, provider) =>
+          sql<{ accessTokenEnc: Uint8Array }>`SELECT access_token_enc FROM linked_social_accounts
+            WHERE user_id = ${userId} AND provider = ${provider}`.pipe(
+            Effect.orDie,
+            Effect.map((rows) => {
+              const sealed = rows[0]?.accessTokenEnc
+              if (sealed === undefined) return null
+              const plain = cipher.decrypt(Buffer.from(sealed), aad(userId, provider, "access"))
+              return plain._tag === "Some" ? plain.value : null
+            })
+          )
+      })
+    })
+  )
+}

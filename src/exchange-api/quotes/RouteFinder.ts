@@ -1,0 +1,153 @@
+import { Context, Deferred, Effect, Layer } from "effect"
+import { RouteFinderPool } from "./RouteFinderPool.ts"
+import { setQuoteWorkerQueue } from "../../platform/metrics/Metrics.ts"
+import { registerCollector } from "../../platform/metrics/MetricsText.ts"
+import { type CalldataOutcome, type CalldataSpec, decodeReply, type WorkerReply, type WorkerTask } from "../../../workers/protocol.ts"
+import { makeEngine } from "../../../workers/route-finder.ts"
+import type { PoolDelta, PoolSnapshot, PoolState, QuoteRequest, QuoteResult, RoutingConfig, RoutingFailure } from "../../../workers/routing/types.ts"
+import { quoteSettings } from "./QuoteConfig.ts"
+import { fail, type QuoteFailure } from "./QuoteError.ts"
+
+/**
+ * The Effect-side face of the routing core (STYLE §3–5). It owns the current pool state (a snapshot plus a version
+ * bumped by every delta) and runs quotes through `run`: a Piscina worker (`layer`) or the core on this thread
+ * (`layerInline`). Workers catch up lazily (workers/protocol.ts, `Stale`).
+ *
+ * Each quote has QUOTE_TIMEOUT ms → 500 QUOTE_TIMEOUT. Its task is cancelled in two steps: it carries `expiresAt`,
+ * so if it is still queued when its time is up, the worker that takes it answers `Expired` at once; a task still
+ * running RUNAWAY_GRACE_MS after its timeout is aborted (Piscina stops that thread and starts another). Stopping a
+ * thread at the timeout itself, as before, did harm under a burst: most timeouts are time spent queued, the task that
+ * is running then finishes in a millisecond, and a replacement thread must reload the SDKs and the pool graph
+ * (about a second) while more quotes queue and time out: with calldata encoded in the workers, a cascade measured
+ * at 94 quotes/s with 750 of 750 failing (before, with calldata on the main thread: 12 failures and p99 481 ms at
+ * 829 quotes/s in bench:quotes).
+ *
+ * The worker queue (tasks waiting for a thread) and the threads' busy share are gauges on /metrics, read at scrape
+ * time.
+ */
+/** The routing outcome, with the calldata of a found route when it was asked for (null otherwise). */
+export type FinderOutcome =
+  | { readonly _tag: "Found"; readonly quote: QuoteResult; readonly calldata: CalldataOutcome | null }
+  | RoutingFailure
+
+export class RouteFinder extends Context.Service<RouteFinder, {
+  /** With `calldata`, the worker that found the route also encodes its calldata (workers/Calldata.ts). */
+  readonly quote: (request: QuoteRequest, calldata?: CalldataSpec) => Effect.Effect<FinderOutcome, QuoteFailure>
+  readonly load: (snapshot: PoolSnapshot, config: RoutingConfig) => Effect.Effect<void>
+  readonly apply: (delta: PoolDelta) => Effect.Effect<void>
+  readonly current: () => PoolSnapshot | undefined
+}>()("app/quotes/RouteFinder") {
+  /** Over a RouteFinderPool the caller provides (tests read its threads). */
+  static readonly layerNoDeps = Layer.effect(RouteFinder, Effect.gen(function*() {
+    const pool = yield* RouteFinderPool
+    // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
+    // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
+    // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
+    const warmup: WorkerTask = {
+      version: -1, sync: null,
+      request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
+    }
+    // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
+    yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
+    const warm = yield* Deferred.make<void>()
+    yield* Effect.forkScoped(Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
+      Effect.ensuring(Deferred.succeed(warm, undefined))
+    ))
+    return yield* make(Deferred.await(warm), (task) =>
+      Effect.tryPromise({
+        try: (interrupted) => {
+          const runaway = new AbortController()
+          const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
+          interrupted.addEventListener("abort", () => {
+            const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
+            timer.unref()
+            running.finally(() => clearTimeout(timer)).catch(() => {})
+          }, { once: true })
+          return running
+        },
+        catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
+      })
+    )
+  }))
+
+  static readonly layer = RouteFinder.layerNoDeps.pipe(Layer.provide(RouteFinderPool.layer))
+
+  static readonly layerInline = Layer.effect(RouteFinder, Effect.gen(function*() {
+    const engine = makeEngine()
+    // Quotes run synchronously on this thread: nothing ever waits for a worker.
+    yield* registerCollector(setQuoteWorkerQueue(0))
+    return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
+  }))
+
+  /** Piscina threads when QUOTE_WORKERS > 0, else inline. */
+  static readonly layerFromConfig = Layer.unwrap(
+    Effect.map(quoteSettings, (s) => (s.workers > 0 ? RouteFinder.layer : RouteFinder.layerInline))
+  )
+}
+
+/** How long past its QUOTE_TIMEOUT a task may still run before its thread is stopped (a runaway route search). */
+const RUNAWAY_GRACE_MS = 2_000
+
+/** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
+const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>) =>
+  Effect.gen(function*() {
+    const settings = yield* quoteSettings
+    const timedOut = () => fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, { timeoutMs: settings.timeoutMs })
+    let snapshot: PoolSnapshot | undefined
+    let config: RoutingConfig | undefined
+    let version = 0
+
+    const decoded = (raw: unknown) =>
+      Effect.try({ try: () => decodeReply(raw), catch: (e) => fail("ROUTE_BUILD_FAILED", `bad worker reply: ${String(e)}`) })
+
+    const toOutcome = (reply: WorkerReply): Effect.Effect<FinderOutcome, QuoteFailure> => {
+      switch (reply._tag) {
+        case "Found":
+          return Effect.succeed({ _tag: "Found", quote: reply.quote, calldata: reply.calldata })
+        case "NoPoolsAvailable":
+        case "NoRoute":
+        case "InsufficientLiquidity":
+          return Effect.succeed({ _tag: reply._tag })
+        case "Stale":
+          return Effect.fail(fail("ROUTE_BUILD_FAILED", "route finder stayed stale after a sync"))
+        case "Expired":
+          return Effect.fail(timedOut())
+        case "Failed":
+          return Effect.fail(fail("ROUTE_BUILD_FAILED", `route build failed: ${reply.message}`))
+      }
+    }
+
+    const quote = (request: QuoteRequest, calldata?: CalldataSpec) =>
+      Effect.andThen(ready, Effect.gen(function*() {
+        // The state of this moment: a delta arriving meanwhile must not pair a newer snapshot with an older version.
+        const [snap, conf, at] = [snapshot, config, version]
+        if (snap === undefined || conf === undefined) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
+        const task = { version: at, request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
+        let reply = yield* Effect.flatMap(run({ ...task, sync: null }), decoded)
+        if (reply._tag === "Stale") reply = yield* Effect.flatMap(run({ ...task, sync: { snapshot: snap, config: conf } }), decoded)
+        return yield* toOutcome(reply)
+      }).pipe(Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail(timedOut()) })))
+
+    return RouteFinder.of({
+      quote,
+      load: (next, nextConfig) =>
+        Effect.sync(() => {
+          snapshot = next
+          config = nextConfig
+          version++
+        }),
+      apply: (delta) =>
+        Effect.sync(() => {
+          if (snapshot === undefined) return
+          const pools = new Map<string, PoolState>(snapshot.pools.map((p) => [p.address, p]))
+          for (const a of delta.removed) pools.delete(a)
+          for (const p of delta.pools) pools.set(p.address, p)
+          const tokens = new Map(snapshot.tokens.map((t) => [t.address, t]))
+          for (const t of delta.tokens ?? []) tokens.set(t.address, t)
+          snapshot = { ...snapshot, blockNumber: delta.blockNumber, pools: [...pools.values()], tokens: [...tokens.values()] }
+          version++
+        }),
+      current: () => snapshot
+    })
+  })

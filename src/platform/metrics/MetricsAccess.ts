@@ -1,0 +1,30 @@
+import { Config, Effect, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { Unauthorized } from "../ApiError.ts"
+
+/**
+ * `/metrics` tells whoever reads it the process's routes, load, error rates and rate-limit refusals. With
+ * `METRICS_TOKEN` set, every service's `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>` (401
+ * METRICS_TOKEN_REQUIRED otherwise), so it may stay on a public port; without it, it is open as before and must be
+ * kept to the monitoring network at the proxy (docs/SECURITY.md).
+ */
+export const metricsTokenConfig = Config.option(Config.Redacted("METRICS_TOKEN"))
+
+const digest = (value: string) => createHash("sha256").update(value).digest()
+
+/** Equal in constant time (hashes of equal length, so the comparison does not leak the token's length either). */
+const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
+
+/** Fails with 401 unless the request carries the configured token (passes when none is configured). */
+export const requireMetricsToken = Effect.gen(function*() {
+  const token = yield* metricsTokenConfig.pipe(Effect.orDie)
+  if (Option.isNone(token)) return
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")
+  if (match !== null && sameToken(match[1]!, Redacted.value(token.value))) return
+  return yield* Effect.fail(new Unauthorized({
+    code: "METRICS_TOKEN_REQUIRED",
+    message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>"
+  }))
+})

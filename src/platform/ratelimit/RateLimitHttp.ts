@@ -1,0 +1,45 @@
+import { Effect } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { ExchangeErrorBody } from "../../exchange-api/ExchangeError.ts"
+import type { RateLimitRule } from "./RateLimitConfig.ts"
+import { type RateLimitDecision, RateLimiter } from "./RateLimiter.ts"
+
+/**
+ * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers, the widely deployed `RateLimit-*` form):
+ * limit, requests left, seconds until the window resets, and the policy as `<limit>;w=<window seconds>`.
+ */
+export const rateLimitHeaders = (decision: RateLimitDecision, rule: RateLimitRule): Record<string, string> => ({
+  "ratelimit-limit": String(decision.limit),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetSeconds),
+  "ratelimit-policy": `${rule.limit};w=${rule.windowSeconds}`
+})
+
+/** 429 in the exchange error shape with `Retry-After` (seconds) and the RateLimit headers. */
+export const tooManyRequestsResponse = (decision: RateLimitDecision, rule: RateLimitRule) => {
+  const body: ExchangeErrorBody = {
+    error: `Rate limit exceeded: ${rule.limit} requests per ${rule.windowSeconds} s; retry in ${decision.resetSeconds} s`,
+    code: "RATE_LIMITED",
+    details: { limit: rule.limit, windowSeconds: rule.windowSeconds, retryAfterSeconds: decision.resetSeconds }
+  }
+  return HttpServerResponse.jsonUnsafe(body, {
+    status: 429,
+    headers: { ...rateLimitHeaders(decision, rule), "retry-after": String(decision.resetSeconds) }
+  })
+}
+
+/**
+ * Wraps a request's handling (an HttpApiMiddleware's `httpEffect`, or any route effect) in a limit: over the limit
+ * it answers 429 without running it; otherwise it runs it and the RateLimit headers are added to whatever response
+ * goes out, errors included. Used for per-IP public limits here and per-partner-key limits by the quote routes.
+ */
+export const rateLimited = (bucket: string, key: string, rule: RateLimitRule) =>
+<E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.gen(function*() {
+    const limiter = yield* RateLimiter
+    const decision = yield* limiter.consume(bucket, key, rule)
+    if (!decision.allowed) return tooManyRequestsResponse(decision, rule)
+    const headers = rateLimitHeaders(decision, rule)
+    yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+    return yield* httpEffect
+  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | RateLimiter | HttpServerRequest.HttpServerRequest>
