@@ -33,12 +33,15 @@ export interface ChainSettings {
   readonly fresh?: boolean
   /** Devnet only: stop an anvil left running on DATA_DIR (default true; see layers/DataDirLock.ts). */
   readonly stopLeftover?: boolean
+  /** RPC_TIMEOUT_MS: one RPC request's deadline (viem's 10 s when unset). */
+  readonly rpcTimeoutMs?: number | undefined
 }
 
 export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   rpcUrl: Config.option(Config.String("RPC_URL")),
   deploymentsFile: Config.option(Config.String("DEPLOYMENTS_FILE")),
   devnetPort: Config.Int("DEVNET_PORT").pipe(Config.withDefault(8545)),
+  rpcTimeoutMs: Config.Int("RPC_TIMEOUT_MS").pipe(Config.option, Config.map(Option.getOrUndefined)),
   dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d)))
 })
 
@@ -61,7 +64,7 @@ export class Chain extends Context.Service<Chain, ChainShape>()("app/layers/Chai
 
 export const makeChain = Effect.fn("Chain.make")(function*(settings: ChainSettings) {
   return Option.isSome(settings.rpcUrl)
-    ? yield* connectExternal(settings.rpcUrl.value, settings.deploymentsFile)
+    ? yield* connectExternal(settings.rpcUrl.value, settings.deploymentsFile, settings.rpcTimeoutMs)
     : yield* runDevnet(settings)
 })
 
@@ -108,7 +111,7 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
   })
 })
 
-const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsFile: Option.Option<string>) {
+const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsFile: Option.Option<string>, rpcTimeoutMs: number | undefined) {
   if (Option.isNone(deploymentsFile)) {
     return yield* new ChainError({ message: "RPC_URL is set but DEPLOYMENTS_FILE is not: set DEPLOYMENTS_FILE to the contract addresses (a deployments.json) of RPC_URL's chain" })
   }
@@ -127,7 +130,7 @@ const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsF
     }
   })
   const publicClient = yield* Effect.acquireRelease(
-    Effect.sync(() => makePublicClient(deployments.chainId, rpcUrl)),
+    Effect.sync(() => makePublicClient(deployments.chainId, rpcUrl, rpcTimeoutMs)),
     closeWebSocket
   )
   const chainId = yield* Effect.tryPromise({

@@ -39,11 +39,14 @@ export const devnetChain = (chainId: number, rpcUrl: string): Chain =>
   })
 
 /** A viem public client; WebSocket transport for ws(s):// URLs, HTTP otherwise. */
-export const makePublicClient = (chainId: number, rpcUrl: string): PublicClient =>
-  createPublicClient({
+/** `timeoutMs`: how long one request may take before it fails as a timeout (viem's default, 10 s, when undefined). */
+export const makePublicClient = (chainId: number, rpcUrl: string, timeoutMs?: number): PublicClient => {
+  const timeout = timeoutMs === undefined ? {} : { timeout: timeoutMs }
+  return createPublicClient({
     chain: devnetChain(chainId, rpcUrl),
-    transport: /^wss?:\/\//.test(rpcUrl) ? webSocket(rpcUrl) : http(rpcUrl, { retryCount: 0 })
+    transport: /^wss?:\/\//.test(rpcUrl) ? webSocket(rpcUrl, timeout) : http(rpcUrl, { retryCount: 0, ...timeout })
   }) as PublicClient
+}
 
 /** anvil's funded accounts as viem local accounts (public test keys). */
 export const devnetAccounts = (): ReadonlyArray<LocalAccount> => DEVNET_PRIVATE_KEYS.map((key) => privateKeyToAccount(key))

@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Layer, Option, Schedule } from "effect"
+import { Cause, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { IndexerEvents } from "./IndexerEvents.ts"
@@ -27,10 +27,17 @@ const fatalOf = <E extends { readonly _tag: string }>(cause: Cause.Cause<E>) =>
   Option.filter(Cause.findErrorOption(cause), (e) => e._tag === "ReorgTooDeep" || e._tag === "WriterLockLost")
 
 /**
+ * The wait before retrying a step that failed `failures` times in a row: 1 s doubling up to 60 s, so a failure no
+ * retry cures (a fatal eth_getLogs of one block, a provider that refuses the request) is not repeated every second.
+ */
+export const failedStepDelayMs = (failures: number) => Math.min(60_000, 1000 * 2 ** Math.max(0, failures - 1))
+
+/**
  * The chain follower: takes the writer lock, then loops forever: poll the head, check that the chain still extends
  * the checkpoint (else roll back to the common ancestor), index the next range (up to INDEXER_MAX_BLOCK_RANGE blocks)
  * in one transaction, publish what changed (see loop/). At the head it polls every INDEXER_POLL_MS. A failed step is
- * retried after 1 s; a reorg too deep and a lost writer lock end the run.
+ * retried after 1 s, longer while it keeps failing (`failedStepDelayMs`); a reorg too deep and a lost writer lock end
+ * the run.
  */
 export const runIndexer = Effect.gen(function*() {
   const source = yield* IndexerSource
@@ -49,8 +56,14 @@ export const runIndexer = Effect.gen(function*() {
   yield* store.ensureTokens(metadata)
   const loop = yield* makeLoop(progress)
 
+  let failures = 0
   for (;;) {
     const more = yield* loop.step.pipe(
+      Effect.tap(() =>
+        Effect.sync(() => {
+          failures = 0
+        })
+      ),
       Effect.catchCause((cause) => {
         const message = describe(cause)
         const fatal = fatalOf(cause)
@@ -62,7 +75,7 @@ export const runIndexer = Effect.gen(function*() {
         return Effect.logError(`indexer: batch failed, retrying: ${message}`).pipe(
           Effect.andThen(progress.failed(message)),
           Effect.andThen(loop.recover),
-          Effect.andThen(Effect.sleep("1 second")),
+          Effect.andThen(Effect.suspend(() => Effect.sleep(Duration.millis(failedStepDelayMs(++failures))))),
           Effect.as(true)
         )
       })

@@ -19,6 +19,8 @@ export interface IndexerSettings {
   readonly addressesPerRequest: number
   /** Concurrent RPC requests for headers and reads. */
   readonly rpcConcurrency: number
+  /** Requests per second the indexer's RPC calls keep to (a hosted plan's limit); 0 = no limit. */
+  readonly rpcRequestsPerSecond: number
   /** Key of the Postgres advisory lock that makes one indexer the writer (per database). */
   readonly lockKey: number
 }
@@ -36,12 +38,13 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   pollIntervalMs: chainId === 31337 ? 200 : 2_000,
   addressesPerRequest: 500,
   rpcConcurrency: 16,
+  rpcRequestsPerSecond: 0,
   lockKey: 0x6669_7265 // "fire"
 })
 
 /**
  * `FINALITY_DEPTH`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`,
- * `INDEXER_RPC_CONCURRENCY`.
+ * `INDEXER_RPC_CONCURRENCY`, `INDEXER_RPC_RPS`.
  */
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
   const d = defaultIndexerSettings(chainId)
@@ -57,6 +60,7 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),
     addressesPerRequest: int("INDEXER_ADDRESSES_PER_REQUEST", d.addressesPerRequest),
     rpcConcurrency: int("INDEXER_RPC_CONCURRENCY", d.rpcConcurrency),
+    rpcRequestsPerSecond: int("INDEXER_RPC_RPS", d.rpcRequestsPerSecond),
     lockKey: int("INDEXER_LOCK_KEY", d.lockKey)
   })
 }

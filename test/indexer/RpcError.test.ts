@@ -2,6 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { PublicClient } from "viem"
 import { ChainReader } from "../../src/indexer/fetch/ChainReader.ts"
+import { makeRateLimit } from "../../src/indexer/fetch/RateLimit.ts"
+import { failedStepDelayMs } from "../../src/indexer/Indexer.ts"
 import { backoffMs, classifyRpcError, parseRetryAfter, rangeHintOf } from "../../src/indexer/fetch/RpcError.ts"
 import { defaultIndexerSettings, IndexerConfig } from "../../src/indexer/IndexerConfig.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
@@ -137,4 +139,25 @@ describe("eth_getLogs under a provider's cap", () => {
       assert.strictEqual(failed.kind, "fatal")
       assert.strictEqual(oneBlock.asked.length, 3) // 4, 2, 1: no loop on the same range
     }))
+})
+
+describe("pacing", () => {
+  it.live("INDEXER_RPC_RPS spreads calls: 6 calls at 20 per second take at least 250 ms", () =>
+    Effect.gen(function*() {
+      const paced = makeRateLimit(20)
+      const starts: Array<number> = []
+      const t0 = Date.now()
+      yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => paced(Effect.sync(() => starts.push(Date.now() - t0))), { concurrency: "unbounded" })
+      assert.isAtLeast(starts[5]!, 245)
+      for (let i = 1; i < starts.length; i++) assert.isAtLeast(starts[i]! - starts[0]!, i * 50 - 5)
+      // No limit: at once.
+      const free = makeRateLimit(0)
+      const t1 = Date.now()
+      yield* Effect.forEach([1, 2, 3, 4, 5, 6], () => free(Effect.void), { concurrency: "unbounded" })
+      assert.isBelow(Date.now() - t1, 50)
+    }))
+
+  it("a step that keeps failing is retried later each time, at most every minute", () => {
+    assert.deepStrictEqual([1, 2, 3, 4, 7, 20].map(failedStepDelayMs), [1000, 2000, 4000, 8000, 60_000, 60_000])
+  })
 })

@@ -5,6 +5,7 @@ import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
 import { backoffMs, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
+import { makeRateLimit } from "./RateLimit.ts"
 
 /** The first eth_getLogs range (then at most doubled per response while the density allows). */
 export const INITIAL_BLOCK_RANGE = 16
@@ -97,8 +98,11 @@ export class ChainReader extends Context.Service<ChainReader, {
       /** Per filter: the largest range not refused since a refusal (a refused size is not asked again). */
       const ceilings = new Map<string, number>()
       const rangeOf = (filter: string) => ranges.get(filter) ?? initialRange
+      // Every call of the reader (retries included) waits for its slot under INDEXER_RPC_RPS.
+      const paced = makeRateLimit(settings.rpcRequestsPerSecond)
+      const call = <A>(method: string, f: () => Promise<A>) => paced(rpcCall(method, f))
       const request = <A>(method: string, params: ReadonlyArray<unknown>) =>
-        rpcCall(method, () => client.request({ method, params } as never) as Promise<A>)
+        call(method, () => client.request({ method, params } as never) as Promise<A>)
 
       const header = (number: bigint) =>
         rpcRetry(request<{ number: Hex; hash: string; parentHash: string; timestamp: Hex } | null>(
@@ -198,13 +202,13 @@ export class ChainReader extends Context.Service<ChainReader, {
         ))
       }
 
-      const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(rpcCall(method, f))
+      const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
       const newHeads = yield* makeNewHeads(client)
 
       return ChainReader.of({
         awaitNewHead: newHeads.await,
         subscribedToHeads: newHeads.subscribed,
-        head: rpcRetry(rpcCall("eth_blockNumber", () => client.getBlockNumber({ cacheTime: 0 }))),
+        head: read("eth_blockNumber", () => client.getBlockNumber({ cacheTime: 0 })),
         header,
         headers: (numbers) => Effect.forEach(numbers, header, { concurrency: settings.rpcConcurrency }),
         logs,
