@@ -1,3 +1,5 @@
+import { SignInIpLimitLive } from "../src/client-api/accounts/sessions/SignInIpLimit.ts"
+import { signInLimits } from "../src/client-api/accounts/sessions/SignInLimits.ts"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { AccountServicesLive, AccountsHttpLive } from "../src/client-api/accounts/AccountsLive.ts"
@@ -49,6 +51,9 @@ const clientRoutes = apiRoutes(
     // Comments (yaps) and engagement; replies, mentions and likes notify through Notifications.
     CommentsHttpLive
   )
+).pipe(
+  // Per-IP limits of the sign-in routes (src/ratelimit/ClientIpLimits.ts).
+  Layer.provide(SignInIpLimitLive)
 )
 const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLiveWithDeps)).pipe(
   // The exchange API's own error shape for decode failures, its per-IP limit of the public routes, partner keys.
@@ -91,7 +96,8 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(
-  Effect.map(Chain, (chain) => SignatureVerifier.layerFromClient(chain.publicClient))
+  Effect.map(Effect.all([Chain, Effect.orDie(signInLimits)]), ([chain, limits]) =>
+    SignatureVerifier.layerFromClient(chain.publicClient, limits.verifyGas))
 )
 
 /**

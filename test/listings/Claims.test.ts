@@ -45,7 +45,8 @@ const factoryAbi = parseAbi([
   "function predict(address owner, bytes32 salt) view returns (address)"
 ])
 
-layer(ListingsServer(admin.address), { timeout: "180 seconds", excludeTestServices: true })("creator claims (EIP-712)", (it) => {
+// The race below sends 50 claims of one user at once: above CLAIM_RATE_LIMIT (10 per 60 s), which SignInAbuse-style limits test.
+layer(ListingsServer(admin.address, { CLAIM_RATE_LIMIT: "1000" }), { timeout: "180 seconds", excludeTestServices: true })("creator claims (EIP-712)", (it) => {
   it.effect("done-when: a creator who ignited with viem signs the published typed data, claims, and the listing shows their profile; then the claim image", () =>
     Effect.gen(function*() {
       const { creator, jwt, token, userId } = yield* creatorWithToken("CLMA")

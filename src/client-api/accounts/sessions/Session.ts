@@ -33,12 +33,15 @@ export class WalletNonce extends Schema.Class<WalletNonce>("WalletNonce")({
 }) {}
 
 export const WalletVerifyPayload = Schema.Struct({
-  message: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(8192)).annotate({
-    description: "The EIP-4361 text that was signed. Required: the address line and `Nonce:`; the other standard lines " +
+  // A full EIP-4361 message with a statement and a few resources is well under 2 KiB.
+  message: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({
+    description: "The EIP-4361 text that was signed (at most 4,096 characters). Required: the address line and `Nonce:`; the other standard lines " +
       "are checked when present (domain, URI scheme, Chain ID, Expiration Time, Not Before)."
   }),
-  signature: Schema.String.check(Schema.isPattern(/^0x(?:[0-9a-fA-F]{2}){1,8192}$/u)).annotate({
-    description: "personal_sign signature of `message` (hex): 65 bytes for an EOA, longer for ERC-1271/ERC-6492 wallets"
+  // ERC-6492 wraps the factory call that deploys the wallet; 2 KiB holds the usual factories' calldata.
+  signature: Schema.String.check(Schema.isPattern(/^0x(?:[0-9a-fA-F]{2}){1,2048}$/u)).annotate({
+    description: "personal_sign signature of `message` (hex, at most 2,048 bytes): 65 bytes for an EOA, longer for " +
+      "ERC-1271/ERC-6492 wallets"
   })
 })
 

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication, OptionalAuthentication } from "../auth/Authentication.ts"
-import { BadRequest, Forbidden, ServiceUnavailable, Unauthorized } from "../../../platform/ApiError.ts"
+import { BadRequest, Forbidden, ServiceUnavailable, TooManyRequests, Unauthorized } from "../../../platform/ApiError.ts"
+import { SignInIpLimit } from "./SignInIpLimit.ts"
 import { McpSessionEffect } from "../../../mcp/McpAnnotations.ts"
 import {
   CurrentSessionView,
@@ -26,7 +27,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       query: WalletNonceQuery,
       success: WalletNonce,
       error: BadRequest
-    }).annotateMerge(doc(
+    }).middleware(SignInIpLimit).annotateMerge(doc(
       "Nonce for wallet sign-in",
       "A random nonce bound to `address`, single use, valid 5 minutes, stored in the database (any API process " +
         "accepts it). Invalid address → 400 INVALID_QUERY."
@@ -34,8 +35,8 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     HttpApiEndpoint.post("verifyWalletSignature", "/v1/session/wallet/verify", {
       payload: WalletVerifyPayload,
       success: SessionToken,
-      error: [BadRequest, Unauthorized, Forbidden, ServiceUnavailable]
-    }).annotate(McpSessionEffect, "issues").annotateMerge(doc(
+      error: [BadRequest, Unauthorized, Forbidden, ServiceUnavailable, TooManyRequests]
+    }).middleware(SignInIpLimit).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Sign in with Ethereum (EIP-4361)",
       "Verifies a personal_sign signature of an EIP-4361 message: EOA, ERC-1271 (deployed smart wallet) and " +
         "ERC-6492 (undeployed) signatures. The message needs only the address line (EIP-55 checksummed) and a line " +
@@ -48,13 +49,14 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
         `(idpDid \`wallet:<address>\`). ${issues} Errors: 400 INVALID_SIWE_MESSAGE, INVALID_BODY; 401 INVALID_NONCE, ` +
         "NONCE_EXPIRED, INVALID_SIGNATURE, SIWE_DOMAIN_MISMATCH (SIWE_DOMAINS), SIWE_URI_NOT_ALLOWED (https, or http " +
         "on localhost), SIWE_CHAIN_NOT_SUPPORTED (SIWE_CHAIN_IDS), SIWE_MESSAGE_EXPIRED, SIWE_NOT_YET_VALID; " +
-        "403 USER_BANNED; 503 CHAIN_UNAVAILABLE."
+        "403 USER_BANNED; 429 RATE_LIMITED (per client IP and per address); 503 CHAIN_UNAVAILABLE. A nonce dies after " +
+        "SIWE_NONCE_MAX_FAILURES (3) failed signatures (401 INVALID_NONCE, reason exhausted)."
     )),
     HttpApiEndpoint.post("createSession", "/v1/session/create", {
       payload: IdpLoginPayload,
       success: SessionToken,
       error: [BadRequest, Unauthorized, Forbidden, ServiceUnavailable]
-    }).annotate(McpSessionEffect, "issues").annotateMerge(doc(
+    }).middleware(SignInIpLimit).annotate(McpSessionEffect, "issues").annotateMerge(doc(
       "Sign in with an identity-provider ID token",
       "Verifies the ID token against the JWKS of IDP_ISSUER (IDP_JWKS_URL; audience IDP_AUDIENCE) and finds or " +
         `creates the user by its \`sub\` (DID). ${issues} Errors: 401 INVALID_ID_TOKEN, ID_TOKEN_EXPIRED; 403 ` +

@@ -1,5 +1,16 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
-import { type Address, type Hex, type PublicClient, recoverMessageAddress, recoverTypedDataAddress, size, type TypedDataDefinition } from "viem"
+import {
+  type Address,
+  createPublicClient,
+  custom,
+  type Hex,
+  type PublicClient,
+  recoverMessageAddress,
+  recoverTypedDataAddress,
+  size,
+  toHex,
+  type TypedDataDefinition
+} from "viem"
 import { verifyMessage, verifyTypedData } from "viem/actions"
 
 /** The chain could not be asked (transport error, timeout): not a verdict on the signature. */
@@ -76,8 +87,32 @@ const Reference = Context.Reference<SignatureVerifierShape>("app/sessions/Signat
   defaultValue: () => ({ description: "local (EOA only)", verify: localVerify, verifyTypedData: localVerifyTypedData })
 })
 
-const layerFromClient = (client: PublicClient) =>
-  Layer.succeed(Reference, {
+/**
+ * `client` with a gas limit on every `eth_call` (a lower one the call asks for is kept). The ERC-6492 validator
+ * deploys the signer's factory in a deployless call: without a limit the node's cap applies (often 50M gas), so
+ * anyone could make the operator's RPC run 50M gas of their code per request. viem's verify actions take no gas
+ * option, hence the transport.
+ */
+export const gasCappedClient = (client: PublicClient, gas: bigint): PublicClient =>
+  createPublicClient({
+    chain: client.chain,
+    transport: custom({
+      request: ({ method, params }) => {
+        if (method !== "eth_call" || !Array.isArray(params) || typeof params[0] !== "object" || params[0] === null) {
+          return client.request({ method, params } as never)
+        }
+        const [call, ...rest] = params as [{ gas?: Hex }, ...Array<unknown>]
+        const asked = call.gas === undefined ? undefined : BigInt(call.gas)
+        const capped = { ...call, gas: toHex(asked !== undefined && asked < gas ? asked : gas) }
+        return client.request({ method, params: [capped, ...rest] } as never)
+      }
+    }, { retryCount: 0 })
+  }) as PublicClient
+
+/** The chain-backed verifier; `gas` (SIGNATURE_VERIFY_GAS) limits each verification `eth_call`. */
+const layerFromClient = (chainClient: PublicClient, gas: bigint = 2_000_000n) => {
+  const client = gasCappedClient(chainClient, gas)
+  return Layer.succeed(Reference, {
     description: `chain ${client.chain?.id ?? "unknown"}`,
     verify: ({ address, message, signature }) =>
       Effect.tryPromise({
@@ -90,6 +125,7 @@ const layerFromClient = (client: PublicClient) =>
         catch: (cause) => new SignatureVerifierUnavailable({ cause })
       })
   })
+}
 
 /** EOA-only verification without a chain (the default), for chainless tools and tests of pure logic. */
 const layerLocal = Layer.succeed(Reference, {

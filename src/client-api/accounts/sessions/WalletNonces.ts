@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { signInLimits } from "./SignInLimits.ts"
 
 /** Why a nonce cannot be used; only for the error message — the consume statement alone decides. */
-export type NonceProblem = "unknown" | "other-address" | "used" | "expired"
+export type NonceProblem = "unknown" | "other-address" | "used" | "expired" | "exhausted"
 
 /** A nonce is valid this long; the spec's "valid 5 minutes". */
 export const NONCE_TTL_SECONDS = 300
@@ -22,11 +23,14 @@ export class WalletNonces extends Context.Service<WalletNonces, {
    * concurrent sign-ins with the same nonce exactly one gets `true`. Runs inside the caller's transaction.
    */
   readonly consume: (nonce: string, address: string) => Effect.Effect<boolean>
+  /** Counts a failed signature against the nonce; at `maxFailures` it is `exhausted` (check) and cannot be consumed. */
+  readonly recordFailure: (nonce: string, address: string) => Effect.Effect<void>
 }>()("app/sessions/WalletNonces") {
   static readonly layer = Layer.effect(
     WalletNonces,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const { nonceMaxFailures } = yield* Effect.orDie(signInLimits)
       return WalletNonces.of({
         issue: (address) => {
           const nonce = randomBytes(16).toString("hex")
@@ -43,8 +47,9 @@ export class WalletNonces extends Context.Service<WalletNonces, {
           )
         },
         check: (nonce, address) =>
-          sql<{ address: string; used: boolean; expired: boolean }>`
-            SELECT address, used_at IS NOT NULL AS used, expires_at <= now() AS expired
+          sql<{ address: string; used: boolean; expired: boolean; exhausted: boolean }>`
+            SELECT address, used_at IS NOT NULL AS used, expires_at <= now() AS expired,
+                   failed_attempts >= ${nonceMaxFailures} AS exhausted
             FROM wallet_nonces WHERE nonce = ${nonce}`.pipe(
             Effect.map((rows) => {
               const row = rows[0]
@@ -52,6 +57,7 @@ export class WalletNonces extends Context.Service<WalletNonces, {
               if (row.address !== address) return Option.some<NonceProblem>("other-address")
               if (row.used) return Option.some<NonceProblem>("used")
               if (row.expired) return Option.some<NonceProblem>("expired")
+              if (row.exhausted) return Option.some<NonceProblem>("exhausted")
               return Option.none()
             }),
             Effect.orDie
@@ -60,7 +66,13 @@ export class WalletNonces extends Context.Service<WalletNonces, {
           sql`
             UPDATE wallet_nonces SET used_at = now()
             WHERE nonce = ${nonce} AND address = ${address} AND used_at IS NULL AND expires_at > now()
-            RETURNING nonce`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+              AND failed_attempts < ${nonceMaxFailures}
+            RETURNING nonce`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+        recordFailure: (nonce, address) =>
+          sql`UPDATE wallet_nonces SET failed_attempts = failed_attempts + 1 WHERE nonce = ${nonce} AND address = ${address}`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
       })
     })
   )

@@ -1,12 +1,14 @@
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex } from "viem"
-import { BadRequest, type Forbidden, ServiceUnavailable, Unauthorized } from "../../../platform/ApiError.ts"
+import { BadRequest, type Forbidden, ServiceUnavailable, TooManyRequests, Unauthorized } from "../../../platform/ApiError.ts"
+import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
 import { UsersRepo } from "../users/UsersRepo.ts"
 import type { IssuedSession } from "./Session.ts"
 import { SessionConfig } from "./SessionConfig.ts"
 import { Sessions, userBanned } from "./Sessions.ts"
 import { SignatureVerifier } from "./SignatureVerifier.ts"
+import { signInLimits } from "./SignInLimits.ts"
 import { parseSiweMessage } from "./SiweMessage.ts"
 import { checkSiwePolicy } from "./SiwePolicy.ts"
 import { type NonceProblem, WalletNonces } from "./WalletNonces.ts"
@@ -19,7 +21,8 @@ const nonceError = (problem: NonceProblem) =>
       message: {
         unknown: "The nonce was not issued by this server",
         "other-address": "The nonce was issued for another address",
-        used: "The nonce has already been used"
+        used: "The nonce has already been used",
+        exhausted: "The nonce has had too many failed signatures; request a new one"
       }[problem],
       details: { reason: problem }
     })
@@ -35,7 +38,7 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
   readonly nonce: (address: string) => Effect.Effect<{ readonly nonce: string; readonly expiresAt: Date }>
   readonly verify: (input: { readonly message: string; readonly signature: string }) => Effect.Effect<
     IssuedSession,
-    BadRequest | Unauthorized | Forbidden | ServiceUnavailable
+    BadRequest | Unauthorized | Forbidden | ServiceUnavailable | TooManyRequests
   >
 }>()("app/sessions/WalletSignIn") {
   static readonly layerNoDeps = Layer.effect(
@@ -46,6 +49,9 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
       const nonces = yield* WalletNonces
       const users = yield* UsersRepo
       const sessions = yield* Sessions
+      const limiter = yield* RateLimiter
+      const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
+      const { perAddress } = yield* Effect.orDie(signInLimits)
       const policy = { domains: config.siweDomains, chainIds: config.siweChainIds, complete: config.siweRequireComplete === true }
 
       const verify = Effect.fn("WalletSignIn.verify")(function*(input: { message: string; signature: string }) {
@@ -63,6 +69,17 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
         const address = fields.address as Address
         const problem = yield* nonces.check(fields.nonce, address)
         if (Option.isSome(problem)) return yield* nonceError(problem.value)
+        if (limitsOn) {
+          // Per address, whatever the IP: a verification may cost an eth_call, and an address is what an attacker varies least.
+          const decision = yield* limiter.consume("signin-address", address.toLowerCase(), perAddress)
+          if (!decision.allowed) {
+            return yield* new TooManyRequests({
+              code: "RATE_LIMITED",
+              message: `At most ${decision.limit} sign-in attempts per ${perAddress.windowSeconds} s for ${address}; retry in ${decision.resetSeconds} s`,
+              details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds }
+            })
+          }
+        }
 
         const verifier = yield* SignatureVerifier
         // The message exactly as sent: the parser reads CRLF as LF, but the signature covers the bytes the client signed.
@@ -74,6 +91,8 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
             ))
         )
         if (!valid) {
+          // Failed signatures count against the nonce: after SIWE_NONCE_MAX_FAILURES it is spent.
+          yield* nonces.recordFailure(fields.nonce, address)
           return yield* new Unauthorized({
             code: "INVALID_SIGNATURE",
             message: `The signature does not verify for ${address}: not signed by that key, and no ERC-1271/ERC-6492 ` +

@@ -15,7 +15,7 @@ export const ClaimPayload = Schema.Struct({
   }),
   // Deliberately loose (any string up to 20k): a signature that is not hex is a claim error (INVALID_SIGNATURE),
   // not a body error, so clients see one code for every unusable signature.
-  signature: Schema.String.check(Schema.isMaxLength(20_000)).annotate({
+  signature: Schema.String.check(Schema.isMaxLength(4098)).annotate({
     description: "EIP-712 signature (hex) of the `Claim` typed data (GET …/claim/typed-data): 65 bytes for an EOA, " +
       "any length for ERC-1271 wallets, ERC-6492-wrapped for undeployed ones"
   })

@@ -1,7 +1,9 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem"
-import { BadRequest, type Conflict, type Forbidden, type Gone, type NotFound, type ServiceUnavailable } from "../../../platform/ApiError.ts"
+import { BadRequest, type Conflict, type Forbidden, type Gone, type NotFound, type ServiceUnavailable, TooManyRequests } from "../../../platform/ApiError.ts"
+import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
+import { signInLimits } from "../../accounts/sessions/SignInLimits.ts"
 import { ImageStore, imageUrlPath } from "../../accounts/images/ImageStore.ts"
 import { LaunchpadReader, type OnChainLaunch } from "../LaunchpadReader.ts"
 import { alreadyClaimed, chainUnavailable, dbAddress, imageRequired, notCreator, tokenDeleted, tokenNotFound } from "../Listing.ts"
@@ -17,7 +19,7 @@ export interface ClaimInput {
   readonly signature: string
 }
 
-export type ClaimError = BadRequest | Forbidden | NotFound | Conflict | Gone | ServiceUnavailable
+export type ClaimError = BadRequest | Forbidden | NotFound | Conflict | Gone | ServiceUnavailable | TooManyRequests
 
 const invalidSignature = (message: string) => new BadRequest({ code: "INVALID_SIGNATURE", message })
 const HEX_SIGNATURE = /^0x(?:[0-9a-fA-F]{2})+$/
@@ -58,6 +60,9 @@ export class Claims extends Context.Service<Claims, {
       const images = yield* ImageStore
       const notifications = yield* Notifications
       const chainId = reader.chainId
+      const limiter = yield* RateLimiter
+      const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
+      const { claimPerUser } = yield* Effect.orDie(signInLimits)
 
       /** The canonical on-chain launch of `mint`, or TOKEN_NOT_FOUND. */
       const launched = (mint: string) =>
@@ -140,6 +145,17 @@ export class Claims extends Context.Service<Claims, {
         const token = dbAddress(launch.token)
         if (yield* listings.isHidden(chainId, token)) return yield* tokenDeleted(launch.token)
         if (Option.isSome(yield* listings.metadata(chainId, token))) return yield* alreadyClaimed(launch.token)
+        if (limitsOn) {
+          // Each attempt may cost a verification eth_call (ERC-1271/6492): a window per user.
+          const decision = yield* limiter.consume("claim-verify", user.id, claimPerUser)
+          if (!decision.allowed) {
+            return yield* new TooManyRequests({
+              code: "RATE_LIMITED",
+              message: `At most ${decision.limit} claim attempts per ${claimPerUser.windowSeconds} s; retry in ${decision.resetSeconds} s`,
+              details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds }
+            })
+          }
+        }
         const wallet: Address = yield* verifySignature(user, launch, input)
         return yield* sql.withTransaction(Effect.gen(function*() {
           const result = yield* listings.insertMetadata({

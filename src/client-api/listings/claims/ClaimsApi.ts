@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication } from "../../accounts/auth/Authentication.ts"
-import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, ServiceUnavailable } from "../../../platform/ApiError.ts"
+import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, ServiceUnavailable, TooManyRequests } from "../../../platform/ApiError.ts"
 import { ImageUploadLimits } from "../../accounts/images/ImageUploadLimits.ts"
 import { MintAddress } from "../Listing.ts"
 import { ListingRecord } from "../ListingRecord.ts"
@@ -36,7 +36,7 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
       params,
       payload: ClaimPayload,
       success: ListingRecord.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound, Conflict, Gone, ServiceUnavailable]
+      error: [BadRequest, Forbidden, NotFound, Conflict, Gone, ServiceUnavailable, TooManyRequests]
     }).middleware(Authentication).annotateMerge(doc(
       "Claim an unclaimed token listing",
       `Session (JWT) plus the on-chain creator's EIP-712 signature. ${typedDataDoc} The signature is verified with ` +
