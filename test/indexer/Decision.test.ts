@@ -49,7 +49,7 @@ describe("indexer loop decisions (pure)", () => {
     assert.deepInclude(plan(input({ checkpoint, head: 48n, ahead: { from: 41n, to: 45n } })), { to: 48n, fetchedAhead: false })
   })
 
-  it("at the head: AtHead while the indexed tip is the chain's; Reorg when it was replaced or the chain got shorter", () => {
+  it("at the head: AtHead while the indexed tip is the chain's; Reorg when it was replaced", () => {
     const atHead = plan(input({ checkpoint: checkpointAt(100n) }))
     assert.deepStrictEqual(atHead, { _tag: "CheckTip", checkpoint: Option.getOrThrow(checkpointAt(100n)), head: 100n, block: 100n })
     if (atHead._tag !== "CheckTip") return
@@ -57,10 +57,21 @@ describe("indexer loop decisions (pure)", () => {
     assert.strictEqual(decideAtTip(atHead, header(100n), Option.none())._tag, "AtHead")
     assert.deepStrictEqual(decideAtTip(atHead, header(100n, "b"), Option.some("a100")), { _tag: "Reorg", from: 100n, tip: 100n })
 
-    const shorter = plan(input({ checkpoint: checkpointAt(100n), head: 97n }))
-    assert.deepInclude(shorter, { _tag: "CheckTip", block: 97n })
-    if (shorter._tag !== "CheckTip") return
-    assert.deepStrictEqual(decideAtTip(shorter, header(97n), Option.some("a97")), { _tag: "Reorg", from: 97n, tip: 100n })
+  })
+
+  it("a head below the checkpoint (a lagging node behind a load balancer) is waited out, unless the block there was replaced", () => {
+    const checkpoint = Option.getOrThrow(checkpointAt(100n))
+    const lagging = plan(input({ checkpoint: checkpointAt(100n), head: 97n }))
+    assert.deepInclude(lagging, { _tag: "CheckTip", block: 97n })
+    if (lagging._tag !== "CheckTip") return
+    // Its block 97 is the one indexed: the node is behind, not on another chain. No rollback.
+    assert.deepStrictEqual(decideAtTip(lagging, header(97n), Option.some("a97")), { _tag: "Lagging", checkpoint, head: 97n })
+    // Lagging more than FINALITY_DEPTH: no hash kept there to compare, so nothing says the chain changed. No stop.
+    const far = plan(input({ checkpoint: checkpointAt(100n), head: 60n }))
+    if (far._tag !== "CheckTip") return assert.fail(far._tag)
+    assert.deepStrictEqual(decideAtTip(far, header(60n), Option.none()), { _tag: "Lagging", checkpoint, head: 60n })
+    // The block at that height is not the one indexed: a reorg (the node is on another branch).
+    assert.deepStrictEqual(decideAtTip(lagging, header(97n, "b"), Option.some("a97")), { _tag: "Reorg", from: 97n, tip: 100n })
   })
 
   it("behind the head: Reorg when the range's first block is not the checkpoint's child", () => {

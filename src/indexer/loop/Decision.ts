@@ -12,6 +12,11 @@ import type { Checkpoint } from "../store/Store.ts"
 export type Step =
   /** Nothing new: the indexed tip is still the chain's. Wait for the next head. */
   | { readonly _tag: "AtHead"; readonly checkpoint: Checkpoint; readonly head: bigint }
+  /**
+   * The node answered a head below the checkpoint, and its block at that height is still the one indexed: a node
+   * behind the others (a load balancer over nodes of different heights), not a reorg. Wait for the next head.
+   */
+  | { readonly _tag: "Lagging"; readonly checkpoint: Checkpoint; readonly head: bigint }
   /** Index [from, to]: the chain extends the checkpoint and the headers read form one chain. */
   | Batch
   /** The chain no longer contains the indexed tip: walk back from `from` to the common ancestor, undoing up to `tip`. */
@@ -95,16 +100,21 @@ export const plan = (input: PlanInput): Plan => {
   return { _tag: "ReadRange", checkpoint, head, from, to, finalBoundary, headerNumbers: [...numbers], fetchedAhead }
 }
 
-/** At the head: `tip` is the chain's header at the planned block, `stored` the hash indexed for that number. */
+/**
+ * At the head: `tip` is the chain's header at the planned block, `stored` the hash indexed for that number. Only a
+ * block we indexed that the chain replaced is a reorg. A head below the checkpoint is not one by itself: a node behind
+ * a load balancer answers an older head (with the same blocks below it), and rolling back to it would delete good
+ * blocks, or stop the indexer when it lags more than FINALITY_DEPTH (no hash kept there to compare). A chain that
+ * really got shorter is seen as a reorg once it grows back past the checkpoint (its parent hash differs then).
+ */
 export const decideAtTip = (
   p: Extract<Plan, { _tag: "CheckTip" }>,
   tip: BlockHeader,
   stored: Option.Option<string>
 ): Step => {
-  const shorter = p.head < p.checkpoint.blockNumber
-  const replaced = Option.isSome(stored) && stored.value !== tip.hash
-  return shorter || replaced
-    ? { _tag: "Reorg", from: tip.number, tip: p.checkpoint.blockNumber }
+  if (Option.isSome(stored) && stored.value !== tip.hash) return { _tag: "Reorg", from: tip.number, tip: p.checkpoint.blockNumber }
+  return p.head < p.checkpoint.blockNumber
+    ? { _tag: "Lagging", checkpoint: p.checkpoint, head: p.head }
     : { _tag: "AtHead", checkpoint: p.checkpoint, head: p.head }
 }
 

@@ -101,6 +101,13 @@ export const makeLoop = (progress: Progress) => Effect.gen(function*() {
     switch (next._tag) {
       case "AtHead":
         return ahead.drop.pipe(Effect.andThen(progress.atHead(next)), Effect.as(false))
+      case "Lagging":
+        // The status keeps the highest head seen: a lagging answer does not make the chain shorter.
+        return ahead.drop.pipe(
+          Effect.andThen(Effect.logDebug(`indexer: the RPC answered head ${next.head}, below block ${next.checkpoint.blockNumber} already indexed; waiting`)),
+          Effect.andThen(progress.atHead({ _tag: "AtHead", checkpoint: next.checkpoint, head: highestHead > next.checkpoint.blockNumber ? highestHead : next.checkpoint.blockNumber })),
+          Effect.as(false)
+        )
       case "Reorg":
         return pending.settle.pipe(
           Effect.andThen(ahead.drop),
@@ -117,10 +124,13 @@ export const makeLoop = (progress: Progress) => Effect.gen(function*() {
 
   /** The head seen by the last step: waiting at the head returns at once if a later one was announced meanwhile. */
   let lastHead = -1n
+  /** The highest head any answer gave (a node behind a load balancer may answer a lower one later). */
+  let highestHead = -1n
   return {
     step: Effect.gen(function*() {
       const head = yield* reader.head
       lastHead = head
+      if (head > highestHead) highestHead = head
       return yield* apply(yield* decideNext(head))
     }),
     lastHead: () => lastHead,
