@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -11,7 +11,17 @@ import { commandOf, isAlive } from "../../src/platform/Processes.ts"
  */
 const root = NodePath.resolve(import.meta.dirname, "../..")
 const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-lifecycle-"))
-afterAll(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))
+
+/** Apps a test started and has not stopped: a failed assertion must not leave them (and their postgres, anvil) running. */
+const running = new Set<ChildProcess>()
+const stopRunning = async () => {
+  for (const child of running) await stop(child, "SIGTERM")
+}
+afterEach(stopRunning)
+afterAll(async () => {
+  await stopRunning()
+  NodeFs.rmSync(dataDir, { recursive: true, force: true })
+})
 
 interface Started {
   readonly child: ChildProcess
@@ -37,6 +47,8 @@ const start = (): Promise<Started> =>
       },
       stdio: ["ignore", "pipe", "pipe"]
     })
+    running.add(child)
+    child.once("exit", () => running.delete(child))
     let out = ""
     const urls = new Map<string, string>()
     const onData = (chunk: Buffer) => {
@@ -49,34 +61,31 @@ const start = (): Promise<Started> =>
     child.once("exit", (code) => reject(new Error(`exited with ${code} before ready:\n${out}`)))
   })
 
-const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<{ code: number | null; ms: number }>((resolve) => {
+function stop(child: ChildProcess, signal: NodeJS.Signals) {
+  return new Promise<{ code: number | null; ms: number }>((resolve) => {
     const t0 = Date.now()
     child.once("exit", (code) => resolve({ code, ms: Date.now() - t0 }))
     child.kill(signal)
   })
+}
+
+/**
+ * pgrep's matches: exit 1 means none matched; any other failure (pgrep missing, a bad option) throws, so that it
+ * cannot pass for "nothing left".
+ */
+const pgrep = (args: ReadonlyArray<string>): Array<string> => {
+  const res = spawnSync("pgrep", args, { encoding: "utf8" })
+  if (res.status === 1 && res.error === undefined) return []
+  if (res.status !== 0) throw new Error(`pgrep ${args.join(" ")} failed (${res.error?.message ?? `exit ${res.status}`}): ${res.stderr}`)
+  return res.stdout.trim().split("\n")
+}
 
 /** Processes (other than this test) whose command line mentions the data dir (postgres). */
-const leftovers = () => {
-  try {
-    return execFileSync("pgrep", ["-af", dataDir], { encoding: "utf8" }).trim()
-  } catch {
-    return "" // pgrep exits 1 when nothing matches
-  }
-}
+const leftovers = () => pgrep(["-af", dataDir]).join("\n")
 
 /** The app's direct child processes, by command name (postgres, anvil). */
-const childrenOf = (pid: number) => {
-  let pids: Array<number> = []
-  try {
-    pids = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number)
-  } catch {
-    return []
-  }
-  return pids.map((child) => ({ pid: child, name: commandOf(child) ?? "" }))
-}
+const childrenOf = (pid: number) => pgrep(["-P", String(pid)]).map(Number).map((child) => ({ pid: child, name: commandOf(child) ?? "" }))
 
-let minedBeforeStop = -1n
 const rpc = async (url: string, method: string) => {
   const res = await fetch(url, {
     method: "POST",
@@ -86,37 +95,53 @@ const rpc = async (url: string, method: string) => {
   return ((await res.json()) as { result: string }).result
 }
 
-const health = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
+const healthPaths = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
+
+/**
+ * The cold start the other tests build on (each of them runs alone, `-t`): started on the fresh DATA_DIR, probed,
+ * a block mined on the devnet, then stopped with SIGTERM. The first test asserts what was seen.
+ */
+const coldStart = async () => {
+  const app = await start()
+  const health: Record<string, number> = {}
+  for (const [service, path] of Object.entries(healthPaths)) health[service] = (await fetch(`${app.urls.get(service)}${path}`)).status
+  const runningBefore = leftovers()
+  const children = childrenOf(app.child.pid!)
+  // Activity on the devnet while the app runs must survive the restart (the database keeps its side too).
+  await rpc(app.urls.get("chain")!, "evm_mine")
+  const mined = BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))
+  const { code, ms } = await stop(app.child, "SIGTERM")
+  return { services: [...app.urls.keys()].sort(), health, runningBefore, children, mined, code, ms, leftoversAfter: leftovers() }
+}
+let cold: Awaited<ReturnType<typeof coldStart>>
 
 describe("process lifecycle (npm start)", () => {
-  it("cold start serves all four services, SIGTERM stops everything with exit code 0 within 10 s", async () => {
-    const app = await start()
-    expect([...app.urls.keys()].sort()).toEqual(["chain", "client", "exchange", "indexer", "search"])
-    for (const [service, path] of Object.entries(health)) {
-      const res = await fetch(`${app.urls.get(service)}${path}`)
-      expect(res.status, service).toBe(200)
-    }
-    expect(leftovers()).toContain("postgres")
-    const children = childrenOf(app.child.pid!)
-    expect(children.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
-    // Activity on the devnet while the app runs must survive the restart (the database keeps its side too).
-    await rpc(app.urls.get("chain")!, "evm_mine")
-    minedBeforeStop = BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))
-    const { code, ms } = await stop(app.child, "SIGTERM")
-    expect(code).toBe(0)
-    expect(ms).toBeLessThan(10_000)
-    expect(leftovers()).toBe("")
-    expect(children.filter((c) => isAlive(c.pid))).toEqual([])
+  beforeAll(async () => {
+    cold = await coldStart()
   }, 180_000)
+
+  it("cold start serves all four services, SIGTERM stops everything with exit code 0 within 10 s", () => {
+    expect(cold.services).toEqual(["chain", "client", "exchange", "indexer", "search"])
+    expect(cold.health).toEqual({ client: 200, exchange: 200, search: 200, indexer: 200 })
+    expect(cold.runningBefore).toContain("postgres")
+    expect(cold.children.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
+    expect(cold.code).toBe(0)
+    expect(cold.ms).toBeLessThan(10_000)
+    expect(cold.leftoversAfter).toBe("")
+    expect(cold.children.filter((c) => isAlive(c.pid))).toEqual([])
+  })
 
   it("a second start on the same DATA_DIR reuses the data and the devnet state; SIGINT exits 0", async () => {
     const app = await start()
     expect(app.output()).not.toContain("initialising PostgreSQL data directory")
     expect(app.output()).toMatch(/warm start/)
-    expect(BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))).toBe(minedBeforeStop)
+    expect(BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))).toBe(cold.mined)
     const res = await fetch(`${app.urls.get("client")}/healthz`)
     expect(res.status).toBe(200)
+    // "Nothing left" below means something only if they were there.
+    expect(leftovers()).toContain("postgres")
     const children = childrenOf(app.child.pid!)
+    expect(children.map((c) => c.name).sort()).toEqual(["anvil", "postgres"])
     const { code } = await stop(app.child, "SIGINT")
     expect(code).toBe(0)
     expect(leftovers()).toBe("")
