@@ -111,18 +111,21 @@ describe("eth_getLogs with an adaptive range", () => {
       assert.strictEqual(yield* head.logRange, 10)
     }))
 
-  it.live("retries transport errors with backoff", () =>
+  it.live("retries transport errors with exponential backoff (100, 200, 400 ms)", () =>
     Effect.gen(function*() {
-      let calls = 0
+      const calls: Array<number> = []
       const client = fakeClient(() => {
-        calls++
-        if (calls < 3) throw new Error("fetch failed")
+        calls.push(performance.now())
+        if (calls.length < 4) throw new Error("fetch failed")
         return []
       })
       const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client)))
       const logs = yield* reader.logs([zero], [], 1n, 10n)
       assert.strictEqual(logs.length, 0)
-      assert.strictEqual(calls, 3)
+      assert.strictEqual(calls.length, 4)
+      // Exponential from 100 ms: each wait at least doubles (real time; delays only add to these lower bounds).
+      const gaps = calls.slice(1).map((t, i) => t - calls[i]!)
+      for (const [i, min] of [100, 200, 400].entries()) assert.isAtLeast(gaps[i]!, min - 1, `gaps ${gaps.map(Math.round)}`)
     }), { timeout: 10_000 })
 })
 

@@ -17,7 +17,8 @@ import { browserSubscription, CA_FILE, TestPushService } from "./TestPushService
 const Server = AccountsServer({
   PUSH_CA_FILE: CA_FILE,
   PUSH_ALLOW_PRIVATE_HOSTS: "true",
-  PUSH_RETRY_BASE_MS: "50",
+  // Well above PUSH_POLL_MS, so that the backoff (200 ms, then 400 ms) dominates the spacing of retries.
+  PUSH_RETRY_BASE_MS: "200",
   PUSH_POLL_MS: "50"
 })
 
@@ -123,7 +124,12 @@ layer(Layer.mergeAll(Server, TestPushService.layer), { timeout: "90 seconds", ex
       assert.strictEqual(JSON.parse(browser.decrypt(third.body)).payload.commentId, 99)
       const sql = yield* SqlClient.SqlClient
       yield* eventually(sql`SELECT count(*)::int AS n FROM push_jobs`, (rows) => (rows[0] as { n: number }).n === 0)
-      assert.strictEqual(push.received("/flaky/1").length, 3)
+      const attempts = push.received("/flaky/1").map((p) => p.at)
+      assert.strictEqual(attempts.length, 3)
+      // Exponential: the n-th retry waits at least PUSH_RETRY_BASE_MS × 2^(n-1) after the failure before it.
+      const gaps = [attempts[1]! - attempts[0]!, attempts[2]! - attempts[1]!]
+      assert.isAtLeast(gaps[0]!, 200, `gaps ${gaps}`)
+      assert.isAtLeast(gaps[1]!, 400, `gaps ${gaps}`)
       const subs = yield* sql`SELECT 1 FROM push_subscriptions WHERE user_id = ${userId}`
       assert.strictEqual(subs.length, 1, "a 5xx does not remove the subscription")
     }))

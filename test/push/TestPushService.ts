@@ -17,6 +17,8 @@ export interface ReceivedPush {
   readonly path: string
   readonly headers: Record<string, string | Array<string> | undefined>
   readonly body: Buffer
+  /** When the request had arrived in full (Date.now()). */
+  readonly at: number
 }
 
 /** How the service answers a POST to a path: a fixed status, or a list used in order (the last one repeats). */
@@ -44,7 +46,7 @@ export class TestPushService extends Context.Service<TestPushService, {
             response.writeHead(404).end()
             return
           }
-          const push: ReceivedPush = { path: request.url!, headers: request.headers, body: Buffer.concat(chunks) }
+          const push: ReceivedPush = { path: request.url!, headers: request.headers, body: Buffer.concat(chunks), at: Date.now() }
           route.got.push(push)
           const status = route.script[Math.min(route.got.length, route.script.length) - 1]!
           response.writeHead(status).end(status >= 400 ? "test push service says no" : "")

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { RouteFinderPool } from "../../src/exchange-api/quotes/RouteFinderPool.ts"
 import { QuoteConfig } from "../../src/exchange-api/quotes/QuoteConfig.ts"
 import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
@@ -15,8 +15,31 @@ const universe = generateUniverse(21, 1000)
 const tokens = universe.snapshot.tokens
 
 const settings = QuoteConfig.layerWith({ workers: 1, timeoutMs: 5 })
+
+/** The `_tag` of every reply the worker threads sent (timed-out callers no longer see theirs). */
+class Replies extends Context.Service<Replies, ReadonlyArray<string>>()("test/quotes/RouteFinderBurst/Replies") {}
+
+/** The real pool, with `run` recording each reply's tag; everything else is the pool's own. */
+const RecordingPool = Layer.effectContext(Effect.gen(function*() {
+  const pool = yield* RouteFinderPool
+  const tags: Array<string> = []
+  const run = (task: unknown, options?: object) =>
+    pool.run(task, options).then((reply: { _tag: string }) => {
+      tags.push(reply._tag)
+      return reply
+    })
+  const recording = new Proxy(pool, {
+    get: (target, key) => {
+      if (key === "run") return run
+      const value = Reflect.get(target, key, target)
+      return typeof value === "function" ? value.bind(target) : value
+    }
+  })
+  return Context.make(RouteFinderPool, recording).pipe(Context.add(Replies, tags))
+})).pipe(Layer.provide(RouteFinderPool.layer))
+
 const finderAndPool = RouteFinder.layerNoDeps.pipe(
-  Layer.provideMerge(RouteFinderPool.layer),
+  Layer.provideMerge(RecordingPool),
   Layer.provideMerge(settings)
 )
 
@@ -29,7 +52,7 @@ const request = (i: number) => {
 }
 
 layer(finderAndPool, { timeout: "120 seconds", excludeTestServices: true })("route finder under a burst", (it) => {
-  it.effect("queued quotes past QUOTE_TIMEOUT fail as QUOTE_TIMEOUT without stopping the worker thread", () =>
+  it.effect("queued quotes past QUOTE_TIMEOUT fail as QUOTE_TIMEOUT, the worker skips them (Expired), and the thread is not stopped", () =>
     Effect.gen(function*() {
       const finder = yield* RouteFinder
       const pool = yield* RouteFinderPool
@@ -40,17 +63,25 @@ layer(finderAndPool, { timeout: "120 seconds", excludeTestServices: true })("rou
       assert.strictEqual(first._tag, "Success", String(first._tag === "Failure" && first.cause))
       const threadsBefore = pool.threads.map((t) => t.threadId)
       assert.lengthOf(threadsBefore, 1)
+      const replies = yield* Replies
+      const before = replies.length
 
       const results = yield* Effect.forEach(Array.from({ length: 600 }, (_, i) => i), (i) =>
         Effect.exit(finder.quote(request(i))), { concurrency: "unbounded" })
       const failures = results.flatMap((r) => (r._tag === "Failure" ? [String(r.cause)] : []))
       assert.isAbove(failures.length, 0, "the burst must overflow the 5 ms budget")
       for (const f of failures) assert.include(f, "QUOTE_TIMEOUT")
-
       // Same thread, and it answers a new quote within the budget once the queue has drained.
+      let attempts = 1
       let after = yield* Effect.exit(finder.quote(request(1)))
-      for (let i = 0; i < 100 && after._tag === "Failure"; i++) after = yield* Effect.exit(finder.quote(request(1)))
+      for (; attempts <= 100 && after._tag === "Failure"; attempts++) after = yield* Effect.exit(finder.quote(request(1)))
       assert.strictEqual(after._tag, "Success")
+      // One thread takes tasks in order, so every burst task it took was answered before this quote: the worker
+      // skipped those past their budget (`Expired`, no routing) instead of routing them for nobody.
+      const answered = replies.slice(before)
+      const expired = answered.filter((t) => t === "Expired").length
+      assert.isAbove(expired, 0, `reply tags since the burst: ${[...new Set(answered)].join(", ")}`)
+      assert.isAtMost(answered.length - expired, 600 - failures.length + attempts, "only quotes answered in time were routed")
       assert.deepStrictEqual(pool.threads.map((t) => t.threadId), threadsBefore)
     }))
 })
