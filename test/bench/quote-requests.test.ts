@@ -22,13 +22,14 @@ describe("makeRequests", () => {
   })
 
   it("sizes requests in the exact token's units, half exactIn, pinned pairs first, deterministic", () => {
-    const plan = { count: 40, seed: 5, minEth: 1, maxEth: 1, gasPriceWei: 1n, pinned: [[GENERATED_WETH, GENERATED_USDC]] as const }
+    const plan = { count: 40, seed: 5, minEth: 1, maxEth: 1, gasPriceWei: 1n, pinned: [[GENERATED_WETH, GENERATED_USDC], [GENERATED_WETH, GENERATED_USDC]] as const }
     const requests = makeRequests(snapshot, GENERATED_WETH, plan)
     expect(requests).toHaveLength(40)
     expect(requests[0]).toMatchObject({ tokenIn: GENERATED_WETH, tokenOut: GENERATED_USDC, type: "exactIn", amount: 10n ** 18n })
     // exactOut of 1 ETH worth of USDC: ~3,000 USDC (6 decimals).
     const usdcOut = requests.find((r) => r.type === "exactOut" && r.tokenOut === GENERATED_USDC)
-    if (usdcOut !== undefined) expect(Number(usdcOut.amount) / 1e6).toBeCloseTo(3000, -2)
+    expect(usdcOut, "the second pinned pair is an exactOut of USDC").toBe(requests[1])
+    expect(Number(usdcOut!.amount) / 1e6).toBeCloseTo(3000, -2)
     expect(requests.filter((r) => r.type === "exactOut")).toHaveLength(20)
     expect(makeRequests(snapshot, GENERATED_WETH, plan)).toEqual(requests)
   })
