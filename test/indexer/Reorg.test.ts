@@ -1,23 +1,19 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { branch, type Devnet, headOf, type Seeded, seed, startDevnet } from "./devnet.ts"
+import { branch, type Devnet, headOf, type Seeded, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 
-layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer reorgs (anvil evm_snapshot/evm_revert)", (it) => {
-  let d: Devnet
-  let s: Seeded
+/** The file's seeded devnet, started with the layer and stopped with it (each test branches from its current head). */
+class SeededDevnet extends Context.Service<SeededDevnet, { readonly d: Devnet; readonly seeded: Seeded }>()("test/indexer/Reorg/SeededDevnet") {}
 
-  it.effect("devnet seeded", () =>
-    Effect.gen(function*() {
-      d = yield* Effect.promise(() => startDevnet())
-      s = yield* Effect.promise(() => seed(d))
-    }), 60_000)
+layer(Layer.merge(TestDatabase, Layer.effect(SeededDevnet, scopedSeededDevnet)), { timeout: "120 seconds", excludeTestServices: true })("indexer reorgs (anvil evm_snapshot/evm_revert)", (it) => {
 
   for (const depth of [1, 5, 20]) {
     it.effect(`reorg of depth ${depth}: every table equals a fresh index of the new chain`, () =>
       Effect.gen(function*() {
+        const { d, seeded: s } = yield* SeededDevnet
         const snapshot = yield* Effect.promise(() => d.chain.test.snapshot())
         const fork = yield* headOf(d)
         yield* Effect.promise(() => branch(d, s, depth, 0))
@@ -47,6 +43,7 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
 
   it.effect("devnet: a reorg deeper than the kept hashes (a restarted devnet) rebuilds the index from the start block", () =>
     Effect.gen(function*() {
+      const { d, seeded: s } = yield* SeededDevnet
       const snapshot = yield* Effect.promise(() => d.chain.test.snapshot())
       yield* Effect.promise(() => branch(d, s, 8, 1))
       const oldHead = yield* headOf(d)
@@ -65,6 +62,4 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
         assert.strictEqual(afterReorg.dump[table], fresh[table], `table ${table} after a deep reorg`)
       }
     }), 120_000)
-
-  it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))
 })
