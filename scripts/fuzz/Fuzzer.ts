@@ -162,11 +162,13 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
   const worker = async () => {
     while (next < jobs.length) {
       const { route, withSession } = jobs[next++]!
+      const routeSeed = options.seed + hash(`${route.method} ${route.path} ${withSession}`)
       const requests = fc.sample(
         requestsOf(route, { oversizeBytes: options.oversizeBytes, withSession }),
-        { numRuns: options.perRoute, seed: options.seed + hash(`${route.method} ${route.path} ${withSession}`) }
+        { numRuns: options.perRoute, seed: routeSeed }
       )
-      const account = route.path.includes("/admin") ? admin : privateKeyToAccount(fc.sample(privateKeys, 1)[0]!)
+      // The signing wallet comes from the seed too, so that FUZZ_SEED replays a run's requests and their sessions.
+      const account = route.path.includes("/admin") ? admin : privateKeyToAccount(fc.sample(privateKeys, { numRuns: 1, seed: routeSeed + 1 })[0]!)
       const token = withSession ? await signIn(options.urls.client, account) : undefined
       options.log?.(`${route.service} ${route.method} ${route.path}${withSession ? " (session)" : ""}: ${requests.length}`)
       for (const request of requests) {
