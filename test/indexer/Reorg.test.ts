@@ -9,7 +9,6 @@ import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 class SeededDevnet extends Context.Service<SeededDevnet, { readonly d: Devnet; readonly seeded: Seeded }>()("test/indexer/Reorg/SeededDevnet") {}
 
 layer(Layer.merge(TestDatabase, Layer.effect(SeededDevnet, scopedSeededDevnet)), { timeout: "120 seconds", excludeTestServices: true })("indexer reorgs (anvil evm_snapshot/evm_revert)", (it) => {
-
   for (const depth of [1, 5, 20]) {
     it.effect(`reorg of depth ${depth}: every table equals a fresh index of the new chain`, () =>
       Effect.gen(function*() {
