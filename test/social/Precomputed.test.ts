@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { Leaderboards } from "../../src/competition/Leaderboards.ts"
-import { SocialRefreshConfig } from "../../src/competition/SocialRefreshConfig.ts"
+import { Leaderboards } from "../../src/client-api/social/competition/Leaderboards.ts"
+import { SocialRefreshConfig } from "../../src/client-api/social/competition/SocialRefreshConfig.ts"
 import { client, newAccount } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 
