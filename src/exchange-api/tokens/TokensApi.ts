@@ -79,12 +79,13 @@ export class TokensApi extends HttpApiGroup.make("tokens").add(
   HttpApiEndpoint.get("getSwapStatus", "/api/v1/status", {
     query: { chainId: ChainIdParam, txHash: TxHashParam },
     success: SwapStatus,
-    error: ExchangeNotFound
+    error: [ExchangeNotFound, ExchangeUnavailable]
   }).annotateMerge(doc(
     "Swap execution status",
     "From the chain: `success` or `failed` once the transaction has a receipt, `pending` while it is in the mempool or unknown. " +
       "An unknown hash stays `pending` for EXCHANGE_TX_PENDING_TIMEOUT_SECONDS (default 600) after it was first asked about, then " +
-      "404 TX_NOT_FOUND. Another chain id → 404 CHAIN_NOT_INDEXED."
+      "404 TX_NOT_FOUND. Another chain id → 404 CHAIN_NOT_INDEXED. The chain's RPC rate-limited, down or slow → 503 RPC_UNAVAILABLE " +
+      "with Retry-After."
   )),
   HttpApiEndpoint.get("getReadiness", "/api/health/ready", { success: Readiness, error: ExchangeUnavailable })
     .annotateMerge(doc(

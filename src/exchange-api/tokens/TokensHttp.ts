@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Chain } from "../../../layers/Chain.ts"
@@ -176,7 +176,13 @@ export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handl
           const { items } = yield* positions.list({ owner }, 500, 0, { fees: true, block })
           return { owner, chainId, items }
         }).pipe(Effect.orDie))
-      .handle("getSwapStatus", ({ query }) => tx.status(query.chainId, query.txHash))
+      .handle("getSwapStatus", ({ query }) =>
+        tx.status(query.chainId, query.txHash).pipe(Effect.tapError((e) => {
+          const seconds = e instanceof ExchangeUnavailable ? e.details?.["retryAfterSeconds"] : undefined
+          return seconds === undefined
+            ? Effect.void
+            : HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds))))
+        })))
       .handle("getReadiness", () =>
         Effect.gen(function*() {
           const t0 = performance.now()
