@@ -6,6 +6,7 @@ import { BodyLimits } from "../platform/http/BodyLimits.ts"
 import { quoteSettings } from "../exchange-api/quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
+import { makeMcpGuard } from "./McpGuard.ts"
 import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
 
 /**
@@ -17,23 +18,40 @@ import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecu
 
 /**
  * `/mcp` takes its own body limit (src/platform/http/BodyLimits.ts): a tool call may carry a file in base64, 4/3 of the
- * upload route's limit. The request it becomes is then held to that route's limit, as over REST.
+ * upload route's limit. The request it becomes is then held to that route's limit, as over REST. Every other message
+ * is held to MCP_MESSAGE_BYTES, and sessions are bounded, by McpGuard.ts.
  */
 const McpBodyLimit = Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }])))
+
+/** Ended sessions (McpGuard.ts) reach the tools' credential stores through this. */
+const sessionEndings = () => {
+  const listeners: Array<(sessionId: string) => void> = []
+  return {
+    onSessionEnded: (listener: (sessionId: string) => void) => void listeners.push(listener),
+    ended: (sessionId: string) => listeners.forEach((listener) => listener(sessionId))
+  }
+}
 
 /** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
 export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
   const local = inProcessExecutor(router)
-  return McpServer.layerHttp({
+  const endings = sessionEndings()
+  const guard = yield* makeMcpGuard("/mcp", endings.ended)
+  return Layer.merge(guard.middleware, McpServer.layerHttp({
     name: "fire-api-client",
     version: "1",
     path: "/mcp",
     protocols: PROTOCOLS,
     instructions: CLIENT_INSTRUCTIONS,
     allowSessionTermination: true,
-    registrations: registerRouteTools({ tools: clientTools(), executorFor: () => local, credentials: httpCredentials() })
-  })
+    registrations: registerRouteTools({
+      tools: clientTools(),
+      executorFor: () => local,
+      credentials: httpCredentials(),
+      onSessionEnded: endings.onSessionEnded
+    })
+  }))
 })).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
 
 export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
@@ -45,7 +63,9 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
   const apiKeyHeader = configured === "authorization" ? DECLARED_API_KEY_HEADER : configured
   const local = inProcessExecutor(router)
   const search = fetchExecutor(() => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined))
-  return McpServer.layerHttp({
+  const endings = sessionEndings()
+  const guard = yield* makeMcpGuard("/mcp", endings.ended)
+  return Layer.merge(guard.middleware, McpServer.layerHttp({
     name: "fire-api-exchange",
     version: "1",
     path: "/mcp",
@@ -56,7 +76,8 @@ export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
       tools: exchangeTools(),
       executorFor: (service) => (service === "search" ? search : local),
       credentials: httpCredentials(apiKeyHeader),
-      apiKeyHeader
+      apiKeyHeader,
+      onSessionEnded: endings.onSessionEnded
     })
-  })
+  }))
 })).pipe(Layer.merge(McpBodyLimit))

@@ -64,6 +64,8 @@ export interface RegisterOptions {
   readonly credentials: CredentialsOf
   /** The header the service reads partner keys from, when it is not the declared `x-api-key` (QUOTE_API_KEY_HEADER). */
   readonly apiKeyHeader?: string | undefined
+  /** Called once with a listener of ended sessions (McpGuard.ts): their JWT and partner key are forgotten. */
+  readonly onSessionEnded?: ((listener: (sessionId: string) => void) => void) | undefined
 }
 
 /**
@@ -76,6 +78,10 @@ export const registerRouteTools = (options: RegisterOptions) =>
     const mcp = yield* McpServer.McpServer
     const sessions = new McpSessions()
     const partnerKeys = new McpSessions()
+    options.onSessionEnded?.((sessionId) => {
+      sessions.clear(sessionId)
+      partnerKeys.clear(sessionId)
+    })
     for (const tool of options.tools) {
       const execute = options.executorFor(tool.route.service)
       yield* mcp.addTool({
