@@ -21,6 +21,7 @@ const unit = [
   "test/indexer/RpcError.test.ts",
   "test/listings/ClaimTypedData.test.ts",
   "test/listings/Position.test.ts",
+  "test/mcp/McpSessionTable.test.ts",
   "test/mcp/SpecCoverage.test.ts",
   "test/mcp/ToolDerivation.test.ts",
   "test/observability/QuoteMetrics.test.ts",
