@@ -65,10 +65,11 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
   const bin = yield* Effect.promise(() => binaries(owner !== undefined))
   if (!NodeFs.existsSync(NodePath.join(dir, "PG_VERSION"))) {
     yield* Effect.logInfo(`initialising PostgreSQL data directory ${dir}`)
+    // Not cut short by a Ctrl-C (about 2 s): a half-written data directory would not start again.
     yield* Effect.tryPromise({
       try: () => initialise(bin.initdb, dir, owner),
       catch: (cause) => new EmbeddedPostgresError({ message: `PostgreSQL: cannot initialise ${dir}: ${reasonOf(cause)}`, cause })
-    })
+    }).pipe(Effect.uninterruptible)
   } else if (options.stopLeftover ?? true) {
     yield* stopOrphanedServer(dir)
   }
@@ -134,7 +135,9 @@ const binaries = async (dropPrivileges: boolean) => {
 
 const run = (file: string, args: ReadonlyArray<string>, owner: Owner | undefined) =>
   new Promise<void>((resolve, reject) => {
-    const child = spawn(file, args, { ...owner, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } })
+    // In its own process group, like the server: the terminal's Ctrl-C is for the app, which lets initdb finish.
+    const child = spawn(file, args, { ...owner, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" }, detached: true })
+    stopWithParent(child, "SIGTERM") // initdb then removes what it wrote
     let output = ""
     child.stdout.on("data", (c: Buffer) => (output += c.toString()))
     child.stderr.on("data", (c: Buffer) => (output += c.toString()))
@@ -174,6 +177,7 @@ const start = (postgres: string, dir: string, port: number, owner: Owner | undef
       // stops the server after the services have drained; in our group, the server shut down under their connections.
       detached: true
     })
+    stopWithParent(child, "SIGINT")
     let log = ""
     const onData = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000)
@@ -187,6 +191,17 @@ const start = (postgres: string, dir: string, port: number, owner: Owner | undef
     child.once("error", reject)
     child.once("exit", (code) => reject(new Error(`postgres exited with ${code}: ${log}`)))
   })
+
+/**
+ * In a group of its own the child no longer gets the terminal's signals: if the app exits without stopping it (the
+ * 10 s limit of a stop in src/main.ts, an uncaught error), it is signalled on the way out. A SIGKILL of the app
+ * skips this; the next start stops what was left (stopOrphanedServer).
+ */
+const stopWithParent = (child: ChildProcess, signal: NodeJS.Signals) => {
+  const onExit = () => child.kill(signal)
+  process.once("exit", onExit)
+  child.once("exit", () => process.removeListener("exit", onExit))
+}
 
 /** Fast shutdown (SIGINT: roll back open transactions, checkpoint, exit); SIGKILL if it has not exited in 8 s. */
 const stop = (child: ChildProcess) =>

@@ -1,8 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, inject, it } from "vitest"
 import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { startAnvil } from "../../layers/Anvil.ts"
 import { isAlive } from "../../src/platform/Processes.ts"
 import { noisyLines, spawnApp, stopLeftoverApps, urlOf } from "./AppProcess.ts"
 
@@ -51,4 +52,37 @@ describe("a stop by signal to the whole process group (a terminal's Ctrl-C, an o
       expect(children.filter(isAlive)).toEqual([])
     }, 120_000)
   }
+
+  it("SIGINT while PostgreSQL initialises: initdb finishes (a half-written data directory would not start), nothing is left", async () => {
+    const fresh = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-quiet-stop-init-"))
+    NodeFs.chmodSync(fresh, 0o755) // as root, PostgreSQL runs as `postgres`, which must reach DATA_DIR
+    // A chain of its own (the seeded test devnet state), so that only PostgreSQL is being set up when the signal comes.
+    const chain = await startAnvil({ dataDir: NodePath.join(fresh, "chain"), loadState: inject("devnetStateFile") })
+    try {
+      const app = spawnApp({
+        DATA_DIR: NodePath.join(fresh, "data"),
+        RPC_URL: chain.rpcUrl,
+        DEPLOYMENTS_FILE: inject("devnetDeploymentsFile")
+      })
+      await app.waitFor(/initialising PostgreSQL data directory/)
+      process.kill(-app.pid, "SIGINT")
+      expect(await app.exited, app.output()).toBe(0)
+      expect(noisyLines(app.output()), app.output()).toEqual([])
+      expect(running(fresh), app.output()).toBe("")
+      expect(NodeFs.existsSync(NodePath.join(fresh, "data", "pg", "global", "pg_control"))).toBe(true)
+      expect(NodeFs.readdirSync(NodePath.join(fresh, "data")).filter((f) => f.startsWith(".pg-password"))).toEqual([])
+    } finally {
+      await chain.stop()
+      NodeFs.rmSync(fresh, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
+
+/** Processes whose command line mentions `dir` (initdb, postgres, anvil). */
+const running = (dir: string) => {
+  try {
+    return execFileSync("pgrep", ["-af", dir], { encoding: "utf8" }).trim()
+  } catch {
+    return "" // pgrep exits 1 when nothing matches
+  }
+}
