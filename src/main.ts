@@ -2,6 +2,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Logger, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
+import { checkProductionSettings } from "./platform/system/ProductionChecks.ts"
 import { Chain } from "../layers/Chain.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
 import { failureLine, reportFailure } from "../layers/StartupFailure.ts"
@@ -53,8 +54,8 @@ forceExitAfterSignal()
 // A failure is reported as one line that says what to change (layers/StartupFailure.ts), through the app's logger;
 // when that logger itself cannot be built (an invalid LOG_LEVEL or LOG_FORMAT), through the default pretty one.
 let reported = false
-program.pipe(
-  Effect.provide(appLayer(services)),
+// Production mode refuses unsafe settings before the database, the chain or any port is touched.
+Effect.andThen(checkProductionSettings(services), program.pipe(Effect.provide(appLayer(services)))).pipe(
   Effect.onInterrupt(() => Effect.logInfo("stopped")),
   reportFailure,
   Effect.tapCause(() => Effect.sync(() => (reported = true))),

@@ -30,6 +30,8 @@ export const startServiceProcess = (services: ReadonlyArray<ServiceName>, env: R
       DATABASE_URL: Redacted.value(db.url),
       RPC_URL: chain.rpcUrl,
       DEPLOYMENTS_FILE: inject("devnetDeploymentsFile"),
+      // A test deployment: with RPC_URL the default would be production mode, which refuses test settings.
+      FIRE_ENV: "development",
       HOST: "127.0.0.1",
       CLIENT_PORT: "0",
       EXCHANGE_PORT: "0",

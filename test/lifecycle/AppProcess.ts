@@ -34,7 +34,8 @@ export const spawnApp = (env: Record<string, string>, args: ReadonlyArray<string
     process.env
   const child = spawn(process.execPath, [NodePath.join(root, "src/main.ts"), ...args], {
     cwd: root,
-    env: { ...inherited, ...ephemeralPorts, ...env },
+    // A test deployment: with RPC_URL the default would be production mode, which refuses test settings.
+    env: { ...inherited, ...ephemeralPorts, FIRE_ENV: "development", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true
   })
