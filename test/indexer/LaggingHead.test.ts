@@ -3,7 +3,7 @@ import { Effect, Schedule } from "effect"
 import type { PublicClient } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
-import { branch, type Devnet, headOf, type Seeded, seed, startDevnet } from "./devnet.ts"
+import { branch, headOf, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 
 /**
@@ -24,17 +24,9 @@ const loadBalancedWithLaggingNode = (client: PublicClient, lag: { blocks: bigint
   }) as PublicClient
 
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer behind a load balancer with a lagging node", (it) => {
-  let d: Devnet
-  let s: Seeded
-
-  it.effect("devnet seeded", () =>
-    Effect.gen(function*() {
-      d = yield* Effect.promise(() => startDevnet())
-      s = yield* Effect.promise(() => seed(d))
-    }), 60_000)
-
   it.effect("a head below the checkpoint, even past FINALITY_DEPTH, is waited out: no rollback, no stop, same tables as a fresh index", () =>
     Effect.gen(function*() {
+      const { d, seeded: s } = yield* scopedSeededDevnet
       const lag = { blocks: 0n, answers: 0, lagged: 0 }
       const client = loadBalancedWithLaggingNode(d.chain.public, lag)
       const after = yield* Effect.gen(function*() {
@@ -57,7 +49,5 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("inde
       assert.strictEqual(after.status.lastIndexedBlock, after.newHead)
       const fresh = yield* freshDump(d, after.newHead)
       for (const table of Object.keys(fresh)) assert.strictEqual(after.dump[table], fresh[table], `table ${table}`)
-    }), 120_000)
-
-  it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))
+    }).pipe(Effect.scoped), 180_000)
 })
