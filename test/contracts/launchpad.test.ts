@@ -72,6 +72,7 @@ interface Launched {
 /** Canonical launches whose token sorts below WETH (token0) and above it (token1). */
 let low: Launched
 let high: Launched
+const ignitions: Array<{ readonly predicted: Address; readonly creator: Address; readonly launched: Launched }> = []
 
 const ignitedOf = (receipt: TransactionReceipt): Launched => {
   const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
@@ -168,6 +169,21 @@ beforeAll(async () => {
   // The buyer trades with WETH through SwapRouter02.
   await write(chain, buyer, uni.weth, abis.weth, "deposit", [], parseEther("100"))
   await write(chain, buyer, uni.weth, abis.weth, "approve", [uni.swapRouter02, maxUint256])
+  // Canonical launches until both token orders occur (creatorA's sorts below WETH, creatorB's above), so that every
+  // test below can use `low` and `high` alone; the first FireLaunch test checks them.
+  const found: { low?: Launched; high?: Launched } = {}
+  for (let i = 0; i < 12 && (found.low === undefined || found.high === undefined); i++) {
+    const predicted = await nextTokenAddress()
+    const isLow = below(predicted, uni.weth)
+    const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
+    const launched = ignitedOf(await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`]))
+    ignitions.push({ predicted, creator, launched })
+    if (creator === creatorA) found.low = launched
+    if (creator === creatorB) found.high = launched
+  }
+  if (found.low === undefined || found.high === undefined) throw new Error("both token orders should occur")
+  low = found.low
+  high = found.high
 })
 
 afterAll(async () => {
@@ -255,21 +271,10 @@ describe("FireRegistry", () => {
 
 describe("FireLaunch", () => {
   it("ignites canonical launches for both token orders; pool address equals computePoolAddress and getPool", async () => {
-    const found: { low?: Launched; high?: Launched } = {}
-    for (let i = 0; i < 12 && (found.low === undefined || found.high === undefined); i++) {
-      const predicted = await nextTokenAddress()
-      const isLow = below(predicted, uni.weth)
-      const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
-      const receipt = await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`])
-      const launched = ignitedOf(receipt)
+    for (const { predicted, creator, launched } of ignitions) {
       expect(launched.token).toBe(predicted)
       expect(launched.creator).toBe(creator)
-      if (creator === creatorA) found.low = launched
-      if (creator === creatorB) found.high = launched
     }
-    if (found.low === undefined || found.high === undefined) throw new Error("both token orders should occur")
-    low = found.low
-    high = found.high
 
     const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
     for (const launched of [low, high]) {
