@@ -31,12 +31,26 @@ const env = {
   DEVNET_PORT: "0"
 }
 
+/** The start being measured: stopped if the benchmark itself fails, so no PostgreSQL or anvil is left running. */
+let running: number | undefined
+const signalGroup = (pid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // Already gone.
+  }
+}
+process.once("exit", () => {
+  if (running !== undefined) signalGroup(running, "SIGTERM")
+})
+
 /** Runs `npm start` to its ready line, then stops it (SIGTERM to its process group) and waits until it has exited. */
 const startOnce = (label: string, command: ReadonlyArray<string> = ["npm", "start", "--silent"]) =>
   withProgress(`bench:start ${label}`, () =>
     new Promise<{ readonly seconds: number; readonly built: boolean }>((resolve, reject) => {
       const t0 = performance.now()
       const child = spawn(command[0]!, command.slice(1), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+      running = child.pid
       let out = ""
       let seconds: number | undefined
       let killTimer: NodeJS.Timeout | undefined
@@ -44,14 +58,15 @@ const startOnce = (label: string, command: ReadonlyArray<string> = ["npm", "star
         out += chunk.toString()
         if (seconds === undefined && /^ready: /m.test(out)) {
           seconds = (performance.now() - t0) / 1000
-          process.kill(-child.pid!, "SIGTERM")
-          killTimer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 20_000)
+          signalGroup(child.pid!, "SIGTERM")
+          killTimer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), 20_000)
         }
       }
       child.stdout.on("data", onData)
       child.stderr.on("data", onData)
       child.once("close", (code) => {
         clearTimeout(killTimer)
+        running = undefined
         if (seconds === undefined) reject(new Error(`npm start exited with ${code} before ready:\n${out}`))
         else resolve({ seconds, built: out.includes("building dist/") })
       })
@@ -78,5 +93,6 @@ try {
   console.log(`warm (same DATA_DIR, nothing changed): ready in ${median(warm).toFixed(1)} s (${list(warm)})`)
   console.log(`warm, full build every start (before): ready in ${median(fullBuild).toFixed(1)} s (${list(fullBuild)})`)
 } finally {
+  if (running !== undefined) signalGroup(running, "SIGTERM")
   NodeFs.rmSync(dataDir, { recursive: true, force: true })
 }
