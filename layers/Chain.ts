@@ -1,3 +1,4 @@
+import { redactUrl } from "../src/platform/RedactUrl.ts"
 import { Config, Context, Data, Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
 import type { PublicClient } from "viem"
@@ -154,15 +155,6 @@ const closeWebSocket = (client: PublicClient) =>
     if (transport.type === "webSocket" && transport.getRpcClient) (await transport.getRpcClient()).close()
   }).pipe(Effect.ignore)
 
-/** Provider URLs often carry an API key in the path or query: log only scheme, host and port. */
-const redactUrl = (url: string) => {
-  try {
-    const u = new URL(url)
-    return `${u.protocol}//${u.host}${u.pathname.length > 1 || u.search ? "/…" : ""}`
-  } catch {
-    return "(invalid URL)"
-  }
-}
 
 const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 const firstLine = (text: string) => text.split("\n")[0]!.trim()

@@ -2,6 +2,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Logger, Runtime } from "effect"
 import { appLayer } from "../layers/App.ts"
+import { redactUrl } from "./platform/RedactUrl.ts"
 import { checkProductionSettings } from "./platform/system/ProductionChecks.ts"
 import { Chain } from "../layers/Chain.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
@@ -29,7 +30,7 @@ const services = parseServices(process.argv.slice(2))
 const program = Effect.gen(function*() {
   const listening = yield* Listening
   const chain = yield* Chain
-  console.log(`chain     ${chain.rpcUrl} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
+  console.log(`chain     ${redactUrl(chain.rpcUrl)} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
   for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(19)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   yield* (yield* DataDirLock).announce(services.map((name) => `${name} ${listening.get(name)}`))

@@ -3,6 +3,12 @@ import { ConfigProvider, Context, Effect, Layer, Logger, References } from "effe
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { createPublicClient, http } from "viem"
+import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
+import { redactedErrorText } from "../../src/platform/RedactUrl.ts"
+import { AnvilChain } from "../layers/AnvilChain.ts"
+import { startServiceProcess } from "../layers/ServiceProcess.ts"
+import { TestDatabase } from "../layers/TestDatabase.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
 import { bearer, newAccount, postJson, signIn } from "../sessions/support.ts"
 
@@ -88,5 +94,32 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("secrets neve
       const leaks = Object.entries(secrets).flatMap(([name, secret]) =>
         lines.filter((l) => l.includes(secret)).map((l) => `${name}: ${l.slice(0, 300)}`))
       assert.deepStrictEqual(leaks, [])
+    }))
+})
+
+/**
+ * The RPC URL carries the provider's key (issue 23 L1): the start-up lines print it redacted, and a viem error, whose
+ * texts name the request URL, is logged and classified without it.
+ */
+const RPC_KEY = "rpc-provider-key-never-logged-4b7e"
+
+layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "120 seconds", excludeTestServices: true })("the RPC URL is never logged", (it) => {
+  it.effect("the app's start-up lines show the RPC URL without its key", () =>
+    Effect.gen(function*() {
+      const chain = yield* AnvilChain
+      const proc = yield* startServiceProcess(["client"], { RPC_URL: `${chain.rpcUrl}/?apikey=${RPC_KEY}` })
+      const output = proc.output()
+      assert.include(output, "chain ", "the chain line is printed")
+      assert.notInclude(output, RPC_KEY)
+    }))
+
+  it.effect("a failed RPC call: viem's error names the URL, the logged and classified texts do not", () =>
+    Effect.gen(function*() {
+      const dead = createPublicClient({ transport: http(`http://127.0.0.1:9/v2/${RPC_KEY}`, { retryCount: 0, timeout: 2000 }) })
+      const error = yield* Effect.promise(() => dead.getBlockNumber().then(() => undefined, (e: unknown) => e))
+      assert.include(JSON.stringify({ message: (error as Error).message }), RPC_KEY, "viem's own text carries the key")
+      assert.notInclude(redactedErrorText(error), RPC_KEY)
+      assert.include(redactedErrorText(error), "http://127.0.0.1:9/…")
+      assert.notInclude(classifyRpcError("eth_blockNumber", error).message, RPC_KEY)
     }))
 })

@@ -1,3 +1,4 @@
+import { redactedErrorText } from "../../platform/RedactUrl.ts"
 import { Context, Effect, Layer, Option } from "effect"
 import { type Address, getAddress, zeroAddress } from "viem"
 import { FireLaunchAbi, FireTokenAbi } from "../../../contracts/generated/index.ts"
@@ -35,7 +36,7 @@ export class LaunchpadReader extends Context.Service<LaunchpadReader, {
       const fireLaunch = getAddress(chain.deployments.contracts.fireLaunch)
       const read = <A>(what: string, f: () => Promise<A>) =>
         Effect.tryPromise({ try: f, catch: (cause) => cause }).pipe(
-          Effect.tapError((cause) => Effect.logWarning(`chain read failed: ${what}`, cause)),
+          Effect.tapError((cause) => Effect.logWarning(`chain read failed: ${what}: ${redactedErrorText(cause)}`)),
           Effect.mapError(chainUnavailable)
         )
 

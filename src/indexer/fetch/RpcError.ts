@@ -1,3 +1,4 @@
+import { redactUrlsIn } from "../../platform/RedactUrl.ts"
 import { Data, Duration, Effect } from "effect"
 
 /**
@@ -152,7 +153,8 @@ export const classifyRpcError = (method: string, cause: unknown): RpcError => {
   return new RpcError({
     kind,
     method,
-    message: d.text.slice(0, 500),
+    // viem names the request URL (with the provider key) in its texts: redacted before the message is logged or shown.
+    message: redactUrlsIn(d.text).slice(0, 500),
     cause,
     rangeHint: kind === "range" ? rangeHintOf(d.text) : undefined,
     retryAfterMs: parseRetryAfter(d.retryAfter),

@@ -1,3 +1,4 @@
+import { redactedErrorText } from "../../../platform/RedactUrl.ts"
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex } from "viem"
@@ -86,7 +87,7 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
         const valid = yield* verifier.verify({ address, message: input.message, signature: input.signature as Hex }).pipe(
           Effect.catchTag("SignatureVerifierUnavailable", (e) =>
             Effect.andThen(
-              Effect.logWarning("signature verification could not reach the chain", e.cause),
+              Effect.logWarning(`signature verification could not reach the chain: ${redactedErrorText(e.cause)}`),
               Effect.fail(new ServiceUnavailable({ code: "CHAIN_UNAVAILABLE", message: "Cannot verify the signature now; retry" }))
             ))
         )

@@ -1,3 +1,4 @@
+import { redactedErrorText } from "../../../platform/RedactUrl.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem"
@@ -108,7 +109,7 @@ export class Claims extends Context.Service<Claims, {
         const verifier = yield* SignatureVerifier
         const valid = yield* verifier.verifyTypedData({ address: wallet, signature, typedData }).pipe(
           Effect.catchTag("SignatureVerifierUnavailable", (e) =>
-            Effect.andThen(Effect.logWarning("claim signature: chain unreachable", e.cause), Effect.fail(chainUnavailable())))
+            Effect.andThen(Effect.logWarning(`claim signature: chain unreachable: ${redactedErrorText(e.cause)}`), Effect.fail(chainUnavailable())))
         )
         if (!valid) {
           // Any 65-byte signature "recovers" to some address, also one made over other data (a replay, a wrong
