@@ -161,3 +161,10 @@ describe("pacing", () => {
     assert.deepStrictEqual([1, 2, 3, 4, 7, 20].map(failedStepDelayMs), [1000, 2000, 4000, 8000, 60_000, 60_000])
   })
 })
+
+describe("a node behind the others", () => {
+  it("geth's refusal of a range past its head is retryable (another node behind the load balancer has it), not a size", () => {
+    const e = classifyRpcError("eth_getLogs", { code: -32602, message: "block range extends beyond current head block" })
+    assert.strictEqual(e.kind, "retryable")
+  })
+})

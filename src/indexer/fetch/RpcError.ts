@@ -38,6 +38,8 @@ const rules: ReadonlyArray<Rule> = [
   // dRPC's free tier answers a rate limit with "Request timeout on the free tier" (code 30): not a slow range.
   { kind: "retryable", text: /timeout on the free tier/i },
   { kind: "retryable", text: /rate ?limit|too many requests|exceeded .*(capacity|quota|compute units)/i },
+  // A node behind the others (a load balancer): geth refuses a range past its head. Another node may have it.
+  { kind: "retryable", text: /beyond current head|after last accepted block|block range extends beyond/i },
   // Size and range refusals.
   { kind: "range", code: -32614, getLogsOnly: true }, // QuickNode
   { kind: "range", code: 35, getLogsOnly: true }, // dRPC

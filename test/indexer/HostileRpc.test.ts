@@ -1,0 +1,70 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { makePublicClient } from "../../scripts/devnet/tx.ts"
+import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
+import { type RpcFaults, startRpcProxy } from "../layers/RpcProxy.ts"
+import { TestDatabase } from "../layers/TestDatabase.ts"
+import { type Devnet, headOf, seed, startDevnet } from "./devnet.ts"
+import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
+import { rangeErrorVectors } from "./rpc-error-vectors.ts"
+
+/**
+ * The indexer reads the seeded devnet through the fault-injecting proxy (test/layers/RpcProxy.ts), one fault at a
+ * time, into a fresh database: it reaches the head (it never stops), makes no rollback, and every table equals a
+ * fresh index read without the proxy.
+ */
+const vector = (provider: string) => rangeErrorVectors.find((v) => v.provider === provider)!
+const refusing = (provider: string, maxBlocks: number): RpcFaults => {
+  const v = vector(provider)
+  return { range: { maxBlocks, code: v.code, message: v.message.replace(/10,?000/, String(maxBlocks)), httpStatus: v.httpStatus } }
+}
+
+const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
+  ["latency 20 ms", { latencyMs: 20 }],
+  ["QuickNode -32614 range cap (HTTP 413)", refusing("QuickNode", 8)],
+  ["Infura range cap", refusing("Infura (block range)", 8)],
+  ["Infura result cap (no size in the text)", refusing("Infura (result count)", 8)],
+  ["Alchemy with a range hint", { range: { maxBlocks: 6, code: -32600, message: "You can make eth_getLogs requests with up to a 6 block range.", httpStatus: 400 } }],
+  ["dRPC range cap (code 35)", refusing("dRPC (free tier)", 8)],
+  ["Chainstack", refusing("Chainstack", 8)],
+  ["HTTP 429 with Retry-After", { rateLimit: { every: 4, retryAfterSeconds: 0 } }],
+  ["HTTP 429 without Retry-After", { rateLimit: { every: 4 } }],
+  ["timeouts", { hang: { every: 7 } }],
+  ["a lagging node behind a load balancer (20 blocks)", { lag: { blocks: 20 } }]
+]
+
+layer(TestDatabase, { timeout: "300 seconds", excludeTestServices: true })("indexer through a hostile RPC", (it) => {
+  let d: Devnet
+  let head: bigint
+  let expected: Record<string, string>
+
+  it.effect("devnet seeded, and its fresh index through a clean RPC", () =>
+    Effect.gen(function*() {
+      d = yield* Effect.promise(() => startDevnet())
+      yield* Effect.promise(() => seed(d))
+      head = yield* headOf(d)
+      expected = yield* freshDump(d, head)
+    }), 120_000)
+
+  for (const [name, fault] of faults) {
+    it.effect(`${name}: reaches the head with the same tables as a clean read, no rollback`, () =>
+      Effect.gen(function*() {
+        const proxy = yield* Effect.acquireRelease(
+          Effect.promise(() => startRpcProxy(d.anvil.rpcUrl, fault)),
+          (p) => Effect.promise(() => p.close())
+        )
+        // A short request deadline (RPC_TIMEOUT_MS) so that the proxy's unanswered requests time out quickly.
+        const client = makePublicClient(31337, proxy.url, 500)
+        const after = yield* Effect.gen(function*() {
+          const status = yield* IndexerStatus
+          const reached = yield* status.awaitBlock(head, "90 seconds")
+          return { status: reached, dump: yield* dumpTables }
+        }).pipe(Effect.provide(indexerLayer(d, { finalityDepth: 2 }, { client }).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))))
+        assert.isAbove(proxy.counts.faulted, 0, `the fault was injected (${proxy.counts.requests} requests)`)
+        assert.strictEqual(after.status.reorgs, 0, "no rollback")
+        for (const table of Object.keys(expected)) assert.strictEqual(after.dump[table], expected[table], `table ${table}`)
+      }).pipe(Effect.scoped), 120_000)
+  }
+
+  it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))
+})
