@@ -32,7 +32,8 @@ import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHt
 import { SignatureVerifier } from "../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { SocialHttpLive } from "../src/client-api/social/SocialHttpLive.ts"
 import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
-import { Chain } from "./Chain.ts"
+import { Chain } from "../src/platform/Chain.ts"
+import { ChainLive } from "./Chain.ts"
 import { DataDirLock } from "./DataDirLock.ts"
 import { searchServices } from "../src/search/SearchLive.ts"
 import { DatabaseLive } from "./Sql.ts"
@@ -105,7 +106,7 @@ const SignatureVerifierFromChain = Layer.unwrap(
  * (devnet started or restored, or RPC_URL connected), built side by side and both before any HTTP layer, so no port
  * opens before they are ready.
  */
-export const InfrastructureLive = Layer.mergeAll(DatabaseLive, Chain.layer).pipe(
+export const InfrastructureLive = Layer.mergeAll(DatabaseLive, ChainLive).pipe(
   // Taken before the database and the chain start anything in DATA_DIR, released after they stopped.
   Layer.provideMerge(DataDirLock.layer),
   Layer.provideMerge(Layer.mergeAll(AppConfig.layer, Listening.layer)),

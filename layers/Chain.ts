@@ -1,29 +1,19 @@
 import { redactUrl } from "../src/platform/RedactUrl.ts"
-import { Config, Context, Data, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
 import type { PublicClient } from "viem"
-import { forgetPid, startDevnet } from "../scripts/devnet/devnet.ts"
+import { Chain, ChainError } from "../src/platform/Chain.ts"
 import { dumpAnvilState } from "./Anvil.ts"
 import { DataDirLock } from "./DataDirLock.ts"
-import { makePublicClient } from "../scripts/devnet/tx.ts"
-import { type Deployments, readDeploymentsSync } from "./Deployments.ts"
+import { readDeploymentsSync } from "./Deployments.ts"
+import { makePublicClient } from "./PublicClient.ts"
 
 /**
- * The chain the backend reads: a viem public client plus the contract addresses. Without `RPC_URL` it is a local
- * anvil devnet owned by this layer (warm start from `$DATA_DIR/devnet/state.json`, else deploy + seed + save);
- * with `RPC_URL` it is that chain, with addresses from `DEPLOYMENTS_FILE`.
+ * The `Chain` service (src/platform/Chain.ts). Without `RPC_URL` it is a local anvil devnet owned by this layer
+ * (warm start from `$DATA_DIR/devnet/state.json`, else deploy + seed + save); with `RPC_URL` it is that chain, with
+ * addresses from `DEPLOYMENTS_FILE`. The devnet code (scripts/devnet/, with the seeder) is imported only when a
+ * devnet is started, so a process given `RPC_URL` never loads it.
  */
-export interface ChainShape {
-  readonly chainId: number
-  readonly rpcUrl: string
-  /** HTTP transport, or WebSocket when the URL is ws(s)://. */
-  readonly publicClient: PublicClient
-  readonly deployments: Deployments
-  readonly mode: "devnet" | "external"
-}
-
-export class ChainError extends Data.TaggedError("ChainError")<{ readonly message: string; readonly cause?: unknown }> {}
-
 export interface ChainSettings {
   readonly rpcUrl: Option.Option<string>
   readonly deploymentsFile: Option.Option<string>
@@ -46,22 +36,20 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d)))
 })
 
-export class Chain extends Context.Service<Chain, ChainShape>()("app/layers/Chain") {
-  /**
-   * Reads RPC_URL, DEPLOYMENTS_FILE, DEVNET_PORT and DATA_DIR. Under the app's DATA_DIR lock, an anvil left running
-   * is stopped only when it is a killed instance's.
-   */
-  static readonly layer: Layer.Layer<Chain, ChainError | Config.ConfigError> = Layer.effect(
-    Chain,
-    Effect.gen(function*() {
-      const lock = yield* Effect.serviceOption(DataDirLock)
-      const stopLeftover = Option.match(lock, { onNone: () => true, onSome: (l) => l.leftoversAreStale })
-      return yield* makeChain({ ...(yield* chainSettingsConfig), stopLeftover })
-    })
-  )
-  static readonly layerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
-    Layer.effect(Chain, makeChain(settings))
-}
+/**
+ * The chain from RPC_URL, DEPLOYMENTS_FILE, DEVNET_PORT and DATA_DIR. Under the app's DATA_DIR lock, an anvil left
+ * running is stopped only when it is a killed instance's.
+ */
+export const ChainLive: Layer.Layer<Chain, ChainError | Config.ConfigError> = Layer.effect(
+  Chain,
+  Effect.gen(function*() {
+    const lock = yield* Effect.serviceOption(DataDirLock)
+    const stopLeftover = Option.match(lock, { onNone: () => true, onSome: (l) => l.leftoversAreStale })
+    return yield* makeChain({ ...(yield* chainSettingsConfig), stopLeftover })
+  })
+)
+
+export const chainLayerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> => Layer.effect(Chain, makeChain(settings))
 
 export const makeChain = Effect.fn("Chain.make")(function*(settings: ChainSettings) {
   return Option.isSome(settings.rpcUrl)
@@ -75,6 +63,10 @@ const effectLogger = Effect.map(Effect.context<never>(), (context) => (line: str
 
 const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
   const log = yield* effectLogger
+  const { forgetPid, startDevnet } = yield* Effect.tryPromise({
+    try: () => import("../scripts/devnet/devnet.ts"),
+    catch: (cause) => new ChainError({ message: `devnet code did not load: ${errorMessage(cause)}`, cause })
+  })
   const devnet = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () => startDevnet({

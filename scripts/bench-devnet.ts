@@ -10,7 +10,7 @@ import { parseEther } from "viem"
 import { loadAnvilState, startAnvil } from "../layers/Anvil.ts"
 import { erc20Abi, quoterV2Abi } from "./devnet/abis.ts"
 import { startDevnet } from "./devnet/devnet.ts"
-import { makePublicClient } from "./devnet/tx.ts"
+import { makePublicClient } from "../layers/PublicClient.ts"
 
 const ANVIL_STARTS = 10
 const COLD_RUNS = 3

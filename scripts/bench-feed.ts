@@ -3,9 +3,9 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as NodeOs from "node:os"
 import { execSync } from "node:child_process"
-import { Chain } from "../layers/Chain.ts"
+import { Chain } from "../src/platform/Chain.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
-import { makePublicClient } from "./devnet/tx.ts"
+import { makePublicClient } from "../layers/PublicClient.ts"
 import { FeedRepo } from "../src/client-api/social/feed/FeedRepo.ts"
 
 /**

@@ -19,7 +19,8 @@ import {
   FuelVaultBytecode
 } from "../../contracts/generated/index.ts"
 import { type AnvilInstance, DEVNET_CHAIN_ID, dumpAnvilState, rpcRequest, startAnvil } from "../../layers/Anvil.ts"
-import { type Deployments, readDeploymentsSync, writeDeploymentsSync } from "../../layers/Deployments.ts"
+import { readDeploymentsSync, writeDeploymentsSync } from "../../layers/Deployments.ts"
+import type { Deployments } from "../../src/platform/Deployments.ts"
 import { projectRoot } from "../../layers/ProjectPaths.ts"
 import { artifacts, poolInitCodeHash } from "./artifacts.ts"
 import { deployLaunchpad } from "./launchpad.ts"

@@ -6,8 +6,9 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
-import { Chain, chainSettingsConfig } from "../../layers/Chain.ts"
+import { chainLayerWith, chainSettingsConfig } from "../../layers/Chain.ts"
 import { DataDirLock } from "../../layers/DataDirLock.ts"
+import { Chain } from "../../src/platform/Chain.ts"
 import { devnetAccounts } from "./tx.ts"
 
 const fresh = process.argv.includes("--fresh")
@@ -45,7 +46,7 @@ const ChainLive = Layer.unwrap(
     const settings = yield* chainSettingsConfig
     // The app's DATA_DIR lock (layers/DataDirLock.ts): never stop the anvil of an app running on this directory.
     return Layer.unwrap(Effect.map(DataDirLock, (lock) =>
-      Chain.layerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
+      chainLayerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
     )).pipe(Layer.provideMerge(DataDirLock.layerFor(settings.dataDir)))
   })
 )

@@ -27,7 +27,7 @@ import {
   FuelVaultAbi
 } from "../../contracts/generated/index.ts"
 import { rpcRequest } from "../../layers/Anvil.ts"
-import type { SeededLaunch, SeededPool } from "../../layers/Deployments.ts"
+import type { SeededLaunch, SeededPool } from "../../src/platform/Deployments.ts"
 import {
   ADDRESS_THIS,
   erc20Abi,

@@ -13,40 +13,20 @@ import {
   encodeFunctionData,
   type EncodeFunctionDataParameters,
   getAddress,
-  createPublicClient,
   createWalletClient,
   decodeErrorResult,
-  defineChain,
   encodeDeployData,
   type Hash,
   type Hex,
   http,
   type LocalAccount,
   type PublicClient,
-  type TransactionReceipt,
-  webSocket
+  type TransactionReceipt
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
+import { devnetChain, makePublicClient } from "../../layers/PublicClient.ts"
 import type { Artifact } from "./artifacts.ts"
-
-export const devnetChain = (chainId: number, rpcUrl: string): Chain =>
-  defineChain({
-    id: chainId,
-    name: chainId === 31337 ? "Fire devnet (anvil)" : `chain ${chainId}`,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } }
-  })
-
-/** A viem public client; WebSocket transport for ws(s):// URLs, HTTP otherwise. */
-/** `timeoutMs`: how long one request may take before it fails as a timeout (viem's default, 10 s, when undefined). */
-export const makePublicClient = (chainId: number, rpcUrl: string, timeoutMs?: number): PublicClient => {
-  const timeout = timeoutMs === undefined ? {} : { timeout: timeoutMs }
-  return createPublicClient({
-    chain: devnetChain(chainId, rpcUrl),
-    transport: /^wss?:\/\//.test(rpcUrl) ? webSocket(rpcUrl, timeout) : http(rpcUrl, { retryCount: 0, ...timeout })
-  }) as PublicClient
-}
 
 /** anvil's funded accounts as viem local accounts (public test keys). */
 export const devnetAccounts = (): ReadonlyArray<LocalAccount> => DEVNET_PRIVATE_KEYS.map((key) => privateKeyToAccount(key))

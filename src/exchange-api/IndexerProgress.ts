@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Chain } from "../../layers/Chain.ts"
+import { Chain } from "../platform/Chain.ts"
 import { exchangeSettings } from "./ExchangeConfig.ts"
 import { IndexerChangeFeed } from "../indexer/IndexerChangeFeed.ts"
 

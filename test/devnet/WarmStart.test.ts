@@ -5,10 +5,11 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { Address } from "viem"
 import { rpcRequest, startAnvil } from "../../layers/Anvil.ts"
-import { Chain, type ChainSettings } from "../../layers/Chain.ts"
+import { chainLayerWith, type ChainSettings } from "../../layers/Chain.ts"
+import { Chain } from "../../src/platform/Chain.ts"
 import { erc20Abi, poolAbi } from "../../scripts/devnet/abis.ts"
 import { type Devnet, startDevnet } from "../../scripts/devnet/devnet.ts"
-import { makePublicClient } from "../../scripts/devnet/tx.ts"
+import { makePublicClient } from "../../layers/PublicClient.ts"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
@@ -68,7 +69,7 @@ describe("devnet cold and warm start", () => {
         const chain = yield* Chain
         const code = yield* promise(() => chain.publicClient.getCode({ address: chain.deployments.contracts.fireLaunch }))
         return { mode: chain.mode, chainId: chain.chainId, rpcUrl: chain.rpcUrl, hasCode: (code?.length ?? 0) > 2 }
-      }).pipe(Effect.provide(Chain.layerWith(settings)))
+      }).pipe(Effect.provide(chainLayerWith(settings)))
       assert.deepInclude(seen, { mode: "devnet", chainId: 31337, hasCode: true })
       const stillUp = yield* promise(() => rpcRequest(seen.rpcUrl, "eth_chainId").then(() => true, () => false))
       assert.isFalse(stillUp)
@@ -82,7 +83,7 @@ describe("devnet cold and warm start", () => {
       const other = yield* promise(() => startAnvil({ dataDir: NodePath.join(dataDir, "ext2"), chainId: 1337 }))
       yield* Effect.addFinalizer(() => promise(() => Promise.all([anvil.stop(), other.stop()])))
       const external = (rpcUrl: string, file: Option.Option<string>) =>
-        Chain.layerWith({ ...settings, rpcUrl: Option.some(rpcUrl), deploymentsFile: file })
+        chainLayerWith({ ...settings, rpcUrl: Option.some(rpcUrl), deploymentsFile: file })
 
       const chain = yield* Effect.provide(Chain, external(anvil.rpcUrl, Option.some(deploymentsFile)))
       assert.strictEqual(chain.mode, "external")

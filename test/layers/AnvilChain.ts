@@ -14,8 +14,9 @@ import {
 } from "viem"
 import { inject } from "vitest"
 import { type AnvilInstance, rpcRequest, startAnvil } from "../../layers/Anvil.ts"
-import { Chain } from "../../layers/Chain.ts"
-import { type Deployments, readDeploymentsSync } from "../../layers/Deployments.ts"
+import { Chain } from "../../src/platform/Chain.ts"
+import { readDeploymentsSync } from "../../layers/Deployments.ts"
+import type { Deployments } from "../../src/platform/Deployments.ts"
 import { devnetAccounts, makeSender, type Sender } from "../../scripts/devnet/tx.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { ServiceNames } from "../../src/platform/AppConfig.ts"
-import { Chain } from "../../layers/Chain.ts"
+import { Chain } from "../../src/platform/Chain.ts"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
 import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
 import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"

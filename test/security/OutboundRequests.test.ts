@@ -18,6 +18,7 @@ import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor 
 const reviewed: Record<string, ReviewedUse> = {
   "layers/Anvil.ts": { uses: 1, why: "JSON-RPC to the embedded devnet this process started (its own 127.0.0.1 port)" },
   "layers/Chain.ts": { uses: 2, why: "the chain client of RPC_URL (operator configuration) or of the embedded devnet" },
+  "layers/PublicClient.ts": { uses: 1, why: "the viem client that layers/Chain.ts makes for RPC_URL or the embedded devnet" },
   "src/client-api/accounts/sessions/IdpSignIn.ts": {
     uses: 1,
     why: "the identity provider's keys from IDP_JWKS_URL (operator configuration); a token's own jku/x5u headers are not followed"

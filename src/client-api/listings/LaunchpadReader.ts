@@ -2,7 +2,7 @@ import { redactedErrorText } from "../../platform/RedactUrl.ts"
 import { Context, Effect, Layer, Option } from "effect"
 import { type Address, getAddress, zeroAddress } from "viem"
 import { FireLaunchAbi, FireTokenAbi } from "../../../contracts/generated/index.ts"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import type { ServiceUnavailable } from "../../platform/ApiError.ts"
 import { chainUnavailable } from "./Listing.ts"
 

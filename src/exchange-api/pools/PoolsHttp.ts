@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { HttpServerRequest } from "effect/http"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeCache } from "../cache/ExchangeCache.ts"
 import { exchangeSettings } from "../ExchangeConfig.ts"

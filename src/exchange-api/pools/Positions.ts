@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { parseAbi, type Address } from "viem"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { idOf } from "../Ids.ts"
 import { amountsForLiquidity } from "./PositionMath.ts"
 import { TokensRepo } from "../tokens/TokensRepo.ts"

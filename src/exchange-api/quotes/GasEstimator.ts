@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 
 /**
  * `transaction.gas` of POST quotes: eth_estimateGas of the built transaction from the sender, plus 25 % (viem's

@@ -1,5 +1,5 @@
 import { Effect, Layer, Queue, Stream } from "effect"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { quoteChainFrom } from "./QuoteChains.ts"
 import { IndexerChangeFeed } from "../../indexer/IndexerChangeFeed.ts"
 import { IndexerEvents } from "../../indexer/IndexerEvents.ts"

@@ -1,9 +1,9 @@
-import type { Deployments } from "../../../layers/Deployments.ts"
+import type { Deployments } from "../../platform/Deployments.ts"
 import type { Address, RoutingConfig } from "../../../workers/routing/types.ts"
 
 /**
  * Per-chain routing settings of the quote engine, as code (STYLE §6): what the router may route through and where
- * the calldata goes. Built from the chain's deployment record (layers/Deployments.ts), never from env vars.
+ * the calldata goes. Built from the chain's deployment record (src/platform/Deployments.ts), never from env vars.
  */
 export interface QuoteChain {
   readonly chainId: number

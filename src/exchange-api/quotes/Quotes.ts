@@ -1,7 +1,7 @@
 import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import { formatUnits, getAddress } from "viem"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import type { QuoteResult, TradeType } from "../../../workers/routing/types.ts"
 import { KNOWN_CHAINS, quoteChainFrom } from "./QuoteChains.ts"
 import { Allowlist } from "./Allowlist.ts"

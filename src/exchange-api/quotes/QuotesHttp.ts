@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { getAddress } from "viem"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { ExchangeApi } from "../ExchangeApi.ts"
 import { ExchangeBadRequest } from "../ExchangeError.ts"
 import { KNOWN_CHAINS } from "./QuoteChains.ts"

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { BaseError, ContractFunctionRevertedError, ContractFunctionExecutionError, parseAbi } from "viem"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 

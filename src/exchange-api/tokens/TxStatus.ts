@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Hash, toEventSelector } from "viem"
-import { Chain } from "../../../layers/Chain.ts"
+import { Chain } from "../../platform/Chain.ts"
 import { exchangeSettings } from "../ExchangeConfig.ts"
 import { ExchangeNotFound, ExchangeUnavailable } from "../ExchangeError.ts"
 

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 import { toCommentView } from "../Comment.ts"
 import { invalidCursor } from "../CommentErrors.ts"
 import { CommentsRepo } from "../CommentsRepo.ts"

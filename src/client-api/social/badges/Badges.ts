@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 import { NotFound } from "../../../platform/ApiError.ts"
 import {
   Badge,

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 import { type PeriodName, PERIODS, windowOf } from "./Period.ts"
 import { SocialRefreshConfig } from "./SocialRefreshConfig.ts"
 

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 
 export const DARE_RULES =
   "A dare is a canonical launch that has not graduated yet (it dares to graduate). Virality score over the 24 hours " +

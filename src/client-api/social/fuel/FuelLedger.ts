@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { getAddress } from "viem"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 import { BadRequest } from "../../../platform/ApiError.ts"
 import { decodeEventCursor, encodeEventCursor } from "../../../platform/EventCursor.ts"
 import { FuelCredits, FuelTransactionPage, TokenFuelBalance } from "./Fuel.ts"

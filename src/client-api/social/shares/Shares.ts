@@ -2,7 +2,7 @@ import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { getAddress } from "viem"
-import { Chain } from "../../../../layers/Chain.ts"
+import { Chain } from "../../../platform/Chain.ts"
 import { Gone, NotFound } from "../../../platform/ApiError.ts"
 
 export const ShareCode = Schema.String.check(Schema.isPattern(/^[0-9A-Za-z]{8}$/u)).annotate({
