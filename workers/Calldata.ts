@@ -3,9 +3,7 @@ import type * as SdkCore from "@uniswap/sdk-core"
 import type * as RouterSdk from "@uniswap/router-sdk"
 import type * as UniversalSdk from "@uniswap/universal-router-sdk"
 import type * as V3Sdk from "@uniswap/v3-sdk"
-import type { QuoteResult } from "./routing/types.ts"
-import type { QuoteChain } from "../src/exchange-api/quotes/QuoteChains.ts"
-import type { QuoteToken } from "../src/exchange-api/quotes/TokenRegistry.ts"
+import type { Address, QuoteResult, QuoteToken } from "./routing/types.ts"
 
 // The SDKs are CommonJS; loaded through createRequire from ESM (FACTS "Uniswap SDKs and routing"), on first use:
 // they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
@@ -120,13 +118,20 @@ const building = <A>(f: () => A): A => {
   }
 }
 
+/** Where a chain's calldata goes (a subset of the quote engine's QuoteChain, src/exchange-api/quotes/QuoteChains.ts). */
+export interface CalldataChain {
+  readonly chainId: number
+  readonly swapRouter02: Address
+  readonly universalRouter: Address
+}
+
 /**
  * Calldata for SwapRouter02 (`@uniswap/router-sdk` SwapRouter.swapCallParameters, a multicall with deadline) or the
  * UniversalRouter (`@uniswap/universal-router-sdk`, V3_SWAP_EXACT_IN/OUT commands; Permit2 pulls the input by default,
  * `useRouterBalance` spends what the router already holds). Throws when the SDK cannot encode the trade.
  */
 export const buildMethodParameters = (
-  chain: Pick<QuoteChain, "chainId" | "swapRouter02" | "universalRouter">,
+  chain: CalldataChain,
   quote: QuoteResult,
   tokens: ReadonlyMap<string, QuoteToken>,
   options: CalldataOptions

@@ -4,10 +4,9 @@
  */
 import { isMainThread } from "node:worker_threads"
 import { buildMethodParameters, loadSdks, RouteBuildError } from "./Calldata.ts"
-import type { QuoteToken } from "../src/exchange-api/quotes/TokenRegistry.ts"
 import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply } from "./protocol.ts"
 import { makeRouter } from "./router.ts"
-import type { QuoteResult, Router } from "./routing/types.ts"
+import type { QuoteResult, QuoteToken, Router } from "./routing/types.ts"
 
 export const makeEngine = () => {
   let router: Router | undefined

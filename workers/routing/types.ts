@@ -33,6 +33,13 @@ export interface TokenInfo {
   readonly symbol?: string
 }
 
+/** A token as a quote and its calldata use it: its symbol always known (read on chain when the index has none). */
+export interface QuoteToken {
+  readonly address: Address
+  readonly decimals: number
+  readonly symbol: string
+}
+
 /** What the workers hold: every pool of one chain at one block. Replaced (or patched by `PoolDelta`) after each indexer commit. */
 export interface PoolSnapshot {
   readonly chainId: number

@@ -2,7 +2,7 @@ import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import { formatUnits, getAddress } from "viem"
 import { Chain } from "../../platform/Chain.ts"
-import type { QuoteResult, TradeType } from "../../../workers/routing/types.ts"
+import type { QuoteResult, QuoteToken, TradeType } from "../../../workers/routing/types.ts"
 import { KNOWN_CHAINS, quoteChainFrom } from "./QuoteChains.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
@@ -10,7 +10,7 @@ import { type MethodParameters, type RouterType, slippageBound } from "../../../
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 import { RouteFinder } from "./RouteFinder.ts"
-import { type QuoteToken, TokenRegistry } from "./TokenRegistry.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 
 /** A 400 outside the QuoteErrorReason list (allowlist, router options), with a stable code. */
 export class QuoteRejected extends Data.TaggedError("QuoteRejected")<{

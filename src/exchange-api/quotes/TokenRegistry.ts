@@ -2,13 +2,8 @@ import { Context, Effect, Layer } from "effect"
 import { BaseError, ContractFunctionRevertedError, ContractFunctionExecutionError, parseAbi } from "viem"
 import { Chain } from "../../platform/Chain.ts"
 import { RouteFinder } from "./RouteFinder.ts"
+import type { QuoteToken } from "../../../workers/routing/types.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
-
-export interface QuoteToken {
-  readonly address: `0x${string}`
-  readonly decimals: number
-  readonly symbol: string
-}
 
 const erc20 = parseAbi(["function decimals() view returns (uint8)", "function symbol() view returns (string)"])
 

@@ -1,6 +1,6 @@
 import { Config, ConfigProvider, Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { ErrorWriter } from "./RequestContext.ts"
+import type { ErrorWriter } from "./ErrorWriter.ts"
 
 /**
  * Browser-facing protections applied to every response of every service (from the global request middleware):

@@ -4,12 +4,10 @@ import { AppConfig } from "../AppConfig.ts"
 import type { ErrorBody } from "../ApiError.ts"
 import { recordHttpRequest } from "../metrics/Metrics.ts"
 import { type BodyLimitTable, bodyLimitBytes, makeBodyLimitTable } from "./BodyLimits.ts"
+import type { ErrorWriter } from "./ErrorWriter.ts"
 import { loadHttpSecurity } from "./HttpSecurity.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
-
-/** How a service writes the error bodies this stack produces itself (client/search/indexer: `errorResponse`). */
-export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerResponse.HttpServerResponse
 
 /** A client-supplied request id is kept when it is short and plain; otherwise we mint one (also the HTTP fast lane's). */
 export const requestIdFrom = (given: string | undefined) =>

@@ -6,7 +6,7 @@
  * fill: the route simulation rejects it without walking thousands of bitmap words.
  * Memoised per pool state (immutable; a delta brings a new object).
  */
-import type { SwapPool } from "./PoolSwap.ts"
+import type { SwapPool } from "./SwapLoop.ts"
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "./TickMath.ts"
 import { getSqrtRatioAtTick } from "./TickMath.ts"
 

@@ -6,7 +6,7 @@
  * Per pool state (immutable) the float prices of its ticks and the liquidity of each range are memoised; range
  * liquidity is summed as bigints first, since large nets that cancel would leave float noise.
  */
-import type { SwapPool } from "./PoolSwap.ts"
+import type { SwapPool } from "./SwapLoop.ts"
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "./TickMath.ts"
 
 interface Ranges {

@@ -10,7 +10,7 @@
  * a binary search instead of thousands of bigint steps. Pool states are immutable (a delta brings a new object), so
  * the memo is a WeakMap keyed by the state and built lazily, only as far as swaps have reached.
  */
-import { defaultLimit, runLoop, type SwapPool, type SwapState, tickOf } from "./PoolSwap.ts"
+import { defaultLimit, runLoop, type SwapPool, type SwapState, tickOf } from "./SwapLoop.ts"
 
 interface Segments {
   /** After step k: Σ(amountIn + fee), Σ amountOut, and the loop state. */
