@@ -6,16 +6,17 @@ import { AccountServicesLive, AccountsHttpLive } from "../src/client-api/account
 import { ClientApi } from "../src/client-api/ClientApi.ts"
 import { AppConfig, type ServiceName } from "../src/platform/AppConfig.ts"
 import { ExchangeApi } from "../src/exchange-api/ExchangeApi.ts"
+import { exchangeErrorShape } from "../src/exchange-api/ExchangeError.ts"
 import { ExchangeHttpLive } from "../src/exchange-api/ExchangeLive.ts"
 import { ExchangeValidationLive } from "../src/exchange-api/ExchangeValidation.ts"
 import { IndexerChangeNotifierLive } from "../src/indexer/IndexerChangeFeed.ts"
-import { PublicRateLimitLive } from "../src/exchange-api/PublicRateLimit.ts"
+import { PublicRateLimitLive } from "../src/exchange-api/PublicRateLimitLive.ts"
 import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/exchange-api/quotes/QuotesLive.ts"
 import { GraphqlHttpLive } from "../src/indexer/graphql/GraphqlHttp.ts"
 import { GraphqlConfig } from "../src/indexer/graphql/GraphqlConfig.ts"
 import { GraphqlPoolLive, TableSizes } from "../src/indexer/graphql/GraphqlDatabase.ts"
 import { GraphqlSchema } from "../src/indexer/graphql/GraphqlSchema.ts"
-import { apiRoutes, Listening, serveService } from "../src/platform/http/Serve.ts"
+import { apiRoutes, defaultErrorShape, Listening, serveService } from "../src/platform/http/Serve.ts"
 import { IndexerApi } from "../src/indexer/IndexerApi.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
 import { IndexerLive, sourceFromChain } from "../src/indexer/IndexerLive.ts"
@@ -28,7 +29,10 @@ import { notificationsHttpLive } from "../src/client-api/notifications/Notificat
 import { SearchApi } from "../src/search/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/platform/system/Health.ts"
-import { ClientSystemHttp, ExchangeSystemHttp, IndexerSystemHttp, SearchSystemHttp } from "../src/platform/system/SystemHttp.ts"
+import { ClientSystemHttp } from "../src/client-api/ClientSystemHttp.ts"
+import { ExchangeSystemHttp } from "../src/exchange-api/ExchangeSystemHttp.ts"
+import { IndexerSystemHttp } from "../src/indexer/IndexerSystemHttp.ts"
+import { SearchSystemHttp } from "../src/search/SearchSystemHttp.ts"
 import { SignatureVerifier } from "../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { SocialHttpLive } from "../src/client-api/social/SocialHttpLive.ts"
 import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
@@ -88,7 +92,7 @@ const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoute
 /** The HTTP servers of the selected services, over the shared services (database, config, health). */
 export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
-    .map((name) => serveService(name, serviceRoutes[name]))
+    .map((name) => serveService(name, serviceRoutes[name], name === "exchange" ? exchangeErrorShape : defaultErrorShape))
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the

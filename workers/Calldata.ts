@@ -5,7 +5,7 @@ import type * as UniversalSdk from "@uniswap/universal-router-sdk"
 import type * as V3Sdk from "@uniswap/v3-sdk"
 import type { Address, QuoteResult, QuoteToken } from "./routing/types.ts"
 
-// The SDKs are CommonJS; loaded through createRequire from ESM (FACTS "Uniswap SDKs and routing"), on first use:
+// The SDKs are CommonJS; loaded through createRequire from ESM (the way they import under Node here), on first use:
 // they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
 // while importing workers/route-finder.ts; inline, the first quote does).
 const require = createRequire(import.meta.url)

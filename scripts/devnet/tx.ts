@@ -1,5 +1,5 @@
 /**
- * Sending transactions to anvil the way FACTS.md says works: one at a time, gas estimate + 30 % (viem's estimate
+ * Sending transactions to anvil the way that works: one at a time, gas estimate + 30 % (viem's estimate
  * has no margin; swaps that write a new oracle slot ran out of gas), and receipts polled with
  * eth_getTransactionReceipt (viem's waitForTransactionReceipt occasionally hangs against automine).
  */

@@ -65,7 +65,7 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
     yield* progress(`→ image ${args.image}`)
     yield* api.launches.uploadLaunchImage({ params: { id: draft.id }, payload: imageForm(args.image) as any })
     yield* progress(`→ FireLaunch.ignite on chain ${deployments.chainId}`)
-    // One transaction, gas padded, receipt polled (viem's waitForTransactionReceipt can hang on automine: FACTS.md).
+    // One transaction, gas padded, receipt polled (viem's waitForTransactionReceipt can hang on automine: scripts/devnet/tx.ts).
     const sender = makeSender(deployments.chainId, args.rpcUrl)
     const receipt = yield* Effect.tryPromise({
       try: () => sender.write(account, deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),

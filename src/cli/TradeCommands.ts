@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { type Address, type Hex, maxUint256 } from "viem"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
 import { readDeploymentsSync } from "../../layers/Deployments.ts"
-// The devnet's sender works on any chain: one transaction at a time, gas estimate + 30 %, receipts polled (FACTS.md).
+// The devnet's sender works on any chain: one transaction at a time, gas estimate + 30 %, receipts polled (scripts/devnet/tx.ts says why).
 import { erc20Abi, permit2Abi, weth9Abi } from "../../scripts/devnet/abis.ts"
 import { makeSender } from "../../scripts/devnet/tx.ts"
 import { exchangeApi } from "../sdk/index.ts"

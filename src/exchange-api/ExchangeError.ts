@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { ErrorBody } from "../platform/ApiError.ts"
+import type { ErrorShape } from "../platform/http/ErrorWriter.ts"
 
 /**
  * The exchange API's error body (spec, "Quote records" → error): `{ error, details? }`.
@@ -52,3 +53,9 @@ export const exchangeErrorResponse = (status: number, body: ErrorBody) =>
     { error: body.message, code: body.code, ...(body.details === undefined ? {} : { details: body.details }) } satisfies ExchangeErrorBody,
     { status }
   )
+
+/** The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500 and malformed requests. */
+export const exchangeErrorShape: ErrorShape = {
+  response: exchangeErrorResponse,
+  plainBody: (code, message) => ({ error: message, code })
+}

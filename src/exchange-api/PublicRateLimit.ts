@@ -1,9 +1,4 @@
-import { Effect, Layer } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
-import { AppConfig } from "../platform/AppConfig.ts"
-import { rateLimited } from "../platform/ratelimit/RateLimitHttp.ts"
-import { rateLimitSettings, RateLimiter } from "../platform/ratelimit/RateLimiter.ts"
-import { callerLimitKey } from "../platform/system/CallerIp.ts"
 import { ExchangeTooManyRequests } from "./ExchangeError.ts"
 
 /**
@@ -18,20 +13,3 @@ export const PUBLIC_BUCKET = "exchange-public"
 export class PublicRateLimit extends HttpApiMiddleware.Service<PublicRateLimit>()("app/exchange/PublicRateLimit", {
   error: ExchangeTooManyRequests
 }) {}
-
-export const PublicRateLimitLive = Layer.effect(
-  PublicRateLimit,
-  Effect.gen(function*() {
-    const settings = yield* rateLimitSettings
-    const app = yield* AppConfig
-    const limiter = yield* RateLimiter
-    const rule = settings.exchangePublic
-    if (!settings.enabled) return PublicRateLimit.of((httpEffect) => httpEffect)
-    return PublicRateLimit.of((httpEffect) =>
-      Effect.flatMap(
-        Effect.provideService(callerLimitKey, AppConfig, app),
-        (ip) => rateLimited(PUBLIC_BUCKET, ip, rule)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
-      )
-    )
-  })
-)

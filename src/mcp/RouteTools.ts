@@ -1,7 +1,7 @@
 import { Context, Schema } from "effect"
 import { HttpApi, HttpApiSchema, OpenApi } from "effect/http-api"
 import type { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { McpExclude, McpSessionEffect, McpToolHints } from "./McpAnnotations.ts"
+import { McpExclude, McpSessionEffect, McpToolHints } from "../platform/McpAnnotations.ts"
 import { toolNames } from "./ToolNames.ts"
 import {
   describe,

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../platform/ApiError.ts"
-import { McpExclude } from "../mcp/McpAnnotations.ts"
+import { McpExclude } from "../platform/McpAnnotations.ts"
 import { PoolDocument, TokenDocument } from "./SearchDocument.ts"
 import { PoolSorts, TokenSorts } from "./SearchQuery.ts"
-import { SyncErrorCodes } from "./SearchSync.ts"
+import { SyncErrorCodes } from "./SyncErrorCodes.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 

@@ -5,6 +5,7 @@ import { type PoolDocument, type TokenDocument, tokenId } from "./SearchDocument
 import { type ChangedKeys, SearchDocumentsRepo } from "./SearchDocumentsRepo.ts"
 import { SearchConfig } from "./SearchConfig.ts"
 import { SearchIndex } from "./SearchIndex.ts"
+import type { SyncErrorCode } from "./SyncErrorCodes.ts"
 
 export interface SyncStatus {
   /** The first full load (embedded) or catch-up (Typesense) finished: searches see the indexed data. */
@@ -18,12 +19,6 @@ export interface SyncStatus {
   readonly lastError: SyncErrorCode | null
 }
 
-/**
- * Stable codes of sync failures, one per step. `/api/v1/search/index` is public: a raw error text could name the
- * backend's address, a SQL statement or a credential-bearing URL, so the response carries the code and the log the text.
- */
-export const SyncErrorCodes = ["SEARCH_START_FAILED", "SEARCH_CHANGE_FAILED", "SEARCH_POLL_FAILED", "SEARCH_REFRESH_FAILED"] as const
-export type SyncErrorCode = typeof SyncErrorCodes[number]
 const errorCodeOf = { start: "SEARCH_START_FAILED", change: "SEARCH_CHANGE_FAILED", poll: "SEARCH_POLL_FAILED", refresh: "SEARCH_REFRESH_FAILED" } as const
 
 type Signal = { readonly _tag: "change"; readonly change: IndexerChange } | { readonly _tag: "poll" } | { readonly _tag: "refresh" }

@@ -3,9 +3,10 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { ExchangeNotFound } from "../../src/exchange-api/ExchangeError.ts"
+import { exchangeErrorShape, ExchangeNotFound } from "../../src/exchange-api/ExchangeError.ts"
 import { ExchangeValidation, ExchangeValidationLive } from "../../src/exchange-api/ExchangeValidation.ts"
-import { PublicRateLimit, PublicRateLimitLive } from "../../src/exchange-api/PublicRateLimit.ts"
+import { PublicRateLimit } from "../../src/exchange-api/PublicRateLimit.ts"
+import { PublicRateLimitLive } from "../../src/exchange-api/PublicRateLimitLive.ts"
 import { apiRoutes, Listening, serveService } from "../../src/platform/http/Serve.ts"
 import { defaultRateLimitSettings } from "../../src/platform/ratelimit/RateLimitConfig.ts"
 import { RateLimitConfig, RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
@@ -38,7 +39,8 @@ const ProbeHttp = HttpApiBuilder.group(ProbeApi, "things", (h) =>
 
 const ProbeServer = serveService(
   "exchange",
-  apiRoutes(ProbeApi, ProbeHttp).pipe(Layer.provide([ExchangeValidationLive, PublicRateLimitLive]))
+  apiRoutes(ProbeApi, ProbeHttp).pipe(Layer.provide([ExchangeValidationLive, PublicRateLimitLive])),
+  exchangeErrorShape
 ).pipe(
   Layer.provide(RateLimiter.layerNoDeps.pipe(Layer.provide(RateLimitStore.layerMemory))),
   Layer.provide(RateLimitConfig.layerWith({ ...defaultRateLimitSettings, exchangePublic: { limit: 4, windowSeconds: 30 } })),

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { getAddress } from "viem"
 import { MintAddress } from "../listings/Listing.ts"
 import { ImagePath } from "../accounts/users/User.ts"
+import { ReportReason } from "../listings/moderation/Report.ts"
 
 /**
  * The comment (yap) model: payloads, the view every route returns and the pages. The spec leaves the fields open;
@@ -152,3 +153,17 @@ export const toCommentView = (r: CommentRow, withViewer: boolean): CommentView =
       : null
   })
 }
+
+/** A report on a comment, as the report route answers it. */
+export class CommentReport extends Schema.Class<CommentReport>("CommentReport")({
+  id: Schema.String.annotate({ description: "Report id (UUID)" }),
+  commentId: Schema.Int,
+  reason: ReportReason,
+  details: Schema.NullOr(Schema.String),
+  status: Schema.Literals(["open", "resolved"]),
+  createdAt: Schema.String
+}) {}
+
+/** The token errors of the routes under a token, as their descriptions state them. */
+export const TOKEN_ERRORS = "404 TOKEN_NOT_FOUND (not a canonical launched token, or not indexed yet); 410 TOKEN_DELETED " +
+  "(removed by an admin); 400 INVALID_PATH / INVALID_QUERY / INVALID_BODY (malformed input)"

@@ -3,20 +3,11 @@ import { SqlClient } from "effect/sql"
 import { Conflict, type Forbidden, type Gone, type NotFound } from "../../platform/ApiError.ts"
 import { ReportReason } from "../listings/moderation/Report.ts"
 import type { User } from "../accounts/users/User.ts"
-import { type CommentView, toCommentView } from "./Comment.ts"
+import { CommentReport, type CommentView, toCommentView } from "./Comment.ts"
 import { commentDeleted, commentNotFound, notYours } from "./CommentErrors.ts"
 import { CommentsRepo } from "./CommentsRepo.ts"
 import { MentionNotifier } from "./MentionNotifier.ts"
 import { inTextOrder, mentionedUsernames } from "./Mentions.ts"
-
-export class CommentReport extends Schema.Class<CommentReport>("CommentReport")({
-  id: Schema.String.annotate({ description: "Report id (UUID)" }),
-  commentId: Schema.Int,
-  reason: ReportReason,
-  details: Schema.NullOr(Schema.String),
-  status: Schema.Literals(["open", "resolved"]),
-  createdAt: Schema.String
-}) {}
 
 interface Locked {
   readonly token: string

@@ -32,6 +32,3 @@ export const requireVisible = (token: string, state: TokenState): Effect.Effect<
     : state === "hidden"
     ? Effect.fail(tokenDeleted(getAddress(token)))
     : Effect.fail(tokenNotFound(getAddress(token)))
-
-export const TOKEN_ERRORS = "404 TOKEN_NOT_FOUND (not a canonical launched token, or not indexed yet); 410 TOKEN_DELETED " +
-  "(removed by an admin); 400 INVALID_PATH / INVALID_QUERY / INVALID_BODY (malformed input)"

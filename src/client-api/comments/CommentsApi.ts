@@ -17,10 +17,10 @@ import {
   CreateCommentPayload,
   EditCommentPayload,
   CommentImage,
-  LatestComments
+  CommentReport,
+  LatestComments,
+  TOKEN_ERRORS
 } from "./Comment.ts"
-import { CommentReport } from "./CommentEdits.ts"
-import { TOKEN_ERRORS } from "./CommentErrors.ts"
 import { MAX_MENTIONS } from "./Mentions.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })

@@ -12,7 +12,7 @@ import { CommentsRepo } from "./CommentsRepo.ts"
 import { MentionNotifier } from "./MentionNotifier.ts"
 
 /**
- * The comment and engagement routes (issue 7 parts 1–2) and their services. Needs the process's database, Chain,
+ * The comment and engagement routes and their services. Needs the process's database, Chain,
  * RateLimiter and config; notifications go through the one Notifications service, the auth middlewares and the
  * image store come from the account services (the same layer values, so each is built once).
  */

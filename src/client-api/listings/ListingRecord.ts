@@ -1,6 +1,4 @@
 import { Schema } from "effect"
-import { getAddress } from "viem"
-import type { Metadata } from "./ListingsRepo.ts"
 
 /** The metadata record (TokenMetadata) as the API returns it: claim, claim image and launch submit answers. */
 export class ListingRecord extends Schema.Class<ListingRecord>("ListingRecord")({
@@ -17,19 +15,3 @@ export class ListingRecord extends Schema.Class<ListingRecord>("ListingRecord")(
   launchId: Schema.NullOr(Schema.String).annotate({ description: "The launch that created it (source `launch`)" }),
   claimedAt: Schema.String.annotate({ description: "ISO 8601 time the record was created" })
 }) {}
-
-export const toListingRecord = (m: Metadata) =>
-  new ListingRecord({
-    chainId: m.chainId,
-    mintAddress: getAddress(m.tokenAddress),
-    creatorId: m.creatorId,
-    creatorWallet: m.creatorWallet,
-    name: m.name,
-    symbol: m.symbol,
-    description: m.description,
-    category: m.category,
-    image: m.image,
-    source: m.source,
-    launchId: m.launchId,
-    claimedAt: m.createdAt.toISOString()
-  })

@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { getAddress } from "viem"
+import { ListingRecord } from "./ListingRecord.ts"
 
 /** A token_metadata row (camelCase through the client's transforms). */
 export const MetadataRow = Schema.Struct({
@@ -124,3 +126,20 @@ export class ListingsRepo extends Context.Service<ListingsRepo, {
     })
   )
 }
+
+/** A stored record as the API returns it (ListingRecord.ts). */
+export const toListingRecord = (m: Metadata) =>
+  new ListingRecord({
+    chainId: m.chainId,
+    mintAddress: getAddress(m.tokenAddress),
+    creatorId: m.creatorId,
+    creatorWallet: m.creatorWallet,
+    name: m.name,
+    symbol: m.symbol,
+    description: m.description,
+    category: m.category,
+    image: m.image,
+    source: m.source,
+    launchId: m.launchId,
+    claimedAt: m.createdAt.toISOString()
+  })

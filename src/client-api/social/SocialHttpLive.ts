@@ -33,7 +33,7 @@ export const SocialServicesLive = Layer.mergeAll(FuelLedgerLive, Gifts.layer, Sh
   Layer.provideMerge(PrecomputedLive)
 )
 
-/** The client API's social routes (issue 8: fuel, gifts, competition, badges, shares, x-auth, feeds, content). */
+/** The client API's social routes: fuel, gifts, competition, badges, shares, x-auth, feeds, content. */
 export const SocialHttpLive = Layer.mergeAll(FuelHttp, GiftsHttp, CompetitionHttp, BadgesHttp, SharesHttp, XAuthHttp, FeedHttp, ContentHttp).pipe(
   Layer.provideMerge(SocialServicesLive),
   // The auth middlewares; the same layer value as the account routes', so one instance is built (layers memoize).

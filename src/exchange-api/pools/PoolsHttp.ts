@@ -12,7 +12,7 @@ import { PoolsRepo } from "./PoolsRepo.ts"
 import { eventPage, poolDetail, poolSummary } from "./PoolViews.ts"
 import { Positions } from "./Positions.ts"
 import { priceAtTick } from "./PositionMath.ts"
-import { ROUTER_MIN_LIQUIDITY } from "../quotes/QuoteChains.ts"
+import { ROUTER_MIN_LIQUIDITY } from "../quotes/RoutingSettings.ts"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

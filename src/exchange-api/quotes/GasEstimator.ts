@@ -3,7 +3,7 @@ import { Chain } from "../../platform/Chain.ts"
 
 /**
  * `transaction.gas` of POST quotes: eth_estimateGas of the built transaction from the sender, plus 25 % (viem's
- * estimate has no margin, and swaps that write a new oracle slot ran out of gas without one: FACTS). Large swaps can
+ * estimate has no margin, and swaps that write a new oracle slot ran out of gas without one, as scripts/devnet/tx.ts found). Large swaps can
  * cost far more than any heuristic, hence a real simulation. When the sender cannot be simulated (no balance, no
  * allowance yet, RPC down) the field is omitted rather than guessed: the quote itself is still valid.
  */

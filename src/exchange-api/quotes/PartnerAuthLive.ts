@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { ExchangeUnauthorized } from "../ExchangeError.ts"
 import { rateLimited } from "../../platform/ratelimit/RateLimitHttp.ts"
+import { rateLimitedBody } from "../RateLimitedBody.ts"
 import { RateLimiter } from "../../platform/ratelimit/RateLimiter.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { callerLimitKey } from "../../platform/system/CallerIp.ts"
@@ -26,12 +27,12 @@ export const PartnerAuthLive = Layer.effect(PartnerAuth, Effect.gen(function*() 
         if (verdict === "open") {
           // Open (QUOTE_OPEN, no key exists): each client IP has its own small window instead of a key's.
           const ip = yield* Effect.provideService(callerLimitKey, AppConfig, app)
-          return yield* rateLimited("quote-open-ip", ip, settings.openRateLimit)(httpEffect).pipe(
+          return yield* rateLimited("quote-open-ip", ip, settings.openRateLimit, rateLimitedBody)(httpEffect).pipe(
             Effect.provideService(RateLimiter, limiter)
           )
         }
         if (verdict === "invalid") return yield* Effect.fail(invalid)
-        return yield* rateLimited("partner-key", verdict.keyHash.slice(0, 32), verdict.rateLimit)(httpEffect).pipe(
+        return yield* rateLimited("partner-key", verdict.keyHash.slice(0, 32), verdict.rateLimit, rateLimitedBody)(httpEffect).pipe(
           Effect.provideService(RateLimiter, limiter)
         )
       })

@@ -1,8 +1,10 @@
 import type { Deployments } from "../../platform/Deployments.ts"
 import type { Address, RoutingConfig } from "../../../workers/routing/types.ts"
+import { ROUTING_SETTINGS } from "./RoutingSettings.ts"
 
 /**
- * Per-chain routing settings of the quote engine, as code (STYLE §6): what the router may route through and where
+ * Per-chain routing settings of the quote engine, as code rather than configuration (a deployment decides them, not an
+ * operator): what the router may route through and where
  * the calldata goes. Built from the chain's deployment record (src/platform/Deployments.ts), never from env vars.
  */
 export interface QuoteChain {
@@ -12,34 +14,13 @@ export interface QuoteChain {
   readonly stablecoin: Address
   readonly swapRouter02: Address
   readonly universalRouter: Address
-  /** Not the canonical Permit2 address on the devnet (FACTS): always from the deployment. */
+  /** Not the canonical Permit2 address on the devnet (src/platform/Deployments.ts): always from the deployment. */
   readonly permit2: Address
   readonly quoterV2: Address
   readonly routing: RoutingConfig
 }
 
 const lower = (a: string) => a.toLowerCase() as Address
-
-/** Pools whose in-range liquidity is below this are not routed through (see ROUTING_SETTINGS). */
-export const ROUTER_MIN_LIQUIDITY = 1n
-
-/**
- * The router's settings on every chain (workers/routing/types.ts RoutingConfig): intermediate tokens WETH and the
- * stablecoin, plus per end of the trade the partner tokens of its 3 deepest pools ("connectors") and, for 3-hop
- * routes, the deepest partner of each connector (workers/routing/Routes.ts); up to 3 hops; splits over up to 3
- * routes in 5 % steps; 5 candidate pools per pair. The liquidity floor is 1: a pool with no in-range liquidity is
- * never a candidate (the same floor /api/v1/pools/admitted reports). The quote routes' OpenAPI description and
- * scripts/bench/quote-engine.ts read these too.
- */
-export const ROUTING_SETTINGS = {
-  maxHops: 3,
-  maxSplits: 3,
-  splitStepPercent: 5,
-  poolsPerPair: 5,
-  connectorsPerToken: 3,
-  secondHopsPerConnector: 1,
-  minLiquidity: ROUTER_MIN_LIQUIDITY
-} as const satisfies Omit<RoutingConfig, "wrappedNative" | "baseTokens">
 
 /** The routing config of a chain whose wrapped native token and stablecoin are these (the base tokens). */
 export const routingConfigFor = (wrappedNative: Address, stablecoin: Address): RoutingConfig => ({
@@ -64,27 +45,3 @@ export const quoteChainFrom = (deployments: Deployments): QuoteChain => {
     routing: routingConfigFor(weth, stable)
   }
 }
-
-/**
- * EVM chain ids this server recognises. A recognised id that is not the server's chain is CHAIN_NOT_CONFIGURED
- * (valid, not enabled here); any other id is CHAIN_NOT_SUPPORTED.
- */
-export const KNOWN_CHAINS: ReadonlyMap<number, string> = new Map([
-  [1, "Ethereum"],
-  [10, "OP Mainnet"],
-  [56, "BNB Smart Chain"],
-  [130, "Unichain"],
-  [137, "Polygon"],
-  [324, "zkSync Era"],
-  [480, "World Chain"],
-  [8453, "Base"],
-  [42161, "Arbitrum One"],
-  [42220, "Celo"],
-  [43114, "Avalanche C-Chain"],
-  [81457, "Blast"],
-  [7777777, "Zora"],
-  [11155111, "Sepolia"],
-  [84532, "Base Sepolia"],
-  [1301, "Unichain Sepolia"],
-  [31337, "Anvil devnet"]
-])

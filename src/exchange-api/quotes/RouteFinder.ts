@@ -9,7 +9,7 @@ import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 
 /**
- * The Effect-side face of the routing core (STYLE §3–5). It owns the current pool state (a snapshot plus a version
+ * The Effect-side face of the routing core (workers/README.md: plain functions over plain data in worker threads). It owns the current pool state (a snapshot plus a version
  * bumped by every delta) and runs quotes through `run`: a Piscina worker (`layer`) or the core on this thread
  * (`layerInline`). Workers catch up lazily (workers/protocol.ts, `Stale`).
  *

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { McpExclude } from "../../mcp/McpAnnotations.ts"
+import { McpExclude } from "../../platform/McpAnnotations.ts"
 import { ExchangeNotFound, ExchangeUnavailable } from "../ExchangeError.ts"
 import { AddressParam, ChainIdParam, Limit, TokenId, TxHashParam } from "../Ids.ts"
 import { PublicRateLimit } from "../PublicRateLimit.ts"

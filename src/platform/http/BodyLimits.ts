@@ -1,7 +1,6 @@
-import { Context, Effect } from "effect"
+import { Config, Context, Effect } from "effect"
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import { AppConfig } from "../AppConfig.ts"
-import { imageSettingsConfig } from "../../client-api/accounts/images/ImageStore.ts"
 
 /**
  * Request body limits per route (docs/SECURITY.md, "Body size limits"). Each route belongs to one kind, and each kind
@@ -32,10 +31,16 @@ export const MCP_ENVELOPE_BYTES = 65_536
 
 export type BodyLimitBytes = Readonly<Record<BodyLimitKind, number>>
 
+/**
+ * The largest file an upload route takes, in bytes (IMAGE_MAX_BYTES: the uploads are images; the image store,
+ * src/client-api/accounts/images/ImageStore.ts, holds the file part to the same setting).
+ */
+export const uploadFileBytesConfig: Config.Config<number> = Config.Int("IMAGE_MAX_BYTES").pipe(Config.withDefault(1_000_000))
+
 /** The limit of each kind under this configuration (MAX_BODY_BYTES, IMAGE_MAX_BYTES). */
 export const bodyLimitBytes = Effect.gen(function*() {
   const { maxBodyBytes } = yield* AppConfig
-  const { maxBytes: imageMaxBytes } = yield* imageSettingsConfig
+  const imageMaxBytes = yield* uploadFileBytesConfig
   const capped = (bytes: number) => Math.min(bytes, maxBodyBytes)
   const upload = capped(imageMaxBytes + MULTIPART_ENVELOPE_BYTES)
   const limits: BodyLimitBytes = {

@@ -16,14 +16,14 @@ const statusOf = (code: string | undefined): readonly [number, string, string] =
 
 const reasons: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
 
-export const answerClientErrors = (server: Server, shape: "client" | "exchange") =>
+export const answerClientErrors = (server: Server, bodyOf: (code: string, message: string) => unknown) =>
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy()
       return
     }
     const [status, code, message] = statusOf(error.code)
-    const body = JSON.stringify(shape === "exchange" ? { error: message, code } : { code, message })
+    const body = JSON.stringify(bodyOf(code, message))
     socket.end(
       `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n\r\n${body}`

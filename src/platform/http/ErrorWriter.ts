@@ -7,3 +7,11 @@ import type { ErrorBody } from "../ApiError.ts"
  * own shape.
  */
 export type ErrorWriter = (status: number, body: ErrorBody) => HttpServerResponse.HttpServerResponse
+
+/** A service's error shape, for the errors the shared HTTP stack writes itself. */
+export interface ErrorShape {
+  /** 404, 413, 500 and the security refusals, as responses. */
+  readonly response: ErrorWriter
+  /** The JSON body of an answer written on the raw socket (requests Node's HTTP parser refuses, ClientErrors.ts). */
+  readonly plainBody: (code: string, message: string) => unknown
+}

@@ -6,10 +6,10 @@ import type { HttpApi, HttpApiGroup } from "effect/http-api"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { AppConfig, type ServiceName } from "../AppConfig.ts"
-import { exchangeErrorResponse } from "../../exchange-api/ExchangeError.ts"
 import { BodyLimits, bodyLimitBytes, documentBodyLimits, makeBodyLimitTable, routeBodyLimits } from "./BodyLimits.ts"
 import { answerClientErrors } from "./ClientErrors.ts"
 import { errorResponse, notFoundFallback, requestContext } from "./RequestContext.ts"
+import type { ErrorShape } from "./ErrorWriter.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** Where each started service listens; filled as servers bind, read by `main` for the ready lines and by tests. */
@@ -89,13 +89,19 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constra
     )
   }))
 
+/** The error shape of the client, search and indexer services: `{ code, message, details? }` (src/platform/ApiError.ts). */
+export const defaultErrorShape: ErrorShape = {
+  response: errorResponse,
+  plainBody: (code, message) => ({ code, message })
+}
+
 /**
  * Serves one service's routes on its own port with the shared middleware (request id, body limits, error body) and
- * the JSON 404 fallback, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
+ * the JSON 404 fallback, in the service's error shape, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
  * may claim WebSocket paths through `UpgradeRoutes` (served on the same port), answer requests early via `FastLane`
  * and declare the body limits of their routes through `BodyLimits`.
  */
-export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>) =>
+export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>, errors: ErrorShape = defaultErrorShape) =>
   Layer.unwrap(Effect.gen(function*() {
     const config = yield* AppConfig
     const bodyLimitTable = makeBodyLimitTable(yield* bodyLimitBytes)
@@ -103,7 +109,7 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
     const fast: Array<FastHandler> = []
     const makeServer = () => {
       const server = createServer({ keepAliveTimeout: 5_000 })
-      answerClientErrors(server, name === "exchange" ? "exchange" : "client")
+      answerClientErrors(server, errors.plainBody)
       // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
       // dispatched to the listeners NodeHttpServer installs.
       const emit = server.emit
@@ -154,8 +160,7 @@ export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never,
         address._tag !== "UnixPathAddress" && wildcard ? `http://localhost:${address.port}` : HttpServer.formatAddress(address)
       )
     }))
-    // The exchange API answers its own error shape `{ error, code, details? }` (spec) also for 404/413/500.
-    const writeError = name === "exchange" ? exchangeErrorResponse : errorResponse
+    const writeError = errors.response
     const routeLayers = routes.pipe(Layer.provide(Layer.mergeAll(upgradeRoutes, fastLane, bodyLimits)))
     return HttpRouter.serve(Layer.mergeAll(routeLayers, requestContext(writeError, name, bodyLimitTable), notFoundFallback(writeError)), {
       // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.

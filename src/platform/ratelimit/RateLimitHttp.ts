@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { ExchangeErrorBody } from "../../exchange-api/ExchangeError.ts"
 import type { RateLimitRule } from "./RateLimitConfig.ts"
 import { type RateLimitDecision, RateLimiter } from "./RateLimiter.ts"
 
@@ -15,30 +14,27 @@ export const rateLimitHeaders = (decision: RateLimitDecision, rule: RateLimitRul
   "ratelimit-policy": `${rule.limit};w=${rule.windowSeconds}`
 })
 
-/** 429 in the exchange error shape with `Retry-After` (seconds) and the RateLimit headers. */
-export const tooManyRequestsResponse = (decision: RateLimitDecision, rule: RateLimitRule) => {
-  const body: ExchangeErrorBody = {
-    error: `Rate limit exceeded: ${rule.limit} requests per ${rule.windowSeconds} s; retry in ${decision.resetSeconds} s`,
-    code: "RATE_LIMITED",
-    details: { limit: rule.limit, windowSeconds: rule.windowSeconds, retryAfterSeconds: decision.resetSeconds }
-  }
-  return HttpServerResponse.jsonUnsafe(body, {
+/** The body of a 429, in the error shape of the service that applies the limit. */
+export type TooManyRequestsBody = (decision: RateLimitDecision, rule: RateLimitRule) => unknown
+
+/** 429 with `Retry-After` (seconds) and the RateLimit headers. */
+export const tooManyRequestsResponse = (decision: RateLimitDecision, rule: RateLimitRule, bodyOf: TooManyRequestsBody) =>
+  HttpServerResponse.jsonUnsafe(bodyOf(decision, rule), {
     status: 429,
     headers: { ...rateLimitHeaders(decision, rule), "retry-after": String(decision.resetSeconds) }
   })
-}
 
 /**
  * Wraps a request's handling (an HttpApiMiddleware's `httpEffect`, or any route effect) in a limit: over the limit
  * it answers 429 without running it; otherwise it runs it and the RateLimit headers are added to whatever response
  * goes out, errors included. Used for per-IP public limits here and per-partner-key limits by the quote routes.
  */
-export const rateLimited = (bucket: string, key: string, rule: RateLimitRule) =>
+export const rateLimited = (bucket: string, key: string, rule: RateLimitRule, bodyOf: TooManyRequestsBody) =>
 <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const decision = yield* limiter.consume(bucket, key, rule)
-    if (!decision.allowed) return tooManyRequestsResponse(decision, rule)
+    if (!decision.allowed) return tooManyRequestsResponse(decision, rule, bodyOf)
     const headers = rateLimitHeaders(decision, rule)
     yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
     return yield* httpEffect

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ServiceUnavailable, Unauthorized } from "../ApiError.ts"
-import { McpExclude } from "../../mcp/McpAnnotations.ts"
+import { McpExclude } from "../McpAnnotations.ts"
 
 export const DependencyStatus = Schema.Struct({
   status: Schema.Literals(["up", "down"]),

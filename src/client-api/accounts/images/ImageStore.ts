@@ -4,6 +4,7 @@ import * as NodePath from "node:path"
 import sharp from "sharp"
 import { AppConfig } from "../../../platform/AppConfig.ts"
 import { BadRequest } from "../../../platform/ApiError.ts"
+import { uploadFileBytesConfig } from "../../../platform/http/BodyLimits.ts"
 import { sniffImageType } from "./ImageSniff.ts"
 
 export interface ImageSettings {
@@ -14,7 +15,7 @@ export interface ImageSettings {
 }
 
 export const imageSettingsConfig: Config.Config<ImageSettings> = Config.all({
-  maxBytes: Config.Int("IMAGE_MAX_BYTES").pipe(Config.withDefault(1_000_000)),
+  maxBytes: uploadFileBytesConfig,
   maxDimension: Config.Int("IMAGE_MAX_DIMENSION").pipe(Config.withDefault(512))
 })
 

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Authentication, OptionalAuthentication } from "../auth/Authentication.ts"
 import { BadRequest, Forbidden, ServiceUnavailable, TooManyRequests, Unauthorized } from "../../../platform/ApiError.ts"
 import { SignInIpLimit } from "./SignInIpLimit.ts"
-import { McpSessionEffect } from "../../../mcp/McpAnnotations.ts"
+import { McpSessionEffect } from "../../../platform/McpAnnotations.ts"
 import {
   CurrentSessionView,
   IdpLoginPayload,

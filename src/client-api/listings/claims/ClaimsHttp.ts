@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser } from "../../accounts/auth/Authentication.ts"
 import { ClientApi } from "../../ClientApi.ts"
-import { toListingRecord } from "../ListingRecord.ts"
+import { toListingRecord } from "../ListingsRepo.ts"
 import { ClaimTypedDataView } from "./Claim.ts"
 import { Claims } from "./Claims.ts"
 

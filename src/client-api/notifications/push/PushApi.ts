@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication } from "../../accounts/auth/Authentication.ts"
 import { BadRequest } from "../../../platform/ApiError.ts"
-import { MAX_SUBSCRIPTIONS_PER_USER } from "./PushSubscriptions.ts"
+import { MAX_SUBSCRIPTIONS_PER_USER } from "./PushLimits.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 

@@ -1,11 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { BadRequest } from "../../../platform/ApiError.ts"
+import { MAX_SUBSCRIPTIONS_PER_USER } from "./PushLimits.ts"
 import { PushConfig } from "./PushConfig.ts"
 import { endpointHostProblem, endpointNotAllowed } from "./PushEndpointPolicy.ts"
-
-/** Subscriptions kept per user; subscribing one more drops that user's oldest. */
-export const MAX_SUBSCRIPTIONS_PER_USER = 20
 
 export interface SubscriptionInput {
   readonly endpoint: string

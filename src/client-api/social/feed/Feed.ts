@@ -1,16 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { getAddress } from "viem"
 import { BadRequest } from "../../../platform/ApiError.ts"
-import { FeedActor, FeedItem, FeedPage, FeedToken, type FeedType } from "./FeedItem.ts"
+import { FEED_RULES, FeedActor, FeedItem, FeedPage, FeedToken, type FeedType } from "./FeedItem.ts"
 import { type FeedPosition, FeedRepo, type FeedRow, type FeedSource } from "./FeedRepo.ts"
-
-export const FEED_RULES =
-  "Newest first (block time for chain events, creation time for yaps and shills); tokens hidden by an admin are left out. Personalised when signed in: items " +
-  "about tokens the viewer created (CREATED), holds (HOLDING; indexed balance > 0) or favorited (FAVORITE) come first, " +
-  "newest first, then everything else, newest first; `relevance` says why. Cursor pages are keyset positions in that " +
-  "order over the snapshot the first page saw (indexed block and time, carried in the cursor): items that arrive " +
-  "while paging appear on a new first page, never on later pages, so pages do not repeat or skip (the viewer's token " +
-  "set is read on each request)."
 
 const SOURCES: Record<FeedType, ReadonlyArray<FeedSource>> = {
   ALL: ["LAUNCH", "FUEL", "YAP"],

@@ -3,9 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { OptionalAuthentication } from "../../accounts/auth/Authentication.ts"
 import { BadRequest } from "../../../platform/ApiError.ts"
 import { pageQueryFields } from "../../../platform/PageQuery.ts"
-import { DARE_RULES, Sidebar, ViralDares } from "./Discovery.ts"
-import { FEED_RULES } from "./Feed.ts"
-import { FEED_TYPES, FeedPage } from "./FeedItem.ts"
+import { DARE_RULES, Sidebar, ViralDares } from "./DiscoveryModels.ts"
+import { FEED_RULES, FEED_TYPES, FeedPage } from "./FeedItem.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 

@@ -36,3 +36,11 @@ export class FeedPage extends Schema.Class<FeedPage>("FeedPage")({
   items: Schema.Array(FeedItem),
   nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
 }) {}
+
+export const FEED_RULES =
+  "Newest first (block time for chain events, creation time for yaps and shills); tokens hidden by an admin are left out. Personalised when signed in: items " +
+  "about tokens the viewer created (CREATED), holds (HOLDING; indexed balance > 0) or favorited (FAVORITE) come first, " +
+  "newest first, then everything else, newest first; `relevance` says why. Cursor pages are keyset positions in that " +
+  "order over the snapshot the first page saw (indexed block and time, carried in the cursor): items that arrive " +
+  "while paging appear on a new first page, never on later pages, so pages do not repeat or skip (the viewer's token " +
+  "set is read on each request)."

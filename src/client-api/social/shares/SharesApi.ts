@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Authentication } from "../../accounts/auth/Authentication.ts"
 import { BadRequest, Gone, NotFound } from "../../../platform/ApiError.ts"
 import { WalletAddress } from "../../accounts/users/User.ts"
-import { ShareCode, ShareLink } from "./Shares.ts"
+import { ShareCode, ShareLink } from "./ShareLink.ts"
 
 export const CreateShareRequest = Schema.Struct({
   mintAddress: WalletAddress.annotate({ description: "The launched token to share" })

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authentication } from "../../accounts/auth/Authentication.ts"
 import { BadRequest } from "../../../platform/ApiError.ts"
-import { LinkedAccount, StoreTokensRequest } from "./LinkedAccounts.ts"
+import { LinkedAccount, StoreTokensRequest } from "./LinkedAccount.ts"
 
 /** A linked third-party social account (X). */
 export class XAuthApi extends HttpApiGroup.make("xAuth")
