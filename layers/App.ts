@@ -1,4 +1,4 @@
-import { SignInIpLimitLive } from "../src/client-api/accounts/sessions/SignInIpLimit.ts"
+import { SignInIpLimitLive } from "../src/client-api/accounts/sessions/SignInIpLimitLive.ts"
 import { signInLimits } from "../src/client-api/accounts/sessions/SignInLimits.ts"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"

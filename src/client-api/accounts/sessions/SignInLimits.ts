@@ -2,7 +2,7 @@ import { Config, Context, Effect, Layer, Option } from "effect"
 import type { RateLimitRule } from "../../../platform/ratelimit/RateLimitConfig.ts"
 
 /**
- * Limits on signature verification (issue 23 M3). A verify may cost an `eth_call` on the operator's RPC (ERC-1271,
+ * Limits on signature verification. A verify may cost an `eth_call` on the operator's RPC (ERC-1271,
  * or the ERC-6492 deployless validator running the caller's factory), so it is bounded four ways: per client IP
  * and per address (shared RateLimiter, 429 RATE_LIMITED), per nonce (it dies after a few failed signatures), and
  * in gas (each verification `eth_call` carries a gas limit, whatever the node's own cap).
