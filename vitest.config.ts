@@ -28,6 +28,7 @@ const unit = [
   "test/push/BlockedAddresses.test.ts",
   "test/push/PushOutcome.test.ts",
   "test/routing/**/*.test.ts",
+  "test/sdk/BrowserBundle.test.ts",
   "test/search/MemoryIndex.test.ts",
   "test/search/TermDictionary.test.ts",
   "test/security/CallerIpKeys.test.ts",
