@@ -12,7 +12,7 @@ const urlInText = /\b(?:https?|wss?):\/\/[^\s"'<>)]+/giu
 
 /**
  * `text` with every URL in it redacted as `redactUrl` does. viem's errors name the request URL ("URL: https://…/v2/<key>")
- * in their message and details, so a logged RPC error would print the provider key (issue 23 L1).
+ * in their message and details, so a logged RPC error would print the provider key.
  */
 export const redactUrlsIn = (text: string) => text.replace(urlInText, (url) => redactUrl(url))
 
