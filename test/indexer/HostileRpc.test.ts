@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { makePublicClient } from "../../scripts/devnet/tx.ts"
+import { makePublicClient } from "../../layers/PublicClient.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { type RpcFaults, startRpcProxy } from "../layers/RpcProxy.ts"
 import { TestDatabase } from "../layers/TestDatabase.ts"
