@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, type Forbidden, type Gone, type NotFound } from "../../platform/ApiError.ts"
+import { Conflict, type Forbidden, type Gone, type NotFound, TooManyRequests } from "../../platform/ApiError.ts"
+import { RateLimiter, rateLimitSettings } from "../../platform/ratelimit/RateLimiter.ts"
+import { CommentsConfig } from "./CommentsConfig.ts"
 import { ReportReason } from "../listings/moderation/Report.ts"
 import type { User } from "../accounts/users/User.ts"
 import { CommentReport, type CommentView, toCommentView } from "./Comment.ts"
@@ -23,7 +25,7 @@ interface Locked {
  * delete cannot interleave.
  */
 export class CommentEdits extends Context.Service<CommentEdits, {
-  readonly edit: (user: User, id: number, text: string) => Effect.Effect<CommentView, NotFound | Gone | Forbidden>
+  readonly edit: (user: User, id: number, text: string) => Effect.Effect<CommentView, NotFound | Gone | Forbidden | TooManyRequests>
   readonly remove: (user: User, id: number) => Effect.Effect<CommentView, NotFound | Forbidden>
   readonly report: (user: User, id: number, reason: string, details: string | null) => Effect.Effect<CommentReport, NotFound | Gone | Conflict>
 }>()("app/comments/CommentEdits") {
@@ -33,6 +35,9 @@ export class CommentEdits extends Context.Service<CommentEdits, {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* CommentsRepo
       const mentions = yield* MentionNotifier
+      const limiter = yield* RateLimiter
+      const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
+      const editLimit = (yield* CommentsConfig).editLimit ?? { limit: 10, windowSeconds: 60 }
 
       const lock = (id: number) =>
         sql<Locked>`SELECT token, author_id, post_number, deleted_at FROM comments WHERE id = ${id} FOR NO KEY UPDATE`.pipe(
@@ -42,6 +47,17 @@ export class CommentEdits extends Context.Service<CommentEdits, {
       const view = (id: number, viewer: string) => Effect.map(repo.byId(id, viewer), (row) => toCommentView(Option.getOrThrow(row), true))
 
       const edit = Effect.fn("CommentEdits.edit")(function*(user: User, id: number, text: string) {
+        if (limitsOn) {
+          // Each edit resolves mentions again and may notify (and web-push): a window per user, as for creates.
+          const decision = yield* limiter.consume("comment-edit", user.id, editLimit)
+          if (!decision.allowed) {
+            return yield* new TooManyRequests({
+              code: "RATE_LIMITED",
+              message: `At most ${decision.limit} edits per ${editLimit.windowSeconds} s; retry in ${decision.resetSeconds} s`,
+              details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds }
+            })
+          }
+        }
         const names = mentionedUsernames(text)
         const mentioned = inTextOrder(names, yield* repo.usersByUsername(names))
         yield* sql.withTransaction(Effect.gen(function*() {

@@ -120,7 +120,7 @@ export class CommentsApi extends HttpApiGroup.make("comments")
       params: id,
       payload: EditCommentPayload,
       success: CommentView,
-      error: [BadRequest, NotFound, Gone, Forbidden]
+      error: [BadRequest, NotFound, Gone, Forbidden, TooManyRequests]
     }).middleware(Authentication).annotateMerge(doc(
       "Edit my comment",
       "Replaces the text (same rules as create) and sets `editedAt`; mentions are resolved again and newly mentioned " +

@@ -7,6 +7,10 @@ import type { RateLimitRule } from "../../platform/ratelimit/RateLimitConfig.ts"
  */
 export interface CommentSettings {
   readonly createLimit: RateLimitRule
+  /** COMMENT_EDIT_RATE_LIMIT edits per COMMENT_EDIT_RATE_WINDOW_SECONDS per user (10 per 60 s): each edit may notify. */
+  readonly editLimit?: RateLimitRule
+  /** COMMENT_MENTION_LIFETIME_CAP: distinct users one comment may ever notify by mention, edits included (10). */
+  readonly mentionLifetimeCap?: number
 }
 
 const positive = (name: string, fallback: number) =>
@@ -21,7 +25,12 @@ export const commentSettingsConfig: Config.Config<CommentSettings> = Config.all(
   createLimit: Config.all({
     limit: positive("COMMENT_RATE_LIMIT", 10),
     windowSeconds: positive("COMMENT_RATE_WINDOW_SECONDS", 60)
-  })
+  }),
+  editLimit: Config.all({
+    limit: positive("COMMENT_EDIT_RATE_LIMIT", 10),
+    windowSeconds: positive("COMMENT_EDIT_RATE_WINDOW_SECONDS", 60)
+  }),
+  mentionLifetimeCap: positive("COMMENT_MENTION_LIFETIME_CAP", 10)
 })
 
 export class CommentsConfig extends Context.Service<CommentsConfig, CommentSettings>()("app/comments/CommentsConfig") {

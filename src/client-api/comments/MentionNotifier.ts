@@ -1,11 +1,14 @@
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { CommentsConfig } from "./CommentsConfig.ts"
 import { Notifications } from "../notifications/Notifications.ts"
 import { excerpt } from "./Mentions.ts"
 
 /**
  * COMMENT_MENTION notifications of a comment (new or edited), in the caller's transaction. The author is never
  * notified of their own mention, and the dedupe key (comment, user) makes a user notified once per comment however
- * often an edit mentions them again.
+ * often an edit mentions them again. Over a comment's life at most COMMENT_MENTION_LIFETIME_CAP distinct users are
+ * notified (issue 23 L2): an edit loop that swaps the names mentioned cannot reach every user.
  */
 export class MentionNotifier extends Context.Service<MentionNotifier, {
   readonly notify: (comment: {
@@ -21,10 +24,20 @@ export class MentionNotifier extends Context.Service<MentionNotifier, {
     MentionNotifier,
     Effect.gen(function*() {
       const notifications = yield* Notifications
+      const sql = yield* SqlClient.SqlClient
+      const cap = (yield* CommentsConfig).mentionLifetimeCap ?? 10
+      /** Users this comment already notified by mention (its dedupe keys), read in the caller's transaction. */
+      const notifiedBefore = (commentId: number) =>
+        sql<{ key: string }>`SELECT dedupe_key AS key FROM notifications WHERE dedupe_key LIKE ${`comment-mention:${commentId}:%`}`.pipe(
+          Effect.map((rows) => new Set(rows.map((r) => r.key.slice(r.key.lastIndexOf(":") + 1)))),
+          Effect.orDie
+        )
       return MentionNotifier.of({
         notify: (comment) =>
-          Effect.forEach(
-            comment.mentioned.filter((m) => m.userId !== comment.author.userId),
+          Effect.flatMap(notifiedBefore(comment.id), (before) => {
+            const fresh = comment.mentioned.filter((m) => m.userId !== comment.author.userId && !before.has(m.userId))
+            return Effect.forEach(
+            fresh.slice(0, Math.max(0, cap - before.size)),
             (m) =>
               notifications.notify(m.userId, "COMMENT_MENTION", {
                 commentId: comment.id,
@@ -35,6 +48,7 @@ export class MentionNotifier extends Context.Service<MentionNotifier, {
               }, { dedupeKey: `comment-mention:${comment.id}:${m.userId}` }),
             { discard: true }
           )
+          })
       })
     })
   )
