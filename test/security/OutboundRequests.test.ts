@@ -31,7 +31,13 @@ const reviewed: Record<string, ReviewedUse> = {
       "through an Agent that refuses private/loopback/link-local/reserved addresses at connection time (threat 6)"
   },
   "src/sdk/index.ts": { uses: 2, why: "the typed client library for API consumers; not run by the server" },
-  "src/cli/main.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" }
+  "src/cli/main.ts": { uses: 1, why: "the operator CLI (`npm run cli`), run in a terminal against the URL given to it" },
+  "src/client-api/accounts/sessions/SignatureVerifier.ts": {
+    uses: 1,
+    why: "wraps the app's own chain client (RPC_URL or the devnet) to cap the gas of eth_call; no other destination"
+  },
+  // Not a request: the pattern matches the words "fetch (or take …" of a doc comment.
+  "src/indexer/loop/Loop.ts": { uses: 1, why: "a doc comment's words, no outbound call" }
   // The CLI's chain transactions (launch, swap) go through scripts/devnet/tx.ts, against the RPC URL given to them.
 }
 
