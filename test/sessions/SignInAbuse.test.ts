@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { createPublicClient, custom, type EIP1193Parameters, type PublicClient, serializeErc6492Signature } from "viem"
 import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { AnvilChain } from "../layers/AnvilChain.ts"
@@ -46,6 +47,19 @@ layer(AccountsServer({ SIWE_NONCE_MAX_FAILURES: "3", SIGNIN_ADDRESS_RATE_LIMIT: 
     }))
 })
 
+layer(AccountsServer({ SIGNIN_IP_RATE_LIMIT: "1000" }), { timeout: "60 seconds" })("anonymous rows expire (issue 23 L4)", (it) => {
+  it.effect("a wallet-state report purges anonymous reports older than 30 days, newer ones stay", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO wallet_states (status, created_at) VALUES ('connected', now() - interval '31 days')`
+      yield* sql`INSERT INTO wallet_states (status, created_at) VALUES ('connected', now() - interval '29 days')`
+      const state = yield* postJson("/v1/session/wallet-state", { status: "connected" })
+      assert.strictEqual(state.status, 200, JSON.stringify(state.body))
+      const ages = yield* sql<{ old: boolean }>`SELECT created_at < now() - interval '30 days' AS old FROM wallet_states WHERE user_id IS NULL`
+      assert.deepStrictEqual(ages.map((r) => r.old).sort(), [false, false])
+    }))
+})
+
 layer(AccountsServer({ SIGNIN_ADDRESS_RATE_LIMIT: "2", SIGNIN_IP_RATE_LIMIT: "1000" }), { timeout: "60 seconds" })(
   "per-address limit",
   (it) => {
@@ -76,6 +90,9 @@ layer(AccountsServer({ SIGNIN_IP_RATE_LIMIT: "3", SIGNIN_ADDRESS_RATE_LIMIT: "10
       const refused = yield* verify("x", "0x00")
       assert.strictEqual(refused.status, 429)
       assert.strictEqual(refused.body.code, "RATE_LIMITED")
+      // The anonymous wallet-state report writes a row per call: the same window (issue 23 L4).
+      const state = yield* postJson("/v1/session/wallet-state", { status: "connected", address: newAccount().address, chainId: 31337 })
+      assert.strictEqual(state.status, 429, JSON.stringify(state.body))
     }))
 })
 

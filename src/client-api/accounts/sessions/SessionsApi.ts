@@ -83,7 +83,7 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       payload: WalletStatePayload,
       success: WalletStateRecorded,
       error: BadRequest
-    }).middleware(OptionalAuthentication).annotateMerge(doc(
+    }).middleware(OptionalAuthentication).middleware(SignInIpLimit).annotateMerge(doc(
       "Report wallet connection state",
       "Records what the client's wallet did (connected, disconnected, changed account or chain), linked to the " +
         "session when a JWT is sent. Works without a JWT."

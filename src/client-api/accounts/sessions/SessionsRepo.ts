@@ -75,7 +75,15 @@ export class SessionsRepo extends Context.Service<SessionsRepo, {
             UPDATE sessions SET revoked_at = now(), replaced_by = ${replacedBy ?? null}
             WHERE id = ${id} AND revoked_at IS NULL
             RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        recordWalletState: (row) => sql`INSERT INTO wallet_states ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
+        // Anonymous reports (no user) are kept 30 days: each insert purges up to 100 older ones, as nonces are
+        // purged when issued (issue 23 L4: an anonymous loop wrote a row per call forever).
+        recordWalletState: (row) =>
+          sql`
+            WITH purged AS (
+              DELETE FROM wallet_states WHERE id IN (
+                SELECT id FROM wallet_states WHERE user_id IS NULL AND created_at < now() - interval '30 days' LIMIT 100)
+            )
+            INSERT INTO wallet_states ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
   )
