@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Effect, FileSystem, Layer, Option, Path, Redacted } from "effect"
+import { Config, Effect, FileSystem, Layer, Option, type Path, type Redacted } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as NodePath from "node:path"

@@ -127,7 +127,7 @@ const send = async (base: string, request: FuzzRequest, token: string | undefine
       signal: AbortSignal.timeout(timeoutMs)
     })
     const text = await response.text()
-    let json: unknown = undefined
+    let json: unknown 
     try {
       json = JSON.parse(text)
     } catch {

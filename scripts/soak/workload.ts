@@ -31,7 +31,7 @@ const json = async (url: string, init?: RequestInit) => {
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any }
 }
 const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(Math.random() * xs.length)]!
-const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+const postJson = (_url: string, body: unknown, headers: Record<string, string> = {}) =>
   ({ method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } })
 
 interface Deployments {

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, PubSub, Scope, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
 
 /**
  * What one committed batch (or rollback) changed. Published only after the transaction committed, so a consumer

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
+import { Context, type Duration, Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
 
 export type IndexerPhase = "starting" | "waiting-for-lock" | "backfilling" | "following" | "retrying"
 

@@ -1,6 +1,6 @@
 import { Cause, Context, Effect, Layer, Option } from "effect"
 import { McpProtocol, McpSchema, McpServer } from "effect/ai"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { McpSessions } from "./McpSessions.ts"
 import { buildRequest, type Credentials, type RouteResponse, toOutcome, type ToolError } from "./RouteCall.ts"
 import type { RouteTool } from "./RouteTools.ts"

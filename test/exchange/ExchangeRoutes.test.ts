@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { AnvilChain } from "../layers/AnvilChain.ts"
 import { TestServices } from "../layers/TestServer.ts"
-import { erc20Abi, exchange, indexedHead, npmAbi, poolAbi, read } from "./support.ts"
+import { erc20Abi, exchange, indexedHead, poolAbi, read } from "./support.ts"
 
 /**
  * Every exchange data route against the seeded devnet indexed by the real indexer (exchange + indexer services in one

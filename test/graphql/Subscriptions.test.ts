@@ -25,8 +25,8 @@ import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
 const makeGate = () => {
   let held = false
   let inFlight = 0
-  let idle: Array<() => void> = []
-  let queued: Array<() => void> = []
+  const idle: Array<() => void> = []
+  const queued: Array<() => void> = []
   let server: Server | undefined
   const settle = () => {
     if (inFlight === 0) for (const f of idle.splice(0)) f()

@@ -89,7 +89,7 @@ export const startDevnet = async (): Promise<Devnet> => {
   }
 }
 
-const ignited = async (d: Devnet, receipt: Promise<{ logs: ReadonlyArray<{ topics: ReadonlyArray<string>; data: string; address: string }> }>) => {
+const ignited = async (_d: Devnet, receipt: Promise<{ logs: ReadonlyArray<{ topics: ReadonlyArray<string>; data: string; address: string }> }>) => {
   const { parseEventLogs } = await import("viem")
   const r = await receipt
   const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: r.logs as never, eventName: "Ignited" })

@@ -1,4 +1,4 @@
-import { PgClient } from "@effect/sql-pg"
+import type { PgClient } from "@effect/sql-pg"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"

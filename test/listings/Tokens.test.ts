@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress, parseEther } from "viem"
 import { ListingsRepo } from "../../src/client-api/listings/ListingsRepo.ts"

@@ -1,5 +1,5 @@
 import { Effect, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
+import type { SqlClient } from "effect/sql"
 import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
 import { bearer, client } from "../sessions/support.ts"
 

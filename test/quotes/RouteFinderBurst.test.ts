@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer, } from "effect"
 import { RouteFinderPool } from "../../src/exchange-api/quotes/RouteFinderPool.ts"
 import { QuoteConfig } from "../../src/exchange-api/quotes/QuoteConfig.ts"
 import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { PoolDocument, TokenDocument } from "../../src/search/SearchDocument.ts"

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, } from "effect"
 import { SqlClient } from "effect/sql"
 import { createPublicClient, custom, type EIP1193Parameters, type PublicClient, serializeErc6492Signature } from "viem"
 import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"

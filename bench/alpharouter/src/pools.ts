@@ -55,7 +55,7 @@ const sorPoolOf = (p: PoolJson, remap: Remap, tokens: Map<string, TokenT>): { po
 
 /** Token amounts locked in the pool (per range of active liquidity), as floats: what a subgraph's TVL measures. */
 const lockedAmounts = (p: PoolJson): [number, number] => {
-  const sqrtAt = (t: number) => Math.pow(1.0001, t / 2)
+  const sqrtAt = (t: number) => 1.0001 ** (t / 2)
   const sqrtP = Number(BigInt(p.sqrtPriceX96)) / 2 ** 96
   let liquidity = 0
   let a0 = 0

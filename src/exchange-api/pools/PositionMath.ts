@@ -21,4 +21,4 @@ export const amountsForLiquidity = (sqrtPriceX96: bigint, tickLower: number, tic
 }
 
 /** token1 per token0 in human units at a tick. */
-export const priceAtTick = (tick: number, decimals0: number, decimals1: number) => Math.pow(1.0001, tick) * Math.pow(10, decimals0 - decimals1)
+export const priceAtTick = (tick: number, decimals0: number, decimals1: number) => 1.0001 ** tick * 10 ** (decimals0 - decimals1)

@@ -9,7 +9,7 @@ import { timedQuote } from "../../platform/metrics/Metrics.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
-import { describe, type QuoteInput, type QuoteOutcome, QuoteRejected, Quotes } from "./Quotes.ts"
+import { describe, type QuoteInput, type QuoteOutcome, type QuoteRejected, Quotes } from "./Quotes.ts"
 
 /** The summary both response shapes share. */
 const summary = (o: QuoteOutcome) => {

@@ -2,7 +2,7 @@ import { idOf } from "../Ids.ts"
 import type { TokenRow } from "./TokensRepo.ts"
 
 /** Human units of a raw amount (for USD products; precision of a double is enough there). */
-export const toUnits = (raw: string, decimals: number) => Number(raw) / Math.pow(10, decimals)
+export const toUnits = (raw: string, decimals: number) => Number(raw) / 10 ** decimals
 
 /** Claim state from the client API's token listings (null: that feature's tables are not in this database). */
 export interface ClaimState {

@@ -1,4 +1,4 @@
-import { Effect, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { type Hex, hexToBigInt, type PublicClient } from "viem"
 
 interface WebSocketSubscriber {

@@ -10,7 +10,7 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
-  GraphQLScalarType,
+  type GraphQLScalarType,
   GraphQLSchema,
   GraphQLString
 } from "graphql"

@@ -1,4 +1,4 @@
-import { Context, Data, Effect, Layer, Option, Scope } from "effect"
+import { Context, Data, Effect, Layer, Option, type Scope } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { BlockHeader, TokenMetadata } from "../fetch/ChainReader.ts"
 import { type BatchRows, eventTables, type Row } from "../project/Rows.ts"

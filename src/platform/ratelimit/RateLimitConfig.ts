@@ -1,4 +1,4 @@
-import { Config, Option, Redacted } from "effect"
+import { Config, Option, type Redacted } from "effect"
 
 /** A limit: at most `limit` requests per `windowSeconds` (fixed window starting with the first request). */
 export interface RateLimitRule {

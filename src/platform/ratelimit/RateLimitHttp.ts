@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { RateLimitRule } from "./RateLimitConfig.ts"
 import { type RateLimitDecision, RateLimiter } from "./RateLimiter.ts"
 

@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
+import { Config, Context, Effect, Layer, type Option, type Redacted } from "effect"
 
 export interface PushSettings {
   /** VAPID key pair (base64url, as `web-push generate-vapid-keys` prints); generated once and kept in app_settings when absent. */

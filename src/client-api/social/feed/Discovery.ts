@@ -1,8 +1,8 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { Chain } from "../../../platform/Chain.ts"
-import { DARE_RULES, DareScore, ViralDare, ViralDares, SidebarToken, Sidebar } from "./DiscoveryModels.ts"
+import { DareScore, ViralDare, ViralDares, SidebarToken, Sidebar } from "./DiscoveryModels.ts"
 
 interface TokenRow {
   readonly token: string

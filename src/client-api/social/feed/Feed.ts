@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { getAddress } from "viem"
 import { BadRequest } from "../../../platform/ApiError.ts"
-import { FEED_RULES, FeedActor, FeedItem, FeedPage, FeedToken, type FeedType } from "./FeedItem.ts"
+import { FeedActor, FeedItem, FeedPage, FeedToken, type FeedType } from "./FeedItem.ts"
 import { type FeedPosition, FeedRepo, type FeedRow, type FeedSource } from "./FeedRepo.ts"
 
 const SOURCES: Record<FeedType, ReadonlyArray<FeedSource>> = {

@@ -1,10 +1,10 @@
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { getAddress } from "viem"
 import { Chain } from "../../../platform/Chain.ts"
 import { Gone, NotFound } from "../../../platform/ApiError.ts"
-import { ShareCode, ShareLink } from "./ShareLink.ts"
+import { ShareLink } from "./ShareLink.ts"
 
 interface Row {
   readonly code: string

@@ -1,8 +1,8 @@
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, } from "effect"
 import { SqlClient } from "effect/sql"
 import { BadRequest } from "../../../platform/ApiError.ts"
 import { XAuthCipher } from "./XAuthCipher.ts"
-import { LinkedAccount, StoreTokensRequest } from "./LinkedAccount.ts"
+import { LinkedAccount, type StoreTokensRequest } from "./LinkedAccount.ts"
 
 /** `YYYY-MM-DD` names a real day (Date would roll 02-31 over into March). */
 const isCalendarDate = (ymd: string) => new Date(`${ymd}T00:00:00Z`).toISOString().slice(0, 10) === ymd
@@ -25,7 +25,7 @@ export class LinkedAccounts extends Context.Service<LinkedAccounts, {
           const provider = r.provider ?? "x"
           const now = new Date(yield* Clock.currentTimeMillis)
           const expiresAt = r.expiresAt === undefined ? null : new Date(r.expiresAt)
-          if (expiresAt !== null && (isNaN(expiresAt.getTime()) || !isCalendarDate(r.expiresAt!.slice(0, 10)))) {
+          if (expiresAt !== null && (Number.isNaN(expiresAt.getTime()) || !isCalendarDate(r.expiresAt!.slice(0, 10)))) {
             return yield* new BadRequest({ code: "INVALID_BODY", message: "expiresAt: not a valid ISO 8601 time" })
           }
           const row = {
