@@ -32,7 +32,10 @@ export const DEVNET_PRIVATE_KEYS = [
   "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6"
 ] as const
 
-export class AnvilError extends Data.TaggedError("AnvilError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class AnvilError extends Data.TaggedError("AnvilError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
 
 export interface AnvilOptions {
   /** Working directory of the process: anvil gets `HOME=<dataDir>/home`, so nothing lands in the user's home. */
@@ -81,7 +84,9 @@ export const freePort = (host = "127.0.0.1"): Promise<number> =>
     server.once("error", reject)
     server.listen(0, host, () => {
       const address = server.address()
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))
+      )
     })
   })
 
@@ -120,13 +125,17 @@ const startOnce = async (options: AnvilOptions, port: number): Promise<AnvilInst
   const home = NodePath.join(NodePath.resolve(options.dataDir), "home")
   NodeFs.mkdirSync(home, { recursive: true })
   const args = [
-    "--host", host,
-    "--port", String(port),
+    "--host",
+    host,
+    "--port",
+    String(port),
     "--silent",
     // State dumps do not keep the chain id.
-    "--chain-id", String(chainId),
+    "--chain-id",
+    String(chainId),
     // Otherwise anvil writes every old state under $HOME/.foundry/anvil/tmp, gigabytes per run, and slows down.
-    "--max-persisted-states", "0",
+    "--max-persisted-states",
+    "0",
     ...(options.loadState === undefined ? [] : ["--load-state", options.loadState]),
     ...(options.blockTime === undefined ? [] : ["--block-time", String(options.blockTime)]),
     ...(options.extraArgs ?? [])
@@ -201,7 +210,9 @@ export const anvilScoped = (options: AnvilOptions): Effect.Effect<AnvilInstance,
     Effect.tryPromise({
       try: () => startAnvil(options),
       catch: (cause) =>
-        cause instanceof AnvilError ? cause : new AnvilError({ message: `anvil did not start: ${String(cause)}`, cause })
+        cause instanceof AnvilError
+          ? cause
+          : new AnvilError({ message: `anvil did not start: ${String(cause)}`, cause })
     }),
     (anvil) => Effect.promise(() => anvil.stop())
   )

@@ -50,7 +50,9 @@ const clientRoutes = apiRoutes(
     AccountsHttpLive,
     SocialHttpLive,
     // Notifications, web push and the chain-event notifier of the process's chain.
-    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(Layer.provide(AccountServicesLive)),
+    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(
+      Layer.provide(AccountServicesLive)
+    ),
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
     ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer))),
     // Comments (yaps) and engagement; replies, mentions and likes notify through Notifications.
@@ -60,16 +62,26 @@ const clientRoutes = apiRoutes(
   // Per-IP limits of the sign-in routes (src/ratelimit/ClientIpLimits.ts).
   Layer.provide(SignInIpLimitLive)
 )
-const exchangeRoutes = apiRoutes(ExchangeApi, Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLiveWithDeps)).pipe(
+const exchangeRoutes = apiRoutes(
+  ExchangeApi,
+  Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLiveWithDeps)
+).pipe(
   // The exchange API's own error shape for decode failures, its per-IP limit of the public routes, partner keys.
   Layer.provide([ExchangeValidationLive, PublicRateLimitLive, PartnerAuthLiveWithDeps])
 )
-const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(Layer.provide(searchServices()))
+const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(
+  Layer.provide(searchServices())
+)
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
 const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
 const exchangeWithMcp = Layer.mergeAll(exchangeRoutes, ExchangeMcpLive)
 // IndexerChangeNotifierLive forwards each commit to NOTIFY, for the exchange cache of any process.
-const indexerRoutes = Layer.mergeAll(apiRoutes(IndexerApi, IndexerSystemHttp), GraphqlHttpLive, IndexerChangeNotifierLive, IndexerMetricsLive).pipe(
+const indexerRoutes = Layer.mergeAll(
+  apiRoutes(IndexerApi, IndexerSystemHttp),
+  GraphqlHttpLive,
+  IndexerChangeNotifierLive,
+  IndexerMetricsLive
+).pipe(
   // GraphQL reads on its own small pool with a statement timeout (src/indexer/graphql/GraphqlDatabase.ts).
   Layer.provide(Layer.mergeAll(GraphqlSchema.layer, TableSizes.layer).pipe(Layer.provide(GraphqlPoolLive))),
   Layer.provide(GraphqlConfig.layer),
@@ -92,7 +104,9 @@ const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoute
 /** The HTTP servers of the selected services, over the shared services (database, config, health). */
 export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
-    .map((name) => serveService(name, serviceRoutes[name], name === "exchange" ? exchangeErrorShape : defaultErrorShape))
+    .map((name) =>
+      serveService(name, serviceRoutes[name], name === "exchange" ? exchangeErrorShape : defaultErrorShape)
+    )
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
@@ -102,7 +116,8 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
 const SignatureVerifierFromChain = Layer.unwrap(
   Effect.map(Effect.all([Chain, Effect.orDie(signInLimits)]), ([chain, limits]) =>
-    SignatureVerifier.layerFromClient(chain.publicClient, limits.verifyGas))
+    SignatureVerifier.layerFromClient(chain.publicClient, limits.verifyGas)
+  )
 )
 
 /**

@@ -33,7 +33,10 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   deploymentsFile: Config.option(Config.String("DEPLOYMENTS_FILE")),
   devnetPort: Config.Int("DEVNET_PORT").pipe(Config.withDefault(8545)),
   rpcTimeoutMs: Config.Int("RPC_TIMEOUT_MS").pipe(Config.option, Config.map(Option.getOrUndefined)),
-  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d)))
+  dataDir: Config.String("DATA_DIR").pipe(
+    Config.withDefault("./data"),
+    Config.map((d) => NodePath.resolve(d))
+  )
 })
 
 /**
@@ -42,26 +45,29 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
  */
 export const ChainLive: Layer.Layer<Chain, ChainError | Config.ConfigError> = Layer.effect(
   Chain,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const lock = yield* Effect.serviceOption(DataDirLock)
     const stopLeftover = Option.match(lock, { onNone: () => true, onSome: (l) => l.leftoversAreStale })
     return yield* makeChain({ ...(yield* chainSettingsConfig), stopLeftover })
   })
 )
 
-export const chainLayerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> => Layer.effect(Chain, makeChain(settings))
+export const chainLayerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
+  Layer.effect(Chain, makeChain(settings))
 
-export const makeChain = Effect.fn("Chain.make")(function*(settings: ChainSettings) {
+export const makeChain = Effect.fn("Chain.make")(function* (settings: ChainSettings) {
   return Option.isSome(settings.rpcUrl)
     ? yield* connectExternal(settings.rpcUrl.value, settings.deploymentsFile, settings.rpcTimeoutMs)
     : yield* runDevnet(settings)
 })
 
 /** Progress lines of the devnet go to the Effect logger of the fiber that builds the layer. */
-const effectLogger = Effect.map(Effect.context<never>(), (context) => (line: string) =>
-  Effect.runForkWith(context)(Effect.logInfo(line)))
+const effectLogger = Effect.map(
+  Effect.context<never>(),
+  (context) => (line: string) => Effect.runForkWith(context)(Effect.logInfo(line))
+)
 
-const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
+const runDevnet = Effect.fnUntraced(function* (settings: ChainSettings) {
   const log = yield* effectLogger
   const { forgetPid, startDevnet } = yield* Effect.tryPromise({
     try: () => import("../scripts/devnet/devnet.ts"),
@@ -69,13 +75,14 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
   })
   const devnet = yield* Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => startDevnet({
-        dataDir: settings.dataDir,
-        port: settings.devnetPort,
-        log,
-        ...(settings.fresh === undefined ? {} : { fresh: settings.fresh }),
-        ...(settings.stopLeftover === undefined ? {} : { stopLeftover: settings.stopLeftover })
-      }),
+      try: () =>
+        startDevnet({
+          dataDir: settings.dataDir,
+          port: settings.devnetPort,
+          log,
+          ...(settings.fresh === undefined ? {} : { fresh: settings.fresh }),
+          ...(settings.stopLeftover === undefined ? {} : { stopLeftover: settings.stopLeftover })
+        }),
       catch: (cause) =>
         new ChainError({
           message: /already in use/.test(errorMessage(cause))
@@ -104,20 +111,28 @@ const runDevnet = Effect.fnUntraced(function*(settings: ChainSettings) {
   })
 })
 
-const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsFile: Option.Option<string>, rpcTimeoutMs: number | undefined) {
+const connectExternal = Effect.fnUntraced(function* (
+  rpcUrl: string,
+  deploymentsFile: Option.Option<string>,
+  rpcTimeoutMs: number | undefined
+) {
   if (Option.isNone(deploymentsFile)) {
-    return yield* new ChainError({ message: "RPC_URL is set but DEPLOYMENTS_FILE is not: set DEPLOYMENTS_FILE to the contract addresses (a deployments.json) of RPC_URL's chain" })
+    return yield* new ChainError({
+      message:
+        "RPC_URL is set but DEPLOYMENTS_FILE is not: set DEPLOYMENTS_FILE to the contract addresses (a deployments.json) of RPC_URL's chain"
+    })
   }
   const file = deploymentsFile.value
   const deployments = yield* Effect.try({
     try: () => readDeploymentsSync(file),
     catch: (cause) => {
-      const code = ((cause as { cause?: NodeJS.ErrnoException }).cause)?.code
+      const code = (cause as { cause?: NodeJS.ErrnoException }).cause?.code
       return new ChainError({
-        message: code !== undefined
-          ? `DEPLOYMENTS_FILE ${file} cannot be read (${code}): set DEPLOYMENTS_FILE to the deployments.json of RPC_URL's chain`
-          : `DEPLOYMENTS_FILE ${file} is an invalid deployments file (${oneLine(errorMessage((cause as { cause?: unknown }).cause))}): ` +
-            "fix it or set DEPLOYMENTS_FILE to another",
+        message:
+          code !== undefined
+            ? `DEPLOYMENTS_FILE ${file} cannot be read (${code}): set DEPLOYMENTS_FILE to the deployments.json of RPC_URL's chain`
+            : `DEPLOYMENTS_FILE ${file} is an invalid deployments file (${oneLine(errorMessage((cause as { cause?: unknown }).cause))}): ` +
+              "fix it or set DEPLOYMENTS_FILE to another",
         cause
       })
     }
@@ -129,11 +144,15 @@ const connectExternal = Effect.fnUntraced(function*(rpcUrl: string, deploymentsF
   const chainId = yield* Effect.tryPromise({
     try: () => publicClient.getChainId(),
     catch: (cause) =>
-      new ChainError({ message: `RPC_URL ${redactUrl(rpcUrl)} does not answer (${rpcFailure(cause)}): check RPC_URL`, cause })
+      new ChainError({
+        message: `RPC_URL ${redactUrl(rpcUrl)} does not answer (${rpcFailure(cause)}): check RPC_URL`,
+        cause
+      })
   })
   if (chainId !== deployments.chainId) {
     return yield* new ChainError({
-      message: `RPC_URL serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
+      message:
+        `RPC_URL serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
         "point RPC_URL and DEPLOYMENTS_FILE at the same chain"
     })
   }
@@ -147,7 +166,6 @@ const closeWebSocket = (client: PublicClient) =>
     if (transport.type === "webSocket" && transport.getRpcClient) (await transport.getRpcClient()).close()
   }).pipe(Effect.ignore)
 
-
 const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 const firstLine = (text: string) => text.split("\n")[0]!.trim()
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
@@ -156,5 +174,7 @@ const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
 const rpcFailure = (cause: unknown) => {
   const { shortMessage, details } = cause as { shortMessage?: string; details?: string }
   if (shortMessage === undefined) return firstLine(errorMessage(cause))
-  return details === undefined || details === "" ? shortMessage : `${shortMessage.replace(/\.$/, "")}: ${firstLine(details)}`
+  return details === undefined || details === ""
+    ? shortMessage
+    : `${shortMessage.replace(/\.$/, "")}: ${firstLine(details)}`
 }

@@ -23,16 +23,24 @@ export interface LockHolder {
   readonly serving: ReadonlyArray<string>
 }
 
-export class DataDirInUse extends Data.TaggedError("DataDirInUse")<{ readonly dataDir: string; readonly holder: LockHolder }> {
+export class DataDirInUse extends Data.TaggedError("DataDirInUse")<{
+  readonly dataDir: string
+  readonly holder: LockHolder
+}> {
   override get message() {
     const where = this.holder.serving.length > 0 ? `serving ${this.holder.serving.join(", ")}` : "still starting"
-    return `DATA_DIR ${this.dataDir} is in use by fire-api pid ${this.holder.pid} (${where}, since ${this.holder.startedAt}): ` +
+    return (
+      `DATA_DIR ${this.dataDir} is in use by fire-api pid ${this.holder.pid} (${where}, since ${this.holder.startedAt}): ` +
       "stop that instance or set another DATA_DIR"
+    )
   }
 }
 
 /** DATA_DIR cannot be created or written (permissions, a file in the way, a read-only mount). */
-export class DataDirUnusable extends Data.TaggedError("DataDirUnusable")<{ readonly dataDir: string; readonly cause: unknown }> {
+export class DataDirUnusable extends Data.TaggedError("DataDirUnusable")<{
+  readonly dataDir: string
+  readonly cause: unknown
+}> {
   override get message() {
     const reason = this.cause instanceof Error ? this.cause.message : String(this.cause)
     return `DATA_DIR ${this.dataDir} is not usable (${reason}): set DATA_DIR to a directory this user can write`
@@ -154,16 +162,19 @@ export const releaseDataDirLock = (acquired: Acquired) => {
   if (sameHolder(readHolder(acquired.file), acquired.self)) NodeFs.rmSync(acquired.file, { force: true })
 }
 
-export class DataDirLock extends Context.Service<DataDirLock, {
-  /** Whether children left running on DATA_DIR belong to a killed instance (a stale lock was taken over). */
-  readonly leftoversAreStale: boolean
-  readonly announce: (serving: ReadonlyArray<string>) => Effect.Effect<void>
-}>()("app/layers/DataDirLock") {
+export class DataDirLock extends Context.Service<
+  DataDirLock,
+  {
+    /** Whether children left running on DATA_DIR belong to a killed instance (a stale lock was taken over). */
+    readonly leftoversAreStale: boolean
+    readonly announce: (serving: ReadonlyArray<string>) => Effect.Effect<void>
+  }
+>()("app/layers/DataDirLock") {
   /** The lock of `dataDir` for the life of the scope. */
   static readonly layerFor = (dataDir: string): Layer.Layer<DataDirLock, DataDirInUse | DataDirUnusable> =>
     Layer.effect(
       DataDirLock,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const acquired = yield* Effect.acquireRelease(
           Effect.try({
             try: () => acquireDataDirLock(dataDir),
@@ -172,7 +183,9 @@ export class DataDirLock extends Context.Service<DataDirLock, {
           (acquired) => Effect.sync(() => releaseDataDirLock(acquired))
         )
         if (acquired.takenOverFrom !== undefined) {
-          yield* Effect.logInfo(`DATA_DIR ${dataDir}: taking over the lock of pid ${acquired.takenOverFrom.pid}, which is gone`)
+          yield* Effect.logInfo(
+            `DATA_DIR ${dataDir}: taking over the lock of pid ${acquired.takenOverFrom.pid}, which is gone`
+          )
         }
         return DataDirLock.of({
           leftoversAreStale: acquired.takenOverFrom !== undefined,
@@ -187,13 +200,16 @@ export class DataDirLock extends Context.Service<DataDirLock, {
    * scripts/systemd run one process per service on one directory).
    */
   static readonly layer: Layer.Layer<DataDirLock, DataDirInUse | DataDirUnusable | Config.ConfigError> = Layer.unwrap(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const databaseUrl = yield* Config.option(Config.String("DATABASE_URL"))
       const rpcUrl = yield* Config.option(Config.String("RPC_URL"))
       if (Option.isSome(databaseUrl) && Option.isSome(rpcUrl)) {
         return Layer.succeed(DataDirLock, DataDirLock.of({ leftoversAreStale: false, announce: () => Effect.void }))
       }
-      const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d)))
+      const dataDir = yield* Config.String("DATA_DIR").pipe(
+        Config.withDefault("./data"),
+        Config.map((d) => NodePath.resolve(d))
+      )
       return DataDirLock.layerFor(dataDir)
     })
   )

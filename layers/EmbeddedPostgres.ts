@@ -28,11 +28,14 @@ export interface EmbeddedPostgresOptions {
   readonly stopLeftover?: boolean
 }
 
-export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, {
-  readonly url: Redacted.Redacted
-  readonly port: number
-  readonly dir: string
-}>()("app/layers/EmbeddedPostgres") {
+export class EmbeddedPostgres extends Context.Service<
+  EmbeddedPostgres,
+  {
+    readonly url: Redacted.Redacted
+    readonly port: number
+    readonly dir: string
+  }
+>()("app/layers/EmbeddedPostgres") {
   static readonly layer = (options: EmbeddedPostgresOptions) =>
     Layer.effect(EmbeddedPostgres, startEmbeddedPostgres(options))
 }
@@ -53,7 +56,7 @@ const USER = "postgres"
 // Reachable only on 127.0.0.1 from this machine; a fixed password keeps a data dir reusable across starts.
 const PASSWORD = "postgres"
 
-export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(function*(options: EmbeddedPostgresOptions) {
+export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(function* (options: EmbeddedPostgresOptions) {
   const dir = NodePath.resolve(options.dir)
   const port = options.port === 0 ? yield* freePort : options.port
   if (options.port !== 0 && !(yield* portIsFree(port))) {
@@ -68,7 +71,8 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
     // Not cut short by a Ctrl-C (about 2 s): a half-written data directory would not start again.
     yield* Effect.tryPromise({
       try: () => initialise(bin.initdb, dir, owner),
-      catch: (cause) => new EmbeddedPostgresError({ message: `PostgreSQL: cannot initialise ${dir}: ${reasonOf(cause)}`, cause })
+      catch: (cause) =>
+        new EmbeddedPostgresError({ message: `PostgreSQL: cannot initialise ${dir}: ${reasonOf(cause)}`, cause })
     }).pipe(Effect.uninterruptible)
   } else if (options.stopLeftover ?? true) {
     yield* stopOrphanedServer(dir)
@@ -77,9 +81,13 @@ export const startEmbeddedPostgres = Effect.fn("EmbeddedPostgres.start")(functio
     Effect.tryPromise({
       try: () => start(bin.postgres, dir, port, owner),
       catch: (cause) =>
-        new EmbeddedPostgresError({ message: `PostgreSQL did not start on port ${port} (data in ${dir}): ${reasonOf(cause)}`, cause })
+        new EmbeddedPostgresError({
+          message: `PostgreSQL did not start on port ${port} (data in ${dir}): ${reasonOf(cause)}`,
+          cause
+        })
     }),
-    (child) => Effect.promise(() => stop(child)).pipe(Effect.andThen(Effect.logInfo(`PostgreSQL stopped (data in ${dir})`)))
+    (child) =>
+      Effect.promise(() => stop(child)).pipe(Effect.andThen(Effect.logInfo(`PostgreSQL stopped (data in ${dir})`)))
   )
   return { url: Redacted.make(`postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`), port, dir }
 })
@@ -117,7 +125,9 @@ const binaries = async (dropPrivileges: boolean) => {
   const mod: { initdb: string; postgres: string } = await import(pkg)
   const nativeDir = NodePath.dirname(NodePath.dirname(mod.postgres))
   if (!dropPrivileges || reachableByOthers(mod.postgres)) return mod
-  const version = JSON.parse(NodeFs.readFileSync(NodePath.join(NodePath.dirname(nativeDir), "package.json"), "utf8")).version
+  const version = JSON.parse(
+    NodeFs.readFileSync(NodePath.join(NodePath.dirname(nativeDir), "package.json"), "utf8")
+  ).version
   const copy = NodePath.join(NodeOs.tmpdir(), `fire-api-postgres-${version}`)
   if (!NodeFs.existsSync(NodePath.join(copy, ".complete"))) {
     const staging = `${copy}.${process.pid}`
@@ -136,7 +146,12 @@ const binaries = async (dropPrivileges: boolean) => {
 const run = (file: string, args: ReadonlyArray<string>, owner: Owner | undefined) =>
   new Promise<void>((resolve, reject) => {
     // In its own process group, like the server: the terminal's Ctrl-C is for the app, which lets initdb finish.
-    const child = spawn(file, args, { ...owner, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" }, detached: true })
+    const child = spawn(file, args, {
+      ...owner,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LC_ALL: "C" },
+      detached: true
+    })
     stopWithParent(child, "SIGTERM") // initdb then removes what it wrote
     let output = ""
     child.stdout.on("data", (c: Buffer) => (output += c.toString()))
@@ -155,13 +170,26 @@ const initialise = async (initdb: string, dir: string, owner: Owner | undefined)
       const dataDir = NodePath.dirname(dir)
       NodeFs.chmodSync(dataDir, NodeFs.statSync(dataDir).mode | 0o011)
       if (!reachableByOthers(dir)) {
-        throw new Error(`the postgres user cannot reach ${dir}: choose a DATA_DIR whose parent directories are searchable`)
+        throw new Error(
+          `the postgres user cannot reach ${dir}: choose a DATA_DIR whose parent directories are searchable`
+        )
       }
       NodeFs.chownSync(dir, owner.uid, owner.gid)
       NodeFs.chownSync(pwfile, owner.uid, owner.gid)
     }
-    await run(initdb, [`--pgdata=${dir}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`,
-      "--encoding=UTF8", "--no-locale", "--no-instructions"], owner)
+    await run(
+      initdb,
+      [
+        `--pgdata=${dir}`,
+        "--auth=password",
+        `--username=${USER}`,
+        `--pwfile=${pwfile}`,
+        "--encoding=UTF8",
+        "--no-locale",
+        "--no-instructions"
+      ],
+      owner
+    )
   } finally {
     NodeFs.rmSync(pwfile, { force: true })
   }
@@ -169,14 +197,28 @@ const initialise = async (initdb: string, dir: string, owner: Owner | undefined)
 
 const start = (postgres: string, dir: string, port: number, owner: Owner | undefined) =>
   new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(postgres, ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1",
-      "-c", "unix_socket_directories=", "-c", "max_connections=200"], {
-      ...owner,
-      stdio: ["ignore", "ignore", "pipe"],
-      // Its own process group: a Ctrl-C in the terminal (SIGINT to the foreground group) reaches only the app, which
-      // stops the server after the services have drained; in our group, the server shut down under their connections.
-      detached: true
-    })
+    const child = spawn(
+      postgres,
+      [
+        "-D",
+        dir,
+        "-p",
+        String(port),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+        "-c",
+        "max_connections=200"
+      ],
+      {
+        ...owner,
+        stdio: ["ignore", "ignore", "pipe"],
+        // Its own process group: a Ctrl-C in the terminal (SIGINT to the foreground group) reaches only the app, which
+        // stops the server after the services have drained; in our group, the server shut down under their connections.
+        detached: true
+      }
+    )
     stopWithParent(child, "SIGINT")
     let log = ""
     const onData = (chunk: Buffer) => {
@@ -217,7 +259,7 @@ const stop = (child: ChildProcess) =>
 
 /** A server left running by a killed process (SIGKILL) still holds the data dir: stop it before starting. */
 const stopOrphanedServer = (dir: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pidFile = NodePath.join(dir, "postmaster.pid")
     if (!NodeFs.existsSync(pidFile)) return
     const pid = Number(NodeFs.readFileSync(pidFile, "utf8").split("\n")[0])

@@ -10,9 +10,11 @@ export const failureLine = (cause: Cause.Cause<unknown>): string => describe(Cau
 const generic = /^An error occurred in Effect\.\w+$/
 
 const messageOf = (error: unknown): string => {
-  if (!(error instanceof Error) && !(typeof error === "object" && error !== null && "message" in error)) return String(error)
+  if (!(error instanceof Error) && !(typeof error === "object" && error !== null && "message" in error))
+    return String(error)
   const { message, cause } = error as { message: unknown; cause?: unknown }
-  if ((typeof message !== "string" || message === "" || generic.test(message)) && cause !== undefined) return messageOf(cause)
+  if ((typeof message !== "string" || message === "" || generic.test(message)) && cause !== undefined)
+    return messageOf(cause)
   return String(message)
 }
 
@@ -29,12 +31,17 @@ const describe = (error: unknown): string => {
  */
 const describeConfigError = (message: string): string => {
   const inner = message.replace(/^\w+\(([\s\S]*)\)$/, "$1")
-  const path = /at \[([^\]]*)\]/.exec(inner)?.[1]?.split(",").map((part) => part.trim().replace(/^"|"$/g, ""))
+  const path = /at \[([^\]]*)\]/
+    .exec(inner)?.[1]
+    ?.split(",")
+    .map((part) => part.trim().replace(/^"|"$/g, ""))
   const reason = inner.replace(/\s*at \[[^\]]*\]\s*$/, "").replace(/^Expected/, "expected")
   if (path === undefined || path.length === 0) return oneLine(`invalid setting: ${reason}`)
   const name = path.join("_")
   const value = process.env[name]
-  return oneLine(`invalid setting ${name}${value === undefined ? " (missing)" : `=${JSON.stringify(value)}`}: ${reason}`)
+  return oneLine(
+    `invalid setting ${name}${value === undefined ? " (missing)" : `=${JSON.stringify(value)}`}: ${reason}`
+  )
 }
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
@@ -45,6 +52,7 @@ export const reportFailure = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Eff
     Cause.hasInterruptsOnly(cause)
       ? Effect.failCause(cause)
       : Effect.logError(failureLine(cause)).pipe(
-        Effect.andThen(Effect.logDebug("the failure in full:", cause)),
-        Effect.andThen(Effect.failCause(cause))
-      ))
+          Effect.andThen(Effect.logDebug("the failure in full:", cause)),
+          Effect.andThen(Effect.failCause(cause))
+        )
+  )

@@ -10,14 +10,11 @@ import { version } from "../src/platform/system/Health.ts"
  * shippers), and `LOG_LEVEL` (Trace | Debug | Info | Warn | Error | Fatal | None; default Info).
  */
 export const LoggingLive: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const format = yield* Config.Literals(["pretty", "json"], "LOG_FORMAT").pipe(Config.withDefault("pretty" as const))
     const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const))
     const logger = format === "json" ? Logger.consoleJson : Logger.consolePretty()
-    return Layer.mergeAll(
-      Logger.layer([logger]),
-      Layer.succeed(References.MinimumLogLevel, level)
-    )
+    return Layer.mergeAll(Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, level))
   })
 )
 
@@ -32,30 +29,38 @@ export const LoggingLive: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
  * the logs and metrics SDKs in too: logs go to stdout, metrics to `/metrics`.
  */
 export const TracingLive: Layer.Layer<OtelTracer.OtelTracer, Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const endpoint = yield* Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT"))
-    if (Option.isNone(endpoint) || endpoint.value.trim() === "") return Layer.empty as Layer.Layer<OtelTracer.OtelTracer>
+    if (Option.isNone(endpoint) || endpoint.value.trim() === "")
+      return Layer.empty as Layer.Layer<OtelTracer.OtelTracer>
     const serviceName = yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("fire-api"))
     const url = `${endpoint.value.replace(/\/+$/, "")}/v1/traces`
     const provider = Layer.effect(
       OtelTracer.OtelTracerProvider,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const resource = yield* OtelResource.Resource
         return yield* Effect.acquireRelease(
-          Effect.sync(() =>
-            new NodeTracerProvider({
-              resource,
-              spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
-            })
+          Effect.sync(
+            () =>
+              new NodeTracerProvider({
+                resource,
+                spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
+              })
           ),
           // Spans still in the batch are sent on shutdown (at most 3 s, so a dead collector does not hold the exit).
-          (p) => Effect.promise(() => p.forceFlush().finally(() => p.shutdown())).pipe(Effect.ignore, Effect.timeoutOption("3 seconds"))
+          (p) =>
+            Effect.promise(() => p.forceFlush().finally(() => p.shutdown())).pipe(
+              Effect.ignore,
+              Effect.timeoutOption("3 seconds")
+            )
         )
       })
     )
     return OtelTracer.layer.pipe(
       Layer.provide(provider),
-      Layer.provide(OtelResource.layerFromEnv(OtelResource.configToAttributes({ serviceName, serviceVersion: version })))
+      Layer.provide(
+        OtelResource.layerFromEnv(OtelResource.configToAttributes({ serviceName, serviceVersion: version }))
+      )
     )
   })
 )

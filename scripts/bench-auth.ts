@@ -48,7 +48,9 @@ const signInOnce = async (base: string) => {
 
 buildApp()
 try {
-  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${connections} connections, ${rounds} rounds of ${seconds} s`)
+  console.log(
+    `machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${connections} connections, ${rounds} rounds of ${seconds} s`
+  )
   console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"} (one per app process)`)
 
   // 1. In-process CPU cost of verifying one EOA sign-in.
@@ -57,7 +59,8 @@ try {
   const signature = await account.signMessage({ message })
   const inProcess = await opsPerSecond(2000, async () => {
     const fields = Result.getOrThrow(parseSiweMessage(message))
-    if (checkSiwePolicy(fields, { domains: ["localhost"], chainIds: [31337] }, new Date()) !== undefined) throw new Error("policy")
+    if (checkSiwePolicy(fields, { domains: ["localhost"], chainIds: [31337] }, new Date()) !== undefined)
+      throw new Error("policy")
     if ((await recoverMessageAddress({ message, signature })) !== account.address) throw new Error("signature")
   })
 
@@ -68,7 +71,11 @@ try {
   // 2. Sign-ins over HTTP.
   const accounts = Array.from({ length: 100 }, () => privateKeyToAccount(generatePrivateKey()))
   const prepared = await prepareSignIns(base, accounts, signIns)
-  const verify = await postAll(`${base}/v1/session/wallet/verify`, prepared.map((p) => p.body), connections)
+  const verify = await postAll(
+    `${base}/v1/session/wallet/verify`,
+    prepared.map((p) => p.body),
+    connections
+  )
 
   // 3. GET /v1/users/me, cache on / off / bare.
   const targets = {
@@ -97,8 +104,15 @@ try {
     `\n${title.padEnd(44)} ${unit.padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)}`
 
   console.log(header("EOA sign-in verification", "per s"))
-  console.log(row("in-process: parse + policy + ecrecover", inProcess, 0, 0, 0).replace(/ +0 +0 +0$/, "        -        -       -"))
-  console.log(row(`HTTP POST /v1/session/wallet/verify (${signIns})`, verify.perSecond, verify.p50, verify.p99, verify.failures))
+  console.log(
+    row("in-process: parse + policy + ecrecover", inProcess, 0, 0, 0).replace(
+      / +0 +0 +0$/,
+      "        -        -       -"
+    )
+  )
+  console.log(
+    row(`HTTP POST /v1/session/wallet/verify (${signIns})`, verify.perSecond, verify.p50, verify.p99, verify.failures)
+  )
 
   console.log(header("GET /v1/users/me (Bearer JWT)", "req/s"))
   for (const [name, list] of [
@@ -109,9 +123,11 @@ try {
     const m = median(list)
     console.log(row(name, m.rps, m.p50, m.p99, m.errors))
   }
-  console.log(`rounds (req/s): cache on ${runs.cached.map((r) => r.rps.toFixed(0)).join(", ")} | cache off ${
-    runs.uncached.map((r) => r.rps.toFixed(0)).join(", ")
-  } | bare ${runs.bare.map((r) => r.rps.toFixed(0)).join(", ")}`)
+  console.log(
+    `rounds (req/s): cache on ${runs.cached.map((r) => r.rps.toFixed(0)).join(", ")} | cache off ${runs.uncached
+      .map((r) => r.rps.toFixed(0))
+      .join(", ")} | bare ${runs.bare.map((r) => r.rps.toFixed(0)).join(", ")}`
+  )
   console.log(`ratio fire (cache on)/bare req/s: ${(median(runs.cached).rps / median(runs.bare).rps).toFixed(2)}`)
 } finally {
   for (const dir of dirs) NodeFs.rmSync(dir, { recursive: true, force: true })

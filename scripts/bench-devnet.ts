@@ -50,7 +50,11 @@ try {
     stateBytes = NodeFs.statSync(devnet.files.stateFile).size
     await devnet.anvil.stop()
   }
-  row("cold deploy + seed + save state", cold, `${COLD_RUNS} runs, ${blocks} blocks, state ${(stateBytes / 1e6).toFixed(1)} MB`)
+  row(
+    "cold deploy + seed + save state",
+    cold,
+    `${COLD_RUNS} runs, ${blocks} blocks, state ${(stateBytes / 1e6).toFixed(1)} MB`
+  )
 
   // 3. warm: spawn with --load-state until ready (what the app does), and load over RPC into a running node
   const warm: Array<number> = []
@@ -101,7 +105,15 @@ try {
           address: contracts.quoterV2,
           abi: quoterV2Abi,
           functionName: "quoteExactInputSingle",
-          args: [{ tokenIn: contracts.weth9, tokenOut: embr.token, amountIn: parseEther("0.1"), fee: embr.fee, sqrtPriceLimitX96: 0n }]
+          args: [
+            {
+              tokenIn: contracts.weth9,
+              tokenOut: embr.token,
+              amountIn: parseEther("0.1"),
+              fee: embr.fee,
+              sqrtPriceLimitX96: 0n
+            }
+          ]
         })
       ),
       `${CALLS} sequential calls`
@@ -112,8 +124,11 @@ try {
 
   const header: [string, string, string, string] = ["measure", "p50", "p99", "notes"]
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (r: ReadonlyArray<string>) => r.map((c, i) => (i === 1 || i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")
-  console.log(`\ndevnet benchmark (${NodeOs.cpus().length} cores, ${NodeOs.cpus()[0]?.model ?? "?"}, node ${process.version})\n`)
+  const line = (r: ReadonlyArray<string>) =>
+    r.map((c, i) => (i === 1 || i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")
+  console.log(
+    `\ndevnet benchmark (${NodeOs.cpus().length} cores, ${NodeOs.cpus()[0]?.model ?? "?"}, node ${process.version})\n`
+  )
   console.log(line(header))
   console.log(widths.map((w) => "-".repeat(w)).join("  "))
   for (const r of rows) console.log(line(r))

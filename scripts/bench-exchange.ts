@@ -15,7 +15,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const load = (url: string) => measure(url, { connections, seconds })
-const median = (runs: ReadonlyArray<Measurement>) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
+const median = (runs: ReadonlyArray<Measurement>) =>
+  [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
 const row = (name: string, r: Measurement) =>
   `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)}`
 
@@ -32,7 +33,7 @@ const env = {
 
 const waitIndexed = async (base: string) => {
   for (let i = 0; i < 600; i++) {
-    const s = await (await fetch(`${base}/api/v1/indexer/status`)).json() as { ready: boolean }
+    const s = (await (await fetch(`${base}/api/v1/indexer/status`)).json()) as { ready: boolean }
     if (s.ready) return
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -41,10 +42,18 @@ const waitIndexed = async (base: string) => {
 
 buildApp()
 try {
-  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`)
-  console.log(`load average before: ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  console.log(
+    `machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`
+  )
+  console.log(
+    `load average before: ${NodeOs.loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
   const routesOf = async (base: string) => {
-    const pools = await (await fetch(`${base}/api/v1/pools/list?sort=volume`)).json() as { items: Array<{ poolId: string; launchpad: { token: string | null } }> }
+    const pools = (await (await fetch(`${base}/api/v1/pools/list?sort=volume`)).json()) as {
+      items: Array<{ poolId: string; launchpad: { token: string | null } }>
+    }
     const launchPool = pools.items.find((p) => p.launchpad.token !== null)!
     return [
       `/api/v1/tokens/${launchPool.launchpad.token}-31337`,
@@ -57,7 +66,14 @@ try {
   const base = app.urls.get("exchange")!
   await waitIndexed(base)
   const paths = await routesOf(base)
-  const results: Array<{ path: string; bytes: number; fire: Measurement; bare: Measurement; fireRuns: Array<Measurement>; bareRuns: Array<Measurement> }> = []
+  const results: Array<{
+    path: string
+    bytes: number
+    fire: Measurement
+    bare: Measurement
+    fireRuns: Array<Measurement>
+    bareRuns: Array<Measurement>
+  }> = []
   for (const path of paths) {
     const body = await (await fetch(`${base}${path}`)).text()
     const bare = await startBareServer(body, path)
@@ -68,7 +84,14 @@ try {
       bareRuns.push(await load(bare.url))
     }
     bare.stop()
-    results.push({ path, bytes: Buffer.byteLength(body), fire: median(fireRuns), bare: median(bareRuns), fireRuns, bareRuns })
+    results.push({
+      path,
+      bytes: Buffer.byteLength(body),
+      fire: median(fireRuns),
+      bare: median(bareRuns),
+      fireRuns,
+      bareRuns
+    })
   }
   await stopApp(app.child)
 
@@ -86,16 +109,26 @@ try {
   const laneOff = await oneRound({ EXCHANGE_FAST_LANE: "false" })
   const uncached = await oneRound({ EXCHANGE_CACHE: "false" })
 
-  console.log(`load average after: ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  console.log(
+    `load average after: ${NodeOs.loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
   for (const r of results) {
     console.log(`\nGET ${r.path} (${r.bytes} bytes)`)
-    console.log(`rounds (req/s): fire ${r.fireRuns.map((x) => x.rps.toFixed(0)).join(", ")} | bare ${r.bareRuns.map((x) => x.rps.toFixed(0)).join(", ")}`)
-    console.log(`${"".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
+    console.log(
+      `rounds (req/s): fire ${r.fireRuns.map((x) => x.rps.toFixed(0)).join(", ")} | bare ${r.bareRuns.map((x) => x.rps.toFixed(0)).join(", ")}`
+    )
+    console.log(
+      `${"".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`
+    )
     console.log(row("fire-api exchange (cache on)", r.fire))
     console.log(row("bare node:http (same body)", r.bare))
     console.log(row("fire-api exchange (fast lane off)", laneOff.get(r.path)!))
     console.log(row("fire-api exchange (cache off)", uncached.get(r.path)!))
-    console.log(`ratio fire/bare req/s: ${(r.fire.rps / r.bare.rps).toFixed(2)} (target >= 0.5); p99 ${r.fire.p99} ms (target <= 25)`)
+    console.log(
+      `ratio fire/bare req/s: ${(r.fire.rps / r.bare.rps).toFixed(2)} (target >= 0.5); p99 ${r.fire.p99} ms (target <= 25)`
+    )
   }
 } finally {
   NodeFs.rmSync(dataDir, { recursive: true, force: true })

@@ -25,24 +25,43 @@ url.pathname = `/${dbName}`
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
 const zero = addr(0) as `0x${string}`
-const chainStub = Layer.succeed(Chain, Chain.of({
-  chainId: 31337,
-  rpcUrl: "http://127.0.0.1:1",
-  publicClient: makePublicClient(31337, "http://127.0.0.1:1"),
-  mode: "external",
-  deployments: {
-    chainId: 31337, startBlock: 0, poolInitCodeHash: `0x${"00".repeat(32)}`, launches: [],
-    contracts: {
-      weth9: zero, factory: zero, positionManager: zero, swapRouter02: zero, quoterV2: zero, tickLens: zero, multicall3: zero,
-      permit2: zero, universalRouter: zero, fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero,
-      fireStream: zero, stablecoin: zero
+const chainStub = Layer.succeed(
+  Chain,
+  Chain.of({
+    chainId: 31337,
+    rpcUrl: "http://127.0.0.1:1",
+    publicClient: makePublicClient(31337, "http://127.0.0.1:1"),
+    mode: "external",
+    deployments: {
+      chainId: 31337,
+      startBlock: 0,
+      poolInitCodeHash: `0x${"00".repeat(32)}`,
+      launches: [],
+      contracts: {
+        weth9: zero,
+        factory: zero,
+        positionManager: zero,
+        swapRouter02: zero,
+        quoterV2: zero,
+        tickLens: zero,
+        multicall3: zero,
+        permit2: zero,
+        universalRouter: zero,
+        fireRegistry: zero,
+        fireLaunch: zero,
+        fireGraduator: zero,
+        fuelVault: zero,
+        fireStream: zero,
+        stablecoin: zero
+      }
     }
-  }
-}))
+  })
+)
 
-const percentile = (xs: Array<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
+const percentile = (xs: Array<number>, p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 const time = <A, E, R>(label: string, run: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* run // warm
     const ms: Array<number> = []
     for (let i = 0; i < iterations; i++) {
@@ -50,10 +69,12 @@ const time = <A, E, R>(label: string, run: Effect.Effect<A, E, R>) =>
       yield* run
       ms.push(performance.now() - t)
     }
-    console.log(`${label.padEnd(46)} ${percentile(ms, 0.5).toFixed(2).padStart(8)} ${percentile(ms, 0.99).toFixed(2).padStart(8)}`)
+    console.log(
+      `${label.padEnd(46)} ${percentile(ms, 0.5).toFixed(2).padStart(8)} ${percentile(ms, 0.99).toFixed(2).padStart(8)}`
+    )
   })
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const repo = yield* FeedRepo
   // Synthetic index: launches by 500 creators, fuel given by 5,000 wallets, one block every 12 s.
@@ -73,11 +94,15 @@ const program = Effect.gen(function*() {
   const me = { wallet: viewer, userId: "00000000-0000-4000-8000-000000000000" }
   const sources = ["LAUNCH", "FUEL", "YAP", "SHILL"] as const
   type Viewer = Option.Option<{ readonly wallet: string; readonly userId: string }>
-  const firstPage = (viewerWallet: Viewer) => repo.page({ sources, viewer: viewerWallet, after: Option.none(), limit: 20 })
+  const firstPage = (viewerWallet: Viewer) =>
+    repo.page({ sources, viewer: viewerWallet, after: Option.none(), limit: 20 })
   const deep = (viewerWallet: Viewer) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let rows = yield* firstPage(viewerWallet)
-      if (rows.length < 20) throw new Error(`first page: ${rows.length} rows; ${JSON.stringify(yield* sql`SELECT (SELECT count(*) FROM launches) l, (SELECT count(*) FROM fuel_events) f`)}`)
+      if (rows.length < 20)
+        throw new Error(
+          `first page: ${rows.length} rows; ${JSON.stringify(yield* sql`SELECT (SELECT count(*) FROM launches) l, (SELECT count(*) FROM fuel_events) f`)}`
+        )
       for (let i = 0; i < 49; i++) {
         const last = rows[19]!
         rows = yield* repo.page({ sources, viewer: viewerWallet, after: Option.some(last), limit: 20 })
@@ -89,10 +114,15 @@ const program = Effect.gen(function*() {
     repo.page({ sources, viewer: viewerWallet, after: Option.some(after), limit: 20 })
 
   execSync("uptime", { stdio: "inherit" })
-  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${fuelRows} fuel rows, ${launchRows} launches, ${iterations} iterations, limit 20`)
+  console.log(
+    `machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${fuelRows} fuel rows, ${launchRows} launches, ${iterations} iterations, limit 20`
+  )
   console.log(`${"query".padEnd(46)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}`)
-  yield* time("baseline: fuel_events keyset page (index)", sql`SELECT * FROM fuel_events WHERE chain_id = 31337 AND kind = 'given'
-    ORDER BY block_timestamp DESC, log_index DESC LIMIT 21`)
+  yield* time(
+    "baseline: fuel_events keyset page (index)",
+    sql`SELECT * FROM fuel_events WHERE chain_id = 31337 AND kind = 'given'
+    ORDER BY block_timestamp DESC, log_index DESC LIMIT 21`
+  )
   yield* time("feed ALL, first page, anonymous", firstPage(Option.none()))
   yield* time("feed ALL, first page, personalised", firstPage(Option.some(me)))
   yield* time("feed ALL, page 51, anonymous", page(Option.none(), at50.anon))
@@ -100,16 +130,30 @@ const program = Effect.gen(function*() {
 })
 
 const admin$ = pgClientLayer(Redacted.make(admin), 2)
-await Effect.runPromise(Effect.scoped(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${dbName}`)).pipe(Effect.provide(admin$))))
+await Effect.runPromise(
+  Effect.scoped(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${dbName}`)).pipe(Effect.provide(admin$))
+  )
+)
 try {
-  await Effect.runPromise(program.pipe(
-    Effect.provide(FeedRepo.layer.pipe(
-      Layer.provideMerge(MigrationsLive),
-      Layer.provideMerge(pgClientLayer(Redacted.make(url.toString()), 4)),
-      Layer.provideMerge(chainStub),
-      Layer.provide(NodeServices.layer)
-    ))
-  ))
+  await Effect.runPromise(
+    program.pipe(
+      Effect.provide(
+        FeedRepo.layer.pipe(
+          Layer.provideMerge(MigrationsLive),
+          Layer.provideMerge(pgClientLayer(Redacted.make(url.toString()), 4)),
+          Layer.provideMerge(chainStub),
+          Layer.provide(NodeServices.layer)
+        )
+      )
+    )
+  )
 } finally {
-  await Effect.runPromise(Effect.scoped(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE ${dbName} WITH (FORCE)`)).pipe(Effect.provide(admin$))))
+  await Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE ${dbName} WITH (FORCE)`)).pipe(
+        Effect.provide(admin$)
+      )
+    )
+  )
 }

@@ -17,11 +17,21 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const load = (url: string) => measure(url, { connections, seconds })
 
 const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-http-"))
-const env = { DATA_DIR: dataDir, CLIENT_PORT: "0", EXCHANGE_PORT: "0", SEARCH_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0" }
+const env = {
+  DATA_DIR: dataDir,
+  CLIENT_PORT: "0",
+  EXCHANGE_PORT: "0",
+  SEARCH_PORT: "0",
+  INDEXER_PORT: "0",
+  EMBEDDED_PG_PORT: "0",
+  DEVNET_PORT: "0"
+}
 
 buildApp()
 try {
-  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`)
+  console.log(
+    `machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}, ${rounds} rounds`
+  )
   console.log(`database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}`)
 
   // Start-up: cold first (initialises the data dir), then warm three times.
@@ -51,15 +61,21 @@ try {
   const median = (runs: typeof fireRuns) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
   const fire = median(fireRuns)
   const base = median(bareRuns)
-  console.log(`rounds (req/s): fire ${fireRuns.map((r) => r.rps.toFixed(0)).join(", ")} | bare ${bareRuns.map((r) => r.rps.toFixed(0)).join(", ")}`)
+  console.log(
+    `rounds (req/s): fire ${fireRuns.map((r) => r.rps.toFixed(0)).join(", ")} | bare ${bareRuns.map((r) => r.rps.toFixed(0)).join(", ")}`
+  )
 
   const row = (name: string, r: typeof fire) =>
     `${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)}`
-  console.log(`\n${"GET /healthz".padEnd(28)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
+  console.log(
+    `\n${"GET /healthz".padEnd(28)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`
+  )
   console.log(row("fire-api client (Effect)", fire))
   console.log(row("bare node:http (baseline)", base))
   console.log(`ratio fire/bare req/s: ${(fire.rps / base.rps).toFixed(2)} (target >= 0.5)`)
-  console.log(`\nstart to ready: cold ${cold.readyMs.toFixed(0)} ms (empty DATA_DIR), warm median ${warm[1]!.toFixed(0)} ms (${warm.map((w) => w.toFixed(0)).join(", ")})`)
+  console.log(
+    `\nstart to ready: cold ${cold.readyMs.toFixed(0)} ms (empty DATA_DIR), warm median ${warm[1]!.toFixed(0)} ms (${warm.map((w) => w.toFixed(0)).join(", ")})`
+  )
 } finally {
   NodeFs.rmSync(dataDir, { recursive: true, force: true })
 }

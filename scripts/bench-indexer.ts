@@ -42,14 +42,24 @@ const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? defaultIndexerSettin
 const PONDER = process.env.BENCH_PONDER !== "0"
 /** Logs per eth_getLogs response (and batch) of the headline backfill: the app's default INDEXER_TARGET_LOGS unless BENCH_TARGET_LOGS is set. */
 const TARGET_LOGS = Number(process.env.BENCH_TARGET_LOGS ?? defaultIndexerSettings(31337).targetLogsPerRequest)
-const numbers = (value: string | undefined) => (value ?? "").split(",").filter((x) => x.trim() !== "").map(Number)
+const numbers = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .filter((x) => x.trim() !== "")
+    .map(Number)
 /**
  * Extra full backfills (fresh database each), to pick the settings: BENCH_RANGES sweeps INDEXER_MAX_BLOCK_RANGE with
  * the target out of the way (a fixed range, as before the target existed), BENCH_TARGETS sweeps INDEXER_TARGET_LOGS.
  */
 const SWEEP = [
-  ...numbers(process.env.BENCH_RANGES).map((range) => ({ label: `range ${range} blocks`, settings: { maxBlockRange: range, targetLogsPerRequest: Number.MAX_SAFE_INTEGER } })),
-  ...numbers(process.env.BENCH_TARGETS).map((target) => ({ label: `target ${target} logs`, settings: { targetLogsPerRequest: target } }))
+  ...numbers(process.env.BENCH_RANGES).map((range) => ({
+    label: `range ${range} blocks`,
+    settings: { maxBlockRange: range, targetLogsPerRequest: Number.MAX_SAFE_INTEGER }
+  })),
+  ...numbers(process.env.BENCH_TARGETS).map((target) => ({
+    label: `target ${target} logs`,
+    settings: { targetLogsPerRequest: target }
+  }))
 ]
 /** Ranges of the fetch-ceiling measurement: the best of them is the ceiling. */
 const CEILING_RANGES = numbers(process.env.BENCH_CEILING_RANGES ?? "25,50,100,250")
@@ -60,25 +70,40 @@ const TRANSFER_TOPIC = toEventSelector("Transfer(address,address,uint256)")
 const multicallAbi = parseAbi(["function multicall(bytes[] data) payable returns (bytes[] results)"])
 
 const log = (line: string) => console.log(`[bench:indexer] ${line}`)
-const pct = (xs: Array<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
+const pct = (xs: Array<number>, p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 
-const loadAverage = () => NodeOs.loadavg().map((x) => x.toFixed(2)).join(", ")
+const loadAverage = () =>
+  NodeOs.loadavg()
+    .map((x) => x.toFixed(2))
+    .join(", ")
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${loadAverage()}`)
 const d = await startDevnet()
 const t0 = performance.now()
 const s = await seed(d)
 const { buyer } = d.accounts
 await write(d.chain, buyer, d.uni.weth, abis.weth, "deposit", [], parseEther("5000"))
-const tokens: Array<{ token: Address; fee: number }> = [{ token: s.a.token, fee: s.a.fee }, { token: s.b.token, fee: s.b.fee }]
+const tokens: Array<{ token: Address; fee: number }> = [
+  { token: s.a.token, fee: s.a.fee },
+  { token: s.b.token, fee: s.b.fee }
+]
 for (let i = 0; i < LAUNCHES; i++) {
   const l = await ignite(d, d.accounts.creatorA, `Bench${i}`)
   tokens.push({ token: l.token, fee: l.fee })
 }
 for (const t of tokens) {
   // A first buy gives the buyer tokens to sell back; the approval lets the router take them.
-  await write(d.chain, buyer, d.uni.swapRouter02, abis.swapRouter02, "exactInputSingle", [{
-    tokenIn: d.uni.weth, tokenOut: t.token, fee: t.fee, recipient: buyer, amountIn: parseEther("5"), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n
-  }])
+  await write(d.chain, buyer, d.uni.swapRouter02, abis.swapRouter02, "exactInputSingle", [
+    {
+      tokenIn: d.uni.weth,
+      tokenOut: t.token,
+      fee: t.fee,
+      recipient: buyer,
+      amountIn: parseEther("5"),
+      amountOutMinimum: 0n,
+      sqrtPriceLimitX96: 0n
+    }
+  ])
   await write(d.chain, buyer, t.token, abis.erc20, "approve", [d.uni.swapRouter02, maxUint256])
 }
 const swapCall = (i: number) => {
@@ -87,28 +112,44 @@ const swapCall = (i: number) => {
   return encodeFunctionData({
     abi: abis.swapRouter02,
     functionName: "exactInputSingle",
-    args: [{
-      tokenIn: buy ? d.uni.weth : t.token, tokenOut: buy ? t.token : d.uni.weth, fee: t.fee, recipient: buyer,
-      amountIn: buy ? parseEther("0.001") : parseEther("1000"), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n
-    }]
+    args: [
+      {
+        tokenIn: buy ? d.uni.weth : t.token,
+        tokenOut: buy ? t.token : d.uni.weth,
+        fee: t.fee,
+        recipient: buyer,
+        amountIn: buy ? parseEther("0.001") : parseEther("1000"),
+        amountOutMinimum: 0n,
+        sqrtPriceLimitX96: 0n
+      }
+    ]
   })
 }
 let made = 0
-await withProgress("bench:indexer history", async () => {
-  while (made < SWAPS) {
-    const n = Math.min(PER_TX, SWAPS - made)
-    const calls = Array.from({ length: n }, (_, k) => swapCall(made + k))
-    // A fixed gas limit (no estimate: it would execute every swap twice); the receipt must still say success.
-    const hash = await d.chain.wallet.sendTransaction({
-      account: buyer, to: d.uni.swapRouter02, chain: d.chain.wallet.chain ?? null, gas: 200_000n * BigInt(n),
-      data: encodeFunctionData({ abi: multicallAbi, functionName: "multicall", args: [calls] })
-    })
-    if ((await receiptOf(d.chain, hash)).status !== "success") throw new Error(`multicall ${hash} reverted`)
-    made += n
-  }
-}, { detail: () => `${made.toLocaleString("en-US")}/${SWAPS.toLocaleString("en-US")} swaps generated` })
+await withProgress(
+  "bench:indexer history",
+  async () => {
+    while (made < SWAPS) {
+      const n = Math.min(PER_TX, SWAPS - made)
+      const calls = Array.from({ length: n }, (_, k) => swapCall(made + k))
+      // A fixed gas limit (no estimate: it would execute every swap twice); the receipt must still say success.
+      const hash = await d.chain.wallet.sendTransaction({
+        account: buyer,
+        to: d.uni.swapRouter02,
+        chain: d.chain.wallet.chain ?? null,
+        gas: 200_000n * BigInt(n),
+        data: encodeFunctionData({ abi: multicallAbi, functionName: "multicall", args: [calls] })
+      })
+      if ((await receiptOf(d.chain, hash)).status !== "success") throw new Error(`multicall ${hash} reverted`)
+      made += n
+    }
+  },
+  { detail: () => `${made.toLocaleString("en-US")}/${SWAPS.toLocaleString("en-US")} swaps generated` }
+)
 const head = await d.chain.public.getBlockNumber({ cacheTime: 0 })
-log(`history: ${made} swaps over ${tokens.length} launch pools, head ${head}, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+log(
+  `history: ${made} swaps over ${tokens.length} launch pools, head ${head}, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+)
 
 let ceilingPerSecond = 0
 {
@@ -117,13 +158,15 @@ let ceilingPerSecond = 0
   for (const range of CEILING_RANGES) {
     const ceiling = await fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range)
     ceilingPerSecond = Math.max(ceilingPerSecond, ceiling.perSecond)
-    log(`fetch ceiling (eth_getLogs in ${range}-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`)
+    log(
+      `fetch ceiling (eth_getLogs in ${range}-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`
+    )
   }
   log(`fetch ceiling: ${ceilingPerSecond} logs/s (the best range)`)
 }
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const pg = yield* startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 })
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
   // The block-range sweep: the same history backfilled into a fresh database per range, one after the other.
@@ -131,10 +174,12 @@ const program = Effect.gen(function*() {
   for (const [i, { label, settings }] of SWEEP.entries()) {
     // The same setting may be listed twice (repeated runs, to see the spread).
     const name = `sweep_${i}`
-    yield* Effect.scoped(Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`)))
+    yield* Effect.scoped(
+      Effect.flatMap(sqlClientOf(Redacted.value(pg.url)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`))
+    )
     const url = Redacted.make(Redacted.value(pg.url).replace(/\/postgres$/, `/${name}`))
     const sweepDb = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url, 8)), Layer.provide(NodeServices.layer))
-    const r = yield* Effect.gen(function*() {
+    const r = yield* Effect.gen(function* () {
       const status = yield* IndexerStatus
       const start = performance.now()
       const cpu0 = cpuSnapshot()
@@ -142,17 +187,32 @@ const program = Effect.gen(function*() {
       const seconds = (performance.now() - start) / 1000
       log(`sweep, ${label}: ${describeCpu(cpuSince(cpu0), done.eventsTotal, seconds)}`)
       return { label, events: done.eventsTotal, seconds }
-    }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, ...settings }).pipe(Layer.provideMerge(sweepDb))), Effect.scoped)
-    log(`sweep, ${label}: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`)
+    }).pipe(
+      Effect.provide(
+        indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, ...settings }).pipe(Layer.provideMerge(sweepDb))
+      ),
+      Effect.scoped
+    )
+    log(
+      `sweep, ${label}: ${r.events} events in ${r.seconds.toFixed(2)} s = ${Math.round(r.events / r.seconds)} events/s (load average ${loadAverage()})`
+    )
     sweep.push(r)
   }
   if (sweep.length > 0) {
-    console.log(["| setting | backfill | events/s |", "|---|---|---|",
-      ...sweep.map((r) => `| ${r.label} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`)].join("\n"))
+    console.log(
+      [
+        "| setting | backfill | events/s |",
+        "|---|---|---|",
+        ...sweep.map(
+          (r) =>
+            `| ${r.label} | ${r.seconds.toFixed(1)} s | ${Math.round(r.events / r.seconds).toLocaleString("en-US")} |`
+        )
+      ].join("\n")
+    )
   }
 
   // Our indexer runs (and is stopped) inside this scope, so it does not compete with Ponder for the 2 cores.
-  const ours = yield* Effect.gen(function*() {
+  const ours = yield* Effect.gen(function* () {
     const status = yield* IndexerStatus
     const start = performance.now()
     const cpu0 = cpuSnapshot()
@@ -161,31 +221,63 @@ const program = Effect.gen(function*() {
     const seconds = (performance.now() - start) / 1000
     const cpu = cpuSince(cpu0)
     // With `node --cpu-prof`: the backfill's window on the profile's clock (monotonic microseconds).
-    if (process.execArgv.some((a) => a.startsWith("--cpu-prof"))) log(`profile window: ${mark0}..${process.hrtime.bigint() / 1000n} µs`)
-    log(`backfill (INDEXER_MAX_BLOCK_RANGE ${BLOCK_RANGE}, INDEXER_TARGET_LOGS ${TARGET_LOGS}): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s (load average ${loadAverage()})`)
+    if (process.execArgv.some((a) => a.startsWith("--cpu-prof")))
+      log(`profile window: ${mark0}..${process.hrtime.bigint() / 1000n} µs`)
+    log(
+      `backfill (INDEXER_MAX_BLOCK_RANGE ${BLOCK_RANGE}, INDEXER_TARGET_LOGS ${TARGET_LOGS}): ${done.eventsTotal} events (logs) to block ${head} in ${seconds.toFixed(2)} s = ${Math.round(done.eventsTotal / seconds)} events/s (load average ${loadAverage()})`
+    )
     log(`backfill ${describeCpu(cpu, done.eventsTotal, seconds)}`)
 
     // Head latency: one swap per block; from the receipt (block mined) to the batch's change event (rows committed).
     const changes = yield* (yield* IndexerEvents).subscribe
     const latencies: Array<number> = []
     for (let i = 0; i < HEAD_SAMPLES; i++) {
-      const receipt = yield* Effect.promise(() => sendTx(d.chain, { from: buyer, to: d.uni.swapRouter02, data: swapCall(i) }))
+      const receipt = yield* Effect.promise(() =>
+        sendTx(d.chain, { from: buyer, to: d.uni.swapRouter02, data: swapCall(i) })
+      )
       const mined = performance.now()
-      yield* changes.pipe(Stream.filter((c) => c.toBlock >= receipt.blockNumber), Stream.runHead, Effect.timeout("30 seconds"))
+      yield* changes.pipe(
+        Stream.filter((c) => c.toBlock >= receipt.blockNumber),
+        Stream.runHead,
+        Effect.timeout("30 seconds")
+      )
       latencies.push(performance.now() - mined)
     }
-    log(`head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`)
+    log(
+      `head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`
+    )
 
     // What Ponder indexes: the pools and tokens our indexer stored Swap/Transfer rows for, up to the same head.
     const sql = yield* SqlClient.SqlClient
-    const pools = (yield* sql<{ a: string }>`SELECT DISTINCT pool AS a FROM swaps WHERE block_number <= ${Number(head)}`).map((r) => r.a)
-    const tokens = (yield* sql<{ a: string }>`SELECT DISTINCT token AS a FROM token_transfers WHERE block_number <= ${Number(head)}`).map((r) => r.a)
-    const [rows] = yield* sql<{ n: string }>`SELECT ((SELECT count(*) FROM swaps WHERE block_number <= ${Number(head)}) + (SELECT count(*) FROM token_transfers WHERE block_number <= ${Number(head)}))::text AS n`
+    const pools = (yield* sql<{
+      a: string
+    }>`SELECT DISTINCT pool AS a FROM swaps WHERE block_number <= ${Number(head)}`).map((r) => r.a)
+    const tokens = (yield* sql<{
+      a: string
+    }>`SELECT DISTINCT token AS a FROM token_transfers WHERE block_number <= ${Number(head)}`).map((r) => r.a)
+    const [rows] = yield* sql<{
+      n: string
+    }>`SELECT ((SELECT count(*) FROM swaps WHERE block_number <= ${Number(head)}) + (SELECT count(*) FROM token_transfers WHERE block_number <= ${Number(head)}))::text AS n`
     return {
-      events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, pools, tokens, swapTransferRows: Number(rows!.n),
+      events: done.eventsTotal,
+      seconds,
+      rate: done.eventsTotal / seconds,
+      pools,
+      tokens,
+      swapTransferRows: Number(rows!.n),
       cpuSeconds: cpu.self + (cpu.postgres ?? 0)
     }
-  }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 50, finalityDepth: 2, maxBlockRange: BLOCK_RANGE, targetLogsPerRequest: TARGET_LOGS }).pipe(Layer.provideMerge(db))), Effect.scoped)
+  }).pipe(
+    Effect.provide(
+      indexerLayer(d, {
+        pollIntervalMs: 50,
+        finalityDepth: 2,
+        maxBlockRange: BLOCK_RANGE,
+        targetLogsPerRequest: TARGET_LOGS
+      }).pipe(Layer.provideMerge(db))
+    ),
+    Effect.scoped
+  )
   log(`load average ${loadAverage()}`)
   if (!PONDER) return
   yield* Effect.sync(() => ensurePonderInstalled(log))
@@ -196,46 +288,67 @@ const program = Effect.gen(function*() {
   yield* Effect.promise(() => d.chain.test.mine({ blocks: 45 }))
   // Its own database on the same server: Ponder's sync tables (ponder_sync) and its schemas stay apart from ours.
   const ponderUrl = Redacted.value(pg.url).replace(/\/postgres$/, "/ponder_bench")
-  yield* Effect.scoped(Effect.gen(function*() {
-    const admin = yield* sqlClientOf(Redacted.value(pg.url))
-    yield* admin.unsafe("CREATE DATABASE ponder_bench")
-  }))
+  yield* Effect.scoped(
+    Effect.gen(function* () {
+      const admin = yield* sqlClientOf(Redacted.value(pg.url))
+      yield* admin.unsafe("CREATE DATABASE ponder_bench")
+    })
+  )
   const port = yield* freePort
   const common = { rpcUrl: d.anvil.rpcUrl, databaseUrl: ponderUrl, port, pools: ours.pools, tokens: ours.tokens }
   // Its fixed cost (Node start, building the config/schema/handlers, creating its tables, shutdown) measured alone: the
   // same contracts over 10 blocks with no events.
-  const startup = yield* Effect.promise(() => runPonder({ ...common, schema: "startup", startBlock: emptyFrom, endBlock: emptyFrom + 9n }))
+  const startup = yield* Effect.promise(() =>
+    runPonder({ ...common, schema: "startup", startBlock: emptyFrom, endBlock: emptyFrom + 9n })
+  )
   log(`Ponder start-up alone (same config, 10 blocks without events): ${startup.seconds.toFixed(2)} s`)
-  log(`Ponder: ${ours.pools.length} pools (Swap), ${ours.tokens.length} tokens (Transfer), blocks ${d.startBlock}..${head}`)
+  log(
+    `Ponder: ${ours.pools.length} pools (Swap), ${ours.tokens.length} tokens (Transfer), blocks ${d.startBlock}..${head}`
+  )
   const ponderCpu0 = cpuSnapshot()
   const ponder = yield* Effect.promise(() =>
-    withProgress("bench:indexer ponder", () => runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head }))
+    withProgress("bench:indexer ponder", () =>
+      runPonder({ ...common, schema: "bench", startBlock: d.startBlock, endBlock: head })
+    )
   )
   const ponderCpu = cpuSince(ponderCpu0)
-  const [counted] = yield* Effect.scoped(Effect.gen(function*() {
-    const ponderSql = yield* sqlClientOf(ponderUrl)
-    return yield* ponderSql<{ s: string; t: string }>`SELECT (SELECT count(*) FROM bench.swaps)::text AS s, (SELECT count(*) FROM bench.transfers)::text AS t`
-  }))
+  const [counted] = yield* Effect.scoped(
+    Effect.gen(function* () {
+      const ponderSql = yield* sqlClientOf(ponderUrl)
+      return yield* ponderSql<{
+        s: string
+        t: string
+      }>`SELECT (SELECT count(*) FROM bench.swaps)::text AS s, (SELECT count(*) FROM bench.transfers)::text AS t`
+    })
+  )
   const ponderEvents = Number(counted!.s) + Number(counted!.t)
   const ponderRate = ponderEvents / ponder.seconds
   const ponderRateNoStartup = ponderEvents / Math.max(ponder.seconds - startup.seconds, 0.001)
-  log(`Ponder: ${ponderEvents} events (${counted!.s} Swap + ${counted!.t} Transfer rows) to block ${head} in ${ponder.seconds.toFixed(2)} s = ${Math.round(ponderRate)} events/s; without its start-up ${Math.round(ponderRateNoStartup)} events/s (ours stored ${ours.swapTransferRows} Swap + Transfer rows of ${ours.events} events)`)
+  log(
+    `Ponder: ${ponderEvents} events (${counted!.s} Swap + ${counted!.t} Transfer rows) to block ${head} in ${ponder.seconds.toFixed(2)} s = ${Math.round(ponderRate)} events/s; without its start-up ${Math.round(ponderRateNoStartup)} events/s (ours stored ${ours.swapTransferRows} Swap + Transfer rows of ${ours.events} events)`
+  )
   // Ponder's process is reaped when runPonder returns: its CPU is this process's exited-children time (it includes its
   // start-up and shutdown), plus PostgreSQL's over the same window.
   const ponderCpuSeconds = ponderCpu.exitedChildren + (ponderCpu.postgres ?? 0)
-  log(`Ponder CPU: its process ${ponderCpu.exitedChildren.toFixed(2)} s, PostgreSQL ${ponderCpu.postgres === null ? "n/a" : `${ponderCpu.postgres.toFixed(2)} s`}, together ${ponderCpuSeconds.toFixed(2)} s = ${Math.round(ponderEvents / Math.max(ponderCpuSeconds, 0.001))} events per CPU-second; fire-api ${Math.round(ours.events / Math.max(ours.cpuSeconds, 0.001))} events per CPU-second = ${((ours.events / ours.cpuSeconds) / (ponderEvents / ponderCpuSeconds)).toFixed(1)}× Ponder by CPU`)
+  log(
+    `Ponder CPU: its process ${ponderCpu.exitedChildren.toFixed(2)} s, PostgreSQL ${ponderCpu.postgres === null ? "n/a" : `${ponderCpu.postgres.toFixed(2)} s`}, together ${ponderCpuSeconds.toFixed(2)} s = ${Math.round(ponderEvents / Math.max(ponderCpuSeconds, 0.001))} events per CPU-second; fire-api ${Math.round(ours.events / Math.max(ours.cpuSeconds, 0.001))} events per CPU-second = ${(ours.events / ours.cpuSeconds / (ponderEvents / ponderCpuSeconds)).toFixed(1)}× Ponder by CPU`
+  )
   const row = (name: string, events: number, s: number, rate: number) =>
     `| ${name} | ${events.toLocaleString("en-US")} | ${s.toFixed(1)} s | ${Math.round(rate).toLocaleString("en-US")} |`
-  console.log([
-    "| indexer | events | time | events/s |",
-    "|---|---|---|---|",
-    row(`fire-api (INDEXER_TARGET_LOGS ${TARGET_LOGS})`, ours.events, ours.seconds, ours.rate),
-    row("Ponder 1.0.0, spawn → /ready at the head", ponderEvents, ponder.seconds, ponderRate),
-    row("Ponder 1.0.0, minus its start-up", ponderEvents, ponder.seconds - startup.seconds, ponderRateNoStartup),
-    `| ratio fire-api / Ponder | | | **${(ours.rate / ponderRate).toFixed(1)}×** (${(ours.rate / ponderRateNoStartup).toFixed(1)}× without its start-up) |`
-  ].join("\n"))
+  console.log(
+    [
+      "| indexer | events | time | events/s |",
+      "|---|---|---|---|",
+      row(`fire-api (INDEXER_TARGET_LOGS ${TARGET_LOGS})`, ours.events, ours.seconds, ours.rate),
+      row("Ponder 1.0.0, spawn → /ready at the head", ponderEvents, ponder.seconds, ponderRate),
+      row("Ponder 1.0.0, minus its start-up", ponderEvents, ponder.seconds - startup.seconds, ponderRateNoStartup),
+      `| ratio fire-api / Ponder | | | **${(ours.rate / ponderRate).toFixed(1)}×** (${(ours.rate / ponderRateNoStartup).toFixed(1)}× without its start-up) |`
+    ].join("\n")
+  )
   log(`load average ${loadAverage()}`)
-  log(`fetch ceiling ${ceilingPerSecond} logs/s = ${(ceilingPerSecond / ponderRate).toFixed(1)}× Ponder's rate; fire-api at ${(100 * ours.rate / ceilingPerSecond).toFixed(0)} % of it`)
+  log(
+    `fetch ceiling ${ceilingPerSecond} logs/s = ${(ceilingPerSecond / ponderRate).toFixed(1)}× Ponder's rate; fire-api at ${((100 * ours.rate) / ceilingPerSecond).toFixed(0)} % of it`
+  )
   // The same bound for exactly the events both indexers store (the pools' Swap, the tokens' Transfer), with requests in
   // flight at once so that anvil and the parse use both cores: what 10× Ponder would need to beat with nothing stored.
   let eventsCeiling = 0
@@ -243,22 +356,36 @@ const program = Effect.gen(function*() {
   for (const concurrency of [1, 2, 4]) {
     for (const range of EVENT_CEILING_RANGES) {
       const cpu0 = cpuSnapshot()
-      const c = yield* Effect.promise(() => fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range, { concurrency, filters: [
-        { address: ours.pools, topic0: SWAP_TOPIC }, { address: ours.tokens, topic0: TRANSFER_TOPIC }
-      ] }))
+      const c = yield* Effect.promise(() =>
+        fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range, {
+          concurrency,
+          filters: [
+            { address: ours.pools, topic0: SWAP_TOPIC },
+            { address: ours.tokens, topic0: TRANSFER_TOPIC }
+          ]
+        })
+      )
       const cpu = cpuSince(cpu0)
       if (c.perSecond > eventsCeiling) ceilingCpu = cpu.self + (cpu.anvil ?? 0)
       eventsCeiling = Math.max(eventsCeiling, c.perSecond)
-      log(`events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s; CPU: this process ${cpu.self.toFixed(2)} s, anvil ${cpu.anvil?.toFixed(2) ?? "n/a"} s`)
+      log(
+        `events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s; CPU: this process ${cpu.self.toFixed(2)} s, anvil ${cpu.anvil?.toFixed(2) ?? "n/a"} s`
+      )
     }
   }
-  log(`events ceiling: ${eventsCeiling} events/s = ${(eventsCeiling / ponderRate).toFixed(1)}× Ponder's rate (10× Ponder = ${Math.round(10 * ponderRate)} events/s); fire-api at ${(100 * ours.rate / eventsCeiling).toFixed(0)} % of it`)
+  log(
+    `events ceiling: ${eventsCeiling} events/s = ${(eventsCeiling / ponderRate).toFixed(1)}× Ponder's rate (10× Ponder = ${Math.round(10 * ponderRate)} events/s); fire-api at ${((100 * ours.rate) / eventsCeiling).toFixed(0)} % of it`
+  )
   // The CPU budget of 10× Ponder on this machine: all cores for the target's wall time, minus what fetching and parsing
   // the events cost (the fastest ceiling run: this process and anvil), is what is left to decode, project and store.
   const cores = NodeOs.cpus().length
-  const budget = cores * ours.events / (10 * ponderRate)
-  log(`10× Ponder budget: ${ours.events} events at ${Math.round(10 * ponderRate)} events/s = ${(ours.events / (10 * ponderRate)).toFixed(2)} s on ${cores} cores = ${budget.toFixed(2)} CPU-s; fetching and parsing them alone took ${ceilingCpu.toFixed(2)} CPU-s (this process and anvil), leaving ${(budget - ceilingCpu).toFixed(2)} CPU-s to decode, project and store them; fire-api's process and PostgreSQL took ${ours.cpuSeconds.toFixed(2)} CPU-s for the whole backfill`)
-  log(`targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`)
+  const budget = (cores * ours.events) / (10 * ponderRate)
+  log(
+    `10× Ponder budget: ${ours.events} events at ${Math.round(10 * ponderRate)} events/s = ${(ours.events / (10 * ponderRate)).toFixed(2)} s on ${cores} cores = ${budget.toFixed(2)} CPU-s; fetching and parsing them alone took ${ceilingCpu.toFixed(2)} CPU-s (this process and anvil), leaving ${(budget - ceilingCpu).toFixed(2)} CPU-s to decode, project and store them; fire-api's process and PostgreSQL took ${ours.cpuSeconds.toFixed(2)} CPU-s for the whole backfill`
+  )
+  log(
+    `targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`
+  )
 }).pipe(Effect.scoped)
 
 /** A one-connection client for a database URL, closed with the surrounding scope. */

@@ -37,7 +37,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const SETS = new Set((process.env.BENCH_SETS ?? "A,B").split(",").map((s) => s.trim().toUpperCase()))
 
 const log = (line: string) => console.log(`[bench:quotes] ${line}`)
-const loadAverage = () => NodeOs.loadavg().map((x) => x.toFixed(2)).join(", ")
+const loadAverage = () =>
+  NodeOs.loadavg()
+    .map((x) => x.toFixed(2))
+    .join(", ")
 const lower = (a: string) => a.toLowerCase() as Address
 
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${loadAverage()}`)
@@ -47,7 +50,9 @@ const t0 = performance.now()
 const dev = await buildDevnetPools(LAUNCHES)
 const weth = lower(dev.devnet.uni.weth)
 const stable = lower(dev.devnet.stable)
-log(`devnet: ${dev.snapshot.pools.length} pools, ${dev.snapshot.tokens.length} tokens at block ${dev.snapshot.blockNumber} (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
+log(
+  `devnet: ${dev.snapshot.pools.length} pools, ${dev.snapshot.tokens.length} tokens at block ${dev.snapshot.blockNumber} (${((performance.now() - t0) / 1000).toFixed(1)} s)`
+)
 
 interface PoolSet {
   readonly name: string
@@ -67,70 +72,119 @@ const setA: PoolSet = {
   stable,
   config: routingConfigFor(weth, stable),
   requests: makeRequests(dev.snapshot, weth, {
-    count: REQUESTS, seed: 1, minEth: 0.001, maxEth: 0.3, gasPriceWei: GAS_PRICE, tokens: [weth, stable, ...launches],
-    pinned: [[weth, launches[0]!], [launches[0]!, weth], [launches[1]!, stable], [stable, launches[1]!], [launches[0]!, launches[1]!]]
+    count: REQUESTS,
+    seed: 1,
+    minEth: 0.001,
+    maxEth: 0.3,
+    gasPriceWei: GAS_PRICE,
+    tokens: [weth, stable, ...launches],
+    pinned: [
+      [weth, launches[0]!],
+      [launches[0]!, weth],
+      [launches[1]!, stable],
+      [stable, launches[1]!],
+      [launches[0]!, launches[1]!]
+    ]
   })
 }
 const setB: PoolSet = (() => {
   const { snapshot } = generateUniverse(11, POOLS)
   const plan = { count: REQUESTS, seed: 2, minEth: 0.01, maxEth: 10, gasPriceWei: GAS_PRICE }
   return {
-    name: "B generated", snapshot, weth: GENERATED_WETH, stable: GENERATED_USDC,
-    config: routingConfigFor(GENERATED_WETH, GENERATED_USDC), requests: makeRequests(snapshot, GENERATED_WETH, plan)
+    name: "B generated",
+    snapshot,
+    weth: GENERATED_WETH,
+    stable: GENERATED_USDC,
+    config: routingConfigFor(GENERATED_WETH, GENERATED_USDC),
+    requests: makeRequests(snapshot, GENERATED_WETH, plan)
   }
 })()
 log(`set B (${setB.name}): ${setB.snapshot.pools.length} pools, ${setB.snapshot.tokens.length} tokens`)
 
-const byType = <A>(requests: ReadonlyArray<QuoteRequest>, xs: ReadonlyArray<A>, type: string) => xs.filter((_, i) => requests[i]!.type === type)
+const byType = <A>(requests: ReadonlyArray<QuoteRequest>, xs: ReadonlyArray<A>, type: string) =>
+  xs.filter((_, i) => requests[i]!.type === type)
 
 const oursOf = (set: PoolSet) => {
   const { buildMs, results } = timeQuotes(set.snapshot, set.config, set.requests, WARMUP)
   const found = results.filter((r) => r.outcome._tag === "Found").length
   log(`${set.name}: ours, router built in ${buildMs.toFixed(1)} ms; found ${found}/${results.length}`)
-  for (const type of ["exactIn", "exactOut"]) log(`  ours ${type.padEnd(8)} ${summary(byType(set.requests, results, type).map((r) => r.latencyMs))}`)
+  for (const type of ["exactIn", "exactOut"])
+    log(`  ours ${type.padEnd(8)} ${summary(byType(set.requests, results, type).map((r) => r.latencyMs))}`)
   return results
 }
 
 const alphaOf = (set: PoolSet): AlphaRun => {
   const requests = set.requests.slice(0, ALPHA_REQUESTS)
-  const run = runAlphaRouter({ snapshot: set.snapshot, roles: { wrappedNative: set.weth, usdToken: set.stable }, requests, gasPriceWei: GAS_PRICE, warmup: Math.min(WARMUP, 5) })
+  const run = runAlphaRouter({
+    snapshot: set.snapshot,
+    roles: { wrappedNative: set.weth, usdToken: set.stable },
+    requests,
+    gasPriceWei: GAS_PRICE,
+    warmup: Math.min(WARMUP, 5)
+  })
   const found = run.results.filter((r) => r.ok).length
-  log(`${set.name}: AlphaRouter, setup ${run.setupMs.toFixed(0)} ms, ${run.pools} pools; found ${found}/${run.results.length}`)
+  log(
+    `${set.name}: AlphaRouter, setup ${run.setupMs.toFixed(0)} ms, ${run.pools} pools; found ${found}/${run.results.length}`
+  )
   for (const type of ["exactIn", "exactOut"]) {
     const rs = byType(requests, run.results, type)
     log(`  AlphaRouter ${type.padEnd(8)} total ${summary(rs.map((r) => r.latencyMs))}`)
-    log(`  AlphaRouter ${type.padEnd(8)} w/o quoter ${summary(rs.map((r) => r.latencyMs - r.quoterMs))}; quotes simulated per request p50 ${[...rs.map((r) => r.quotesSimulated)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] ?? 0}`)
+    log(
+      `  AlphaRouter ${type.padEnd(8)} w/o quoter ${summary(rs.map((r) => r.latencyMs - r.quoterMs))}; quotes simulated per request p50 ${[...rs.map((r) => r.quotesSimulated)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] ?? 0}`
+    )
   }
   const slowest = [...run.results].sort((a, b) => b.latencyMs - a.latencyMs)[0]
-  if (slowest !== undefined) log(`  AlphaRouter slowest: ${slowest.latencyMs.toFixed(0)} ms, of which quoter ${slowest.quoterMs.toFixed(0)} ms for ${slowest.quotesSimulated} quotes`)
+  if (slowest !== undefined)
+    log(
+      `  AlphaRouter slowest: ${slowest.latencyMs.toFixed(0)} ms, of which quoter ${slowest.quoterMs.toFixed(0)} ms for ${slowest.quotesSimulated} quotes`
+    )
   const failures = new Map<string, number>()
-  for (const r of run.results) if (!r.ok) failures.set(r.error.slice(0, 80), (failures.get(r.error.slice(0, 80)) ?? 0) + 1)
+  for (const r of run.results)
+    if (!r.ok) failures.set(r.error.slice(0, 80), (failures.get(r.error.slice(0, 80)) ?? 0) + 1)
   for (const [e, n] of failures) log(`  AlphaRouter failed ${n}×: ${e}`)
   return run
 }
 
 const feeOf = new Map(dev.snapshot.pools.map((p) => [p.address, p.fee]))
 const callsFromOurs = (set: PoolSet, ours: ReadonlyArray<TimedOutcome>): Array<RouteCall> =>
-  ours.flatMap((r, i) => r.outcome._tag !== "Found" ? [] : r.outcome.quote.routes.map((route) => ({
-    tokens: route.path, fees: route.hops.map((h) => h.fee), type: set.requests[i]!.type,
-    amount: set.requests[i]!.type === "exactIn" ? route.amountIn : route.amountOut,
-    expected: set.requests[i]!.type === "exactIn" ? route.amountOut : route.amountIn
-  })))
+  ours.flatMap((r, i) =>
+    r.outcome._tag !== "Found"
+      ? []
+      : r.outcome.quote.routes.map((route) => ({
+          tokens: route.path,
+          fees: route.hops.map((h) => h.fee),
+          type: set.requests[i]!.type,
+          amount: set.requests[i]!.type === "exactIn" ? route.amountIn : route.amountOut,
+          expected: set.requests[i]!.type === "exactIn" ? route.amountOut : route.amountIn
+        }))
+  )
 const callsFromAlpha = (set: PoolSet, alpha: ReadonlyArray<AlphaResult>): Array<RouteCall> =>
-  alpha.flatMap((r, i) => !r.ok ? [] : r.routes.map((route) => ({
-    tokens: route.path, fees: route.pools.map((p) => feeOf.get(p) ?? 0), type: set.requests[i]!.type, amount: BigInt(route.amount), expected: BigInt(route.quote)
-  })))
+  alpha.flatMap((r, i) =>
+    !r.ok
+      ? []
+      : r.routes.map((route) => ({
+          tokens: route.path,
+          fees: route.pools.map((p) => feeOf.get(p) ?? 0),
+          type: set.requests[i]!.type,
+          amount: BigInt(route.amount),
+          expected: BigInt(route.quote)
+        }))
+  )
 
 const quoterOf = async (label: string, calls: ReadonlyArray<RouteCall>) => {
   const outcomes = await quoteRoutesOnChain(dev.devnet.chain, dev.devnet.uni.quoterV2, calls)
   const same = outcomes.filter((o) => o.onChain === o.call.expected).length
   const reverted = outcomes.filter((o) => o.onChain === null).length
-  log(`  QuoterV2 eth_call per route (${label}): ${summary(outcomes.map((o) => o.latencyMs))}; equal to the wei ${same}/${outcomes.length}, reverted ${reverted}`)
+  log(
+    `  QuoterV2 eth_call per route (${label}): ${summary(outcomes.map((o) => o.latencyMs))}; equal to the wei ${same}/${outcomes.length}, reverted ${reverted}`
+  )
 }
 
 try {
   for (const set of [setA, setB].filter((x) => SETS.has(x.name[0]!))) {
-    log(`--- ${set.name}: ${set.requests.length} requests (${ALPHA_REQUESTS} for AlphaRouter), load average ${loadAverage()}`)
+    log(
+      `--- ${set.name}: ${set.requests.length} requests (${ALPHA_REQUESTS} for AlphaRouter), load average ${loadAverage()}`
+    )
     const ours = oursOf(set)
     const alpha = alphaOf(set)
     if (set === setA) {
@@ -146,6 +200,9 @@ if (HTTP) {
   log(`--- HTTP GET /api/v1/quote, autocannon -c ${CONNECTIONS} -d ${SECONDS}, load average ${loadAverage()}`)
   const http = await benchQuoteHttp(log, { connections: CONNECTIONS, seconds: SECONDS })
   if (http === null) log("  the app has no quote routes yet: skipped")
-  else log(`  ${http.rps.toFixed(0)} quotes/s over ${http.paths} distinct requests; latency p50 ${http.p50} ms, p99 ${http.p99} ms; non-2xx ${http.non2xx}, errors ${http.errors}`)
+  else
+    log(
+      `  ${http.rps.toFixed(0)} quotes/s over ${http.paths} distinct requests; latency p50 ${http.p50} ms, p99 ${http.p99} ms; non-2xx ${http.non2xx}, errors ${http.errors}`
+    )
 }
 log(`done, load average ${loadAverage()}`)

@@ -38,10 +38,16 @@ const request = (type: TradeType): QuoteRequest => {
   return { tokenIn: a, tokenOut: b, amount, type, gasPriceWei: 1_000_000_000n }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!
 
-console.log(`pools ${snapshot.pools.length}, tokens with pools ${tokens.length}, runs ${runs}, config ${JSON.stringify(config, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`)
-const requests = { exactIn: Array.from({ length: quotes }, () => request("exactIn")), exactOut: Array.from({ length: quotes }, () => request("exactOut")) }
+console.log(
+  `pools ${snapshot.pools.length}, tokens with pools ${tokens.length}, runs ${runs}, config ${JSON.stringify(config, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`
+)
+const requests = {
+  exactIn: Array.from({ length: quotes }, () => request("exactIn")),
+  exactOut: Array.from({ length: quotes }, () => request("exactOut"))
+}
 const best = { exactIn: new Array<number>(quotes).fill(Infinity), exactOut: new Array<number>(quotes).fill(Infinity) }
 const outcomes = { exactIn: new Array<RoutingOutcome>(quotes), exactOut: new Array<RoutingOutcome>(quotes) }
 for (let run = 0; run < runs; run++) {

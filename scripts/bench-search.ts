@@ -35,11 +35,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
 const log = (line: string) => console.log(line)
-const pct = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
+const pct = (xs: ReadonlyArray<number>, p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 const ms = (x: number) => x.toFixed(x < 1 ? 3 : 2)
 const row = (name: string, xs: ReadonlyArray<number>) =>
-  log(`${name.padEnd(44)} ${ms(pct(xs, 0.5)).padStart(8)} ${ms(pct(xs, 0.99)).padStart(8)} ${ms(xs.reduce((a, b) => a + b, 0) / xs.length).padStart(8)}`)
-const header = (title: string) => log(`\n${title.padEnd(44)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"mean ms".padStart(8)}`)
+  log(
+    `${name.padEnd(44)} ${ms(pct(xs, 0.5)).padStart(8)} ${ms(pct(xs, 0.99)).padStart(8)} ${ms(xs.reduce((a, b) => a + b, 0) / xs.length).padStart(8)}`
+  )
+const header = (title: string) =>
+  log(`\n${title.padEnd(44)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"mean ms".padStart(8)}`)
 
 const q = (text: string, limit: number): QueryBase => ({ q: text, limit, page: 1 })
 const autocomplete = (index: MemoryIndex, text: string) => {
@@ -66,13 +70,19 @@ const timeEach = (queries: ReadonlyArray<string>, f: (text: string) => void) => 
 }
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-search-"))
-log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; load average at start ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
-log(`corpus: ${TOKENS} tokens, ${POOLS} pools; ${QUERIES} queries in process, ${PG_QUERIES} against PostgreSQL; HTTP ${CONNECTIONS} connections × ${SECONDS} s`)
+log(
+  `machine: ${NodeOs.cpus().length} cores, node ${process.version}; load average at start ${NodeOs.loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`
+)
+log(
+  `corpus: ${TOKENS} tokens, ${POOLS} pools; ${QUERIES} queries in process, ${PG_QUERIES} against PostgreSQL; HTTP ${CONNECTIONS} connections × ${SECONDS} s`
+)
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const pg = yield* startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 })
   const db = MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(pg.url, 8)), Layer.provide(NodeServices.layer))
-  return yield* Effect.gen(function*() {
+  return yield* Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* SearchDocumentsRepo
     const corpus = generateCorpus(TOKENS, POOLS)
@@ -86,13 +96,13 @@ const program = Effect.gen(function*() {
     const tokens: Array<TokenDocument> = []
     const pools: Array<PoolDocument> = []
     const figures = yield* repo.tokenFigures
-    for (let after: { chainId: number; address: string } | null = null;;) {
+    for (let after: { chainId: number; address: string } | null = null; ; ) {
       const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, 1_000, figures)
       if (page.length === 0) break
       tokens.push(...page)
       after = { chainId: page.at(-1)!.chainId, address: page.at(-1)!.address }
     }
-    for (let after: { chainId: number; address: string } | null = null;;) {
+    for (let after: { chainId: number; address: string } | null = null; ; ) {
       const page: ReadonlyArray<PoolDocument> = yield* repo.allPools(after, 1_000)
       if (page.length === 0) break
       pools.push(...page)
@@ -105,8 +115,10 @@ const program = Effect.gen(function*() {
     index.pools.replaceAll(pools)
     const buildMs = performance.now() - t
     globalThis.gc?.()
-    log(`embedded index: ${tokens.length} tokens + ${pools.length} pools read in ${(readMs / 1000).toFixed(1)} s, indexed in ${buildMs.toFixed(0)} ms; ` +
-      `${index.tokens.termCount + index.pools.termCount} terms; heap +${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(0)} MB (documents included)`)
+    log(
+      `embedded index: ${tokens.length} tokens + ${pools.length} pools read in ${(readMs / 1000).toFixed(1)} s, indexed in ${buildMs.toFixed(0)} ms; ` +
+        `${index.tokens.termCount + index.pools.termCount} terms; heap +${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(0)} MB (documents included)`
+    )
 
     const queries = generateQueries(corpus, QUERIES)
     timeEach(queries.slice(0, 500), (text) => autocomplete(index, text)) // warm-up (JIT)
@@ -117,8 +129,14 @@ const program = Effect.gen(function*() {
     const byLength = (n: (s: string) => boolean) => queries.flatMap((s, i) => (n(s) ? [inAuto[i]!] : []))
     header("in process (tokens + pools per call)")
     row("autocomplete (limit 8 + 8)", inAuto)
-    row("  of which 1–2 character queries", byLength((s) => s.length <= 2))
-    row("  of which typo-tolerant (≥ 4 characters)", byLength((s) => s.length >= 4 && !s.startsWith("0x")))
+    row(
+      "  of which 1–2 character queries",
+      byLength((s) => s.length <= 2)
+    )
+    row(
+      "  of which typo-tolerant (≥ 4 characters)",
+      byLength((s) => s.length >= 4 && !s.startsWith("0x"))
+    )
     row("search (limit 20 + 20)", inSearch)
     row("autocomplete, CPU time of the query", autoCpu)
     row("search, CPU time of the query", searchCpu)
@@ -126,7 +144,9 @@ const program = Effect.gen(function*() {
     // 2. The PostgreSQL candidate on the same documents and queries.
     t = performance.now()
     yield* setupPostgresSearch(sql, tokens, pools)
-    log(`\nPostgreSQL candidate (full-text prefix + pg_trgm typos): indexes built in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    log(
+      `\nPostgreSQL candidate (full-text prefix + pg_trgm typos): indexes built in ${((performance.now() - t) / 1000).toFixed(1)} s`
+    )
     const pgQueries = queries.slice(0, PG_QUERIES)
     for (const text of pgQueries.slice(0, 100)) yield* postgresSearch(sql, "token", text, 8)
     const pgAuto: Array<number> = []
@@ -138,8 +158,14 @@ const program = Effect.gen(function*() {
     }
     header("PostgreSQL (same queries, one connection)")
     row("autocomplete (limit 8 + 8)", pgAuto)
-    row("  of which 1–2 character queries", pgQueries.flatMap((s, i) => (s.length <= 2 ? [pgAuto[i]!] : [])))
-    row("  of which typo-tolerant (≥ 4 characters)", pgQueries.flatMap((s, i) => (s.length >= 4 && !s.startsWith("0x") ? [pgAuto[i]!] : [])))
+    row(
+      "  of which 1–2 character queries",
+      pgQueries.flatMap((s, i) => (s.length <= 2 ? [pgAuto[i]!] : []))
+    )
+    row(
+      "  of which typo-tolerant (≥ 4 characters)",
+      pgQueries.flatMap((s, i) => (s.length >= 4 && !s.startsWith("0x") ? [pgAuto[i]!] : []))
+    )
     row("embedded, same subset", inAuto.slice(0, PG_QUERIES))
     return { url: Redacted.value(pg.url), queries }
   }).pipe(Effect.provide(Layer.provideMerge(SearchDocumentsRepo.layer, db)))
@@ -148,14 +174,24 @@ const program = Effect.gen(function*() {
 const http = async (databaseUrl: string, queries: ReadonlyArray<string>) => {
   buildApp()
   const data = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-search-app-"))
-  const app = await spawnApp({
-    DATABASE_URL: databaseUrl, DATA_DIR: data, SEARCH_PORT: "0", DEVNET_PORT: "0", SEARCH_REFRESH_MS: "0"
-  }, ["--services", "search"])
+  const app = await spawnApp(
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: data,
+      SEARCH_PORT: "0",
+      DEVNET_PORT: "0",
+      SEARCH_REFRESH_MS: "0"
+    },
+    ["--services", "search"]
+  )
   try {
     const base = app.urls.get("search")!
     const t = performance.now()
     for (;;) {
-      const info = await (await fetch(`${base}/api/v1/search/index`)).json() as { ready: boolean; documents: { tokens: number } }
+      const info = (await (await fetch(`${base}/api/v1/search/index`)).json()) as {
+        ready: boolean
+        documents: { tokens: number }
+      }
       if (info.ready && info.documents.tokens >= TOKENS) break
       await new Promise((r) => setTimeout(r, 200)) // polling a bench process we do not control; not a test
     }
@@ -163,23 +199,37 @@ const http = async (databaseUrl: string, queries: ReadonlyArray<string>) => {
     const run = async (url: string, paths: ReadonlyArray<string> | null) => {
       let i = 0
       const options = {
-        url, connections: CONNECTIONS, duration: SECONDS,
-        ...(paths === null ? {} : { requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }] })
+        url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        ...(paths === null
+          ? {}
+          : { requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }] })
       }
       await autocannon({ ...options, duration: 2 })
       const r = await autocannon(options)
       return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors }
     }
     const enc = encodeURIComponent
-    const auto = await run(`${base}/api/v1/autocomplete`, queries.map((s) => `/api/v1/autocomplete?q=${enc(s)}`))
-    const searchRun = await run(`${base}/api/v1/search`, queries.map((s) => `/api/v1/search?q=${enc(s)}&limit=20`))
+    const auto = await run(
+      `${base}/api/v1/autocomplete`,
+      queries.map((s) => `/api/v1/autocomplete?q=${enc(s)}`)
+    )
+    const searchRun = await run(
+      `${base}/api/v1/search`,
+      queries.map((s) => `/api/v1/search?q=${enc(s)}&limit=20`)
+    )
     const body = await (await fetch(`${base}/api/v1/autocomplete?q=pe`)).text()
     const bare = await startBareServer(body, "/api/v1/autocomplete")
     const bareRun = await run(bare.url, null)
     bare.stop()
-    log(`\n${`HTTP, ${CONNECTIONS} connections`.padEnd(44)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`)
+    log(
+      `\n${`HTTP, ${CONNECTIONS} connections`.padEnd(44)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(8)}`
+    )
     const line = (name: string, r: typeof auto) =>
-      log(`${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)}`)
+      log(
+        `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.errors).padStart(8)}`
+      )
     line("GET /api/v1/autocomplete (rotating queries)", auto)
     line("GET /api/v1/search (rotating queries)", searchRun)
     line("bare node:http, fixed autocomplete body", bareRun)
@@ -190,16 +240,24 @@ const http = async (databaseUrl: string, queries: ReadonlyArray<string>) => {
 }
 
 try {
-  const { url, queries } = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const r = yield* program
-    // The embedded PostgreSQL stays up for the HTTP part (its scope is this one).
-    if (process.env.BENCH_HTTP !== "0") yield* Effect.promise(() => http(r.url, r.queries))
-    return r
-  })))
+  const { url, queries } = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const r = yield* program
+        // The embedded PostgreSQL stays up for the HTTP part (its scope is this one).
+        if (process.env.BENCH_HTTP !== "0") yield* Effect.promise(() => http(r.url, r.queries))
+        return r
+      })
+    )
+  )
   void url
   void queries
   log(`\nanchor (published by Typesense, NOT measured here): 11 ms average search on 2.2 M documents, 4 vCPU`)
-  log(`load average at end ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(" ")} (2 cores shared with other work: figures are upper bounds)`)
+  log(
+    `load average at end ${NodeOs.loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (2 cores shared with other work: figures are upper bounds)`
+  )
 } finally {
   NodeFs.rmSync(dir, { recursive: true, force: true })
 }

@@ -46,31 +46,39 @@ process.once("exit", () => {
 
 /** Runs `npm start` to its ready line, then stops it (SIGTERM to its process group) and waits until it has exited. */
 const startOnce = (label: string, command: ReadonlyArray<string> = ["npm", "start", "--silent"]) =>
-  withProgress(`bench:start ${label}`, () =>
-    new Promise<{ readonly seconds: number; readonly built: boolean }>((resolve, reject) => {
-      const t0 = performance.now()
-      const child = spawn(command[0]!, command.slice(1), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
-      running = child.pid
-      let out = ""
-      let seconds: number | undefined
-      let killTimer: NodeJS.Timeout | undefined
-      const onData = (chunk: Buffer) => {
-        out += chunk.toString()
-        if (seconds === undefined && /^ready: /m.test(out)) {
-          seconds = (performance.now() - t0) / 1000
-          signalGroup(child.pid!, "SIGTERM")
-          killTimer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), 20_000)
+  withProgress(
+    `bench:start ${label}`,
+    () =>
+      new Promise<{ readonly seconds: number; readonly built: boolean }>((resolve, reject) => {
+        const t0 = performance.now()
+        const child = spawn(command[0]!, command.slice(1), {
+          cwd: root,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true
+        })
+        running = child.pid
+        let out = ""
+        let seconds: number | undefined
+        let killTimer: NodeJS.Timeout | undefined
+        const onData = (chunk: Buffer) => {
+          out += chunk.toString()
+          if (seconds === undefined && /^ready: /m.test(out)) {
+            seconds = (performance.now() - t0) / 1000
+            signalGroup(child.pid!, "SIGTERM")
+            killTimer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), 20_000)
+          }
         }
-      }
-      child.stdout.on("data", onData)
-      child.stderr.on("data", onData)
-      child.once("close", (code) => {
-        clearTimeout(killTimer)
-        running = undefined
-        if (seconds === undefined) reject(new Error(`npm start exited with ${code} before ready:\n${out}`))
-        else resolve({ seconds, built: out.includes("building dist/") })
+        child.stdout.on("data", onData)
+        child.stderr.on("data", onData)
+        child.once("close", (code) => {
+          clearTimeout(killTimer)
+          running = undefined
+          if (seconds === undefined) reject(new Error(`npm start exited with ${code} before ready:\n${out}`))
+          else resolve({ seconds, built: out.includes("building dist/") })
+        })
       })
-    }))
+  )
 
 try {
   NodeFs.rmSync(fingerprintFile(root), { force: true })
@@ -83,13 +91,23 @@ try {
   }
   const fullBuild: Array<number> = []
   for (let i = 0; i < runs; i++) {
-    const run = await startOnce(`warm, full build ${i + 1}/${runs}`, ["sh", "-c", "npm run build --silent && exec node dist/src/main.js"])
+    const run = await startOnce(`warm, full build ${i + 1}/${runs}`, [
+      "sh",
+      "-c",
+      "npm run build --silent && exec node dist/src/main.js"
+    ])
     fullBuild.push(run.seconds)
   }
   const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const list = (xs: ReadonlyArray<number>) => `median of ${xs.length}: ${xs.map((s) => s.toFixed(1)).join(", ")}`
-  console.log(`load average ${NodeOs.loadavg().map((x) => x.toFixed(1)).join(", ")}, ${NodeOs.cpus().length} cores`)
-  console.log(`cold (fresh DATA_DIR, build): ready in ${cold.seconds.toFixed(1)} s${cold.built ? "" : " (no build ran)"}`)
+  console.log(
+    `load average ${NodeOs.loadavg()
+      .map((x) => x.toFixed(1))
+      .join(", ")}, ${NodeOs.cpus().length} cores`
+  )
+  console.log(
+    `cold (fresh DATA_DIR, build): ready in ${cold.seconds.toFixed(1)} s${cold.built ? "" : " (no build ran)"}`
+  )
   console.log(`warm (same DATA_DIR, nothing changed): ready in ${median(warm).toFixed(1)} s (${list(warm)})`)
   console.log(`warm, full build every start (before): ready in ${median(fullBuild).toFixed(1)} s (${list(fullBuild)})`)
 } finally {

@@ -37,8 +37,16 @@ const contentTypes: Readonly<Record<string, string>> = {
 const fingerprintOfInputs = async () => {
   const hash = createHash("sha256")
   const sources = (await Fs.readdir(sourceDir)).sort()
-  for (const file of [fileURLToPath(import.meta.url), NodePath.join(projectRoot, "package-lock.json"), ...sources.map((f) => NodePath.join(sourceDir, f))]) {
-    hash.update(NodePath.relative(projectRoot, file)).update("\0").update(await Fs.readFile(file)).update("\0")
+  for (const file of [
+    fileURLToPath(import.meta.url),
+    NodePath.join(projectRoot, "package-lock.json"),
+    ...sources.map((f) => NodePath.join(sourceDir, f))
+  ]) {
+    hash
+      .update(NodePath.relative(projectRoot, file))
+      .update("\0")
+      .update(await Fs.readFile(file))
+      .update("\0")
   }
   return hash.digest("hex")
 }
@@ -54,7 +62,14 @@ const readManifest = async (dir: string): Promise<GraphiqlManifest | undefined> 
 const upToDate = async (fingerprint: string) => {
   const manifest = await readManifest(graphiqlDir)
   if (manifest?.fingerprint !== fingerprint) return false
-  const present = await Promise.all(Object.keys(manifest.files).map((f) => Fs.access(NodePath.join(graphiqlDir, f)).then(() => true, () => false)))
+  const present = await Promise.all(
+    Object.keys(manifest.files).map((f) =>
+      Fs.access(NodePath.join(graphiqlDir, f)).then(
+        () => true,
+        () => false
+      )
+    )
+  )
   return present.every(Boolean)
 }
 
@@ -83,7 +98,7 @@ const bundle = async (fingerprint: string) => {
     bundle: true,
     minify: true,
     target: ["chrome120", "firefox120", "safari17"] as Array<string>,
-    define: { "process.env.NODE_ENV": "\"production\"" },
+    define: { "process.env.NODE_ENV": '"production"' },
     entryNames: "[name]-[hash]",
     outdir: out,
     metafile: true,
@@ -99,7 +114,9 @@ const bundle = async (fingerprint: string) => {
     }
   })
   const outputOf = (result: { readonly metafile: Metafile }, entry: string) =>
-    NodePath.basename(Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith(entry) === true)![0])
+    NodePath.basename(
+      Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith(entry) === true)![0]
+    )
   const workerFiles = {
     editor: outputOf(workers, "editor.worker.js"),
     json: outputOf(workers, "json.worker.js"),
@@ -126,7 +143,11 @@ const bundle = async (fingerprint: string) => {
     if (type === undefined) throw new Error(`build-graphiql: no content type for ${file}`)
     files[file] = type
     // Served as is to clients that take gzip (the bundle is ~5x smaller so), from a copy made once here.
-    if (type.startsWith("text/")) await Fs.writeFile(NodePath.join(out, `${file}.gz`), gzipSync(await Fs.readFile(NodePath.join(out, file)), { level: 9 }))
+    if (type.startsWith("text/"))
+      await Fs.writeFile(
+        NodePath.join(out, `${file}.gz`),
+        gzipSync(await Fs.readFile(NodePath.join(out, file)), { level: 9 })
+      )
   }
   const manifest: GraphiqlManifest = { fingerprint, files }
   await Fs.writeFile(NodePath.join(out, "manifest.json"), JSON.stringify(manifest, null, 2))
@@ -143,14 +164,17 @@ const bundle = async (fingerprint: string) => {
 export const buildGraphiql = async (options: { readonly force?: boolean } = {}) => {
   const started = performance.now()
   const fingerprint = await fingerprintOfInputs()
-  if (options.force !== true && await upToDate(fingerprint)) return { built: false, ms: performance.now() - started }
+  if (options.force !== true && (await upToDate(fingerprint))) return { built: false, ms: performance.now() - started }
   const manifest = await bundle(fingerprint)
   let bytes = 0
   let gzipBytes = 0
   for (const file of Object.keys(manifest.files)) {
     const size = (await Fs.stat(NodePath.join(graphiqlDir, file))).size
     bytes += size
-    gzipBytes += await Fs.stat(NodePath.join(graphiqlDir, `${file}.gz`)).then((s) => s.size, () => size)
+    gzipBytes += await Fs.stat(NodePath.join(graphiqlDir, `${file}.gz`)).then(
+      (s) => s.size,
+      () => size
+    )
   }
   return { built: true, ms: performance.now() - started, files: Object.keys(manifest.files).length, bytes, gzipBytes }
 }
@@ -160,6 +184,8 @@ if (import.meta.main) {
   const where = NodePath.relative(process.cwd(), graphiqlDir) || "."
   if (result.built) {
     const mb = (n: number) => (n / 1e6).toFixed(2)
-    console.log(`graphiql: built ${where} in ${(result.ms / 1000).toFixed(1)} s (${result.files} files, ${mb(result.bytes!)} MB, ${mb(result.gzipBytes!)} MB gzipped)`)
+    console.log(
+      `graphiql: built ${where} in ${(result.ms / 1000).toFixed(1)} s (${result.files} files, ${mb(result.bytes!)} MB, ${mb(result.gzipBytes!)} MB gzipped)`
+    )
   }
 }

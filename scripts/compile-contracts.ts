@@ -47,7 +47,10 @@ interface SolcOutput {
 
 interface Solc {
   readonly version: () => string
-  readonly compile: (input: string, callbacks: { import: (path: string) => { contents: string } | { error: string } }) => string
+  readonly compile: (
+    input: string,
+    callbacks: { import: (path: string) => { contents: string } | { error: string } }
+  ) => string
 }
 
 export interface CompiledContract {
@@ -71,7 +74,9 @@ const findImport = (path: string): { contents: string } | { error: string } => {
 /** Compiles contracts/*.sol and returns the contracts listed in `contractNames`. */
 export const compileSources = (): { solcVersion: string; contracts: ReadonlyArray<CompiledContract> } => {
   const solc = loadSolc()
-  const files = readdirSync(contractsDir).filter((f) => f.endsWith(".sol")).sort()
+  const files = readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()
   const sources: Record<string, { content: string }> = {}
   for (const f of files) sources[`contracts/${f}`] = { content: readFileSync(join(contractsDir, f), "utf8") }
 
@@ -87,7 +92,8 @@ export const compileSources = (): { solcVersion: string; contracts: ReadonlyArra
     if (c === undefined) throw new Error(`solc output lacks ${source}:${name}`)
     const runtimeSize = c.evm.deployedBytecode.object.length / 2
     const initSize = c.evm.bytecode.object.length / 2
-    if (runtimeSize > MAX_RUNTIME_SIZE) throw new Error(`${name}: runtime code ${runtimeSize} B > ${MAX_RUNTIME_SIZE} B`)
+    if (runtimeSize > MAX_RUNTIME_SIZE)
+      throw new Error(`${name}: runtime code ${runtimeSize} B > ${MAX_RUNTIME_SIZE} B`)
     if (initSize > MAX_INITCODE_SIZE) throw new Error(`${name}: init code ${initSize} B > ${MAX_INITCODE_SIZE} B`)
     return {
       name,

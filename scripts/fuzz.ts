@@ -38,28 +38,35 @@ const main = async () => {
   const jwks = await startLocalJwks()
   console.log(`building, then starting the stack in ${dataDir} (seed ${seed})`)
   buildApp()
-  const app = await spawnApp({
-    DATA_DIR: dataDir,
-    DATABASE_URL: process.env.FUZZ_DATABASE_URL,
-    EMBEDDED_PG_PORT: "0",
-    DEVNET_PORT: "0",
-    CLIENT_PORT: "0",
-    EXCHANGE_PORT: "0",
-    SEARCH_PORT: "0",
-    INDEXER_PORT: "0",
-    HOST: "127.0.0.1",
-    MAX_BODY_BYTES: String(maxBodyBytes),
-    JWT_SECRET: `fuzz-${crypto.randomUUID()}-${crypto.randomUUID()}`,
-    ADMIN_WALLETS: privateKeyToAccount(FUZZ_ADMIN_KEY).address,
-    // One caller: the per-IP limit would answer most exchange requests with 429 before the route runs.
-    RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "100000000",
-    ...jwks.env
-  }, ["--services", "client,exchange,search,indexer"])
+  const app = await spawnApp(
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: process.env.FUZZ_DATABASE_URL,
+      EMBEDDED_PG_PORT: "0",
+      DEVNET_PORT: "0",
+      CLIENT_PORT: "0",
+      EXCHANGE_PORT: "0",
+      SEARCH_PORT: "0",
+      INDEXER_PORT: "0",
+      HOST: "127.0.0.1",
+      MAX_BODY_BYTES: String(maxBodyBytes),
+      JWT_SECRET: `fuzz-${crypto.randomUUID()}-${crypto.randomUUID()}`,
+      ADMIN_WALLETS: privateKeyToAccount(FUZZ_ADMIN_KEY).address,
+      // One caller: the per-IP limit would answer most exchange requests with 429 before the route runs.
+      RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "100000000",
+      ...jwks.env
+    },
+    ["--services", "client,exchange,search,indexer"]
+  )
   const logs: Array<string> = []
   app.child.stdout!.on("data", (chunk: Buffer) => logs.push(chunk.toString()))
   app.child.stderr!.on("data", (chunk: Buffer) => logs.push(chunk.toString()))
   try {
-    const urls: Urls = { client: app.urls.get("client")!, exchange: app.urls.get("exchange")!, search: app.urls.get("search")! }
+    const urls: Urls = {
+      client: app.urls.get("client")!,
+      exchange: app.urls.get("exchange")!,
+      search: app.urls.get("search")!
+    }
     await waitReady(urls.exchange)
     const routes = (await loadRoutes(urls)).filter((r) => only?.test(`${r.method} ${r.path}`) ?? true)
     const jobs = routes.reduce((n, r) => n + (r.secured ? 2 : 1), 0)
@@ -76,14 +83,39 @@ const main = async () => {
       ...(only ? { only } : {})
     })
     const alive = await stillAlive(urls)
-    const internal = logs.join("").split("\n").filter((l) => l.includes("\"level\":\"ERROR\"") || l.includes(" ERROR "))
-    console.log(`\nfuzz: ${report.total} requests to ${report.routes} routes in ${report.seconds.toFixed(1)} s (seed ${seed})`)
-    console.log(`by class:  ${Object.entries(report.byClass).sort().map(([k, v]) => `${k} ${v}`).join(", ")}`)
-    console.log(`by status: ${Object.entries(report.byStatus).sort().map(([k, v]) => `${k} ${v}`).join(", ")}`)
+    const internal = logs
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes('"level":"ERROR"') || l.includes(" ERROR "))
+    console.log(
+      `\nfuzz: ${report.total} requests to ${report.routes} routes in ${report.seconds.toFixed(1)} s (seed ${seed})`
+    )
+    console.log(
+      `by class:  ${Object.entries(report.byClass)
+        .sort()
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`
+    )
+    console.log(
+      `by status: ${Object.entries(report.byStatus)
+        .sort()
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`
+    )
     console.log(`violations: ${report.violations.length}; internal errors logged: ${internal.length}`)
-    console.log(`alive after: ${Object.entries(alive).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+    console.log(
+      `alive after: ${Object.entries(alive)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`
+    )
     if (report.violations.length > 0) console.log(`\n${summarize(report.violations)}`)
-    if (internal.length > 0) console.log(`\n${internal.slice(0, 10).map((l) => l.slice(0, 1500)).join("\n")}`)
+    if (internal.length > 0)
+      console.log(
+        `\n${internal
+          .slice(0, 10)
+          .map((l) => l.slice(0, 1500))
+          .join("\n")}`
+      )
     process.exitCode = report.violations.length > 0 || Object.values(alive).some((s) => s !== 200) ? 1 : 0
   } finally {
     await stopApp(app.child)

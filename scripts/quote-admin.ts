@@ -22,11 +22,12 @@ import { Allowlist } from "../src/exchange-api/quotes/Allowlist.ts"
 import { PartnerKeys } from "../src/exchange-api/quotes/PartnerKeys.ts"
 
 const [command, ...args] = process.argv.slice(2)
-const usage = "usage: quote-admin keys:create <partner> [limit] [windowSeconds] | keys:list | keys:revoke <hash|prefix> | " +
+const usage =
+  "usage: quote-admin keys:create <partner> [limit] [windowSeconds] | keys:list | keys:revoke <hash|prefix> | " +
   "allowlist:list <chainId> | allowlist:add <chainId> <address>... | allowlist:remove <chainId> <address>..."
 const address = /^0x[0-9a-fA-F]{40}$/u
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const keys = yield* PartnerKeys
   const allowlist = yield* Allowlist
   const chainArg = () => {
@@ -37,7 +38,8 @@ const program = Effect.gen(function*() {
   const addressArgs = () => {
     const list = args.slice(1)
     const bad = list.filter((a) => !address.test(a))
-    if (list.length === 0 || bad.length > 0) throw new Error(`${usage}\nnot addresses: ${bad.join(", ") || "(none given)"}`)
+    if (list.length === 0 || bad.length > 0)
+      throw new Error(`${usage}\nnot addresses: ${bad.join(", ") || "(none given)"}`)
     return list
   }
   switch (command) {
@@ -45,13 +47,24 @@ const program = Effect.gen(function*() {
       if (args[0] === undefined || args[0] === "") throw new Error(usage)
       const limit = args[1] === undefined ? undefined : { limit: Number(args[1]), windowSeconds: Number(args[2] ?? 60) }
       const { key, keyHash } = yield* keys.create(args[0], limit)
-      console.log(JSON.stringify({ partner: args[0], key, keyHash, ...(limit === undefined ? {} : { rateLimit: limit }) }))
+      console.log(
+        JSON.stringify({ partner: args[0], key, keyHash, ...(limit === undefined ? {} : { rateLimit: limit }) })
+      )
       return
     }
     case "keys:list":
       for (const k of yield* keys.list) {
-        console.log([k.partner, k.keyPrefix, k.source, k.rateLimit === null ? "default" : `${k.rateLimit}/${k.rateWindowSeconds}s`,
-          k.createdAt.toISOString(), k.revokedAt === null ? "active" : `revoked ${k.revokedAt.toISOString()}`, k.keyHash].join("\t"))
+        console.log(
+          [
+            k.partner,
+            k.keyPrefix,
+            k.source,
+            k.rateLimit === null ? "default" : `${k.rateLimit}/${k.rateWindowSeconds}s`,
+            k.createdAt.toISOString(),
+            k.revokedAt === null ? "active" : `revoked ${k.revokedAt.toISOString()}`,
+            k.keyHash
+          ].join("\t")
+        )
       }
       return
     case "keys:revoke": {
@@ -75,9 +88,11 @@ const program = Effect.gen(function*() {
 })
 
 program.pipe(
-  Effect.provide(Layer.mergeAll(PartnerKeys.layerNoSync, Allowlist.layerNoSync).pipe(
-    Layer.provideMerge(DatabaseLive),
-    Layer.provide(NodeServices.layer)
-  )),
+  Effect.provide(
+    Layer.mergeAll(PartnerKeys.layerNoSync, Allowlist.layerNoSync).pipe(
+      Layer.provideMerge(DatabaseLive),
+      Layer.provide(NodeServices.layer)
+    )
+  ),
   NodeRuntime.runMain
 )

@@ -18,13 +18,15 @@ import { SearchConfig } from "../src/search/SearchConfig.ts"
 import { SearchDocumentsRepo } from "../src/search/SearchDocumentsRepo.ts"
 import { SearchIndex } from "../src/search/SearchIndex.ts"
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const index = yield* SearchIndex
   const repo = yield* SearchDocumentsRepo
   const settings = yield* SearchConfig
   const sql = yield* SqlClient.SqlClient
   const started = performance.now()
-  console.log(`search:reindex: backend ${index.backend}${index.backend === "embedded" ? " (in-process: a check only, see the header of this script)" : ""}`)
+  console.log(
+    `search:reindex: backend ${index.backend}${index.backend === "embedded" ? " (in-process: a check only, see the header of this script)" : ""}`
+  )
   yield* index.prepare
   const checkpoints = yield* repo.checkpoints
   const totals = yield* repo.counts
@@ -32,11 +34,13 @@ const program = Effect.gen(function*() {
   let phaseStart = performance.now()
   const progress = (what: string, done: number, total: number) => {
     const seconds = (performance.now() - phaseStart) / 1000
-    console.log(`  ${what.padEnd(6)} ${String(done).padStart(9)} / ${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)} %), ${(done / Math.max(seconds, 0.001)).toFixed(0)} documents/s`)
+    console.log(
+      `  ${what.padEnd(6)} ${String(done).padStart(9)} / ${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)} %), ${(done / Math.max(seconds, 0.001)).toFixed(0)} documents/s`
+    )
   }
   let done = 0
   const figures = yield* repo.tokenFigures
-  for (let after: { chainId: number; address: string } | null = null;;) {
+  for (let after: { chainId: number; address: string } | null = null; ; ) {
     const page: ReadonlyArray<TokenDocument> = yield* repo.allTokens(after, settings.batchSize, figures)
     if (page.length === 0) break
     yield* run.add(page, [])
@@ -46,7 +50,7 @@ const program = Effect.gen(function*() {
   }
   done = 0
   phaseStart = performance.now()
-  for (let after: { chainId: number; address: string } | null = null;;) {
+  for (let after: { chainId: number; address: string } | null = null; ; ) {
     const page: ReadonlyArray<PoolDocument> = yield* repo.allPools(after, settings.batchSize)
     if (page.length === 0) break
     yield* run.add([], page)
@@ -62,14 +66,18 @@ const program = Effect.gen(function*() {
     }
   }
   const counts = yield* index.counts
-  console.log(`search:reindex: done in ${((performance.now() - started) / 1000).toFixed(1)} s; index holds ${counts.tokens} tokens, ${counts.pools} pools` +
-    `; checkpoints ${checkpoints.map((c) => `${c.chainId}@${c.blockNumber}`).join(", ") || "none"}`)
+  console.log(
+    `search:reindex: done in ${((performance.now() - started) / 1000).toFixed(1)} s; index holds ${counts.tokens} tokens, ${counts.pools} pools` +
+      `; checkpoints ${checkpoints.map((c) => `${c.chainId}@${c.blockNumber}`).join(", ") || "none"}`
+  )
 })
 
 program.pipe(
-  Effect.provide(Layer.mergeAll(SearchIndexFromConfig, SearchDocumentsRepo.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(SearchConfig.layerConfig, DatabaseLive)),
-    Layer.provide(NodeServices.layer)
-  )),
+  Effect.provide(
+    Layer.mergeAll(SearchIndexFromConfig, SearchDocumentsRepo.layer).pipe(
+      Layer.provideMerge(Layer.mergeAll(SearchConfig.layerConfig, DatabaseLive)),
+      Layer.provide(NodeServices.layer)
+    )
+  ),
   NodeRuntime.runMain
 )

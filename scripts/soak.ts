@@ -22,7 +22,11 @@ const maxInFlight = Number(process.env.SOAK_MAX_IN_FLIGHT ?? 200)
 const entry = process.env.SOAK_ENTRY === "src" ? "src" : "dist"
 
 const metricValue = (text: string, name: string, labels = "") => {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}${labels === "" ? " " : `{${labels}`}`) || (labels === "" && l.startsWith(`${name}{`)))
+  const line = text
+    .split("\n")
+    .find(
+      (l) => l.startsWith(`${name}${labels === "" ? " " : `{${labels}`}`) || (labels === "" && l.startsWith(`${name}{`))
+    )
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1))
 }
 
@@ -34,8 +38,10 @@ const main = async () => {
   const r = new Recorder()
   const d = readDeployments(stack)
   const { ops, features } = await operations(stack, d)
-  console.log(`soak: ${ops.length} request kinds${features.length > 0 ? ` (with ${features.join(", ")})` : " (quotes and comments not served by this build)"}; ` +
-    `${rate} req/s for ${minutes} min, ${subscriptionCount} subscriptions, a chain transaction every ${swapMs} ms`)
+  console.log(
+    `soak: ${ops.length} request kinds${features.length > 0 ? ` (with ${features.join(", ")})` : " (quotes and comments not served by this build)"}; ` +
+      `${rate} req/s for ${minutes} min, ${subscriptionCount} subscriptions, a chain transaction every ${swapMs} ms`
+  )
   const totalWeight = ops.reduce((a, o) => a + o.weight, 0)
   const choose = () => {
     let x = Math.random() * totalWeight
@@ -50,8 +56,8 @@ const main = async () => {
         t: Date.now(),
         rss: rssOf(stack.child.pid) ?? metricValue(text, "process_resident_memory_bytes"),
         heap: metricValue(text, "nodejs_heap_used_bytes"),
-        loopP99: metricValue(text, "nodejs_eventloop_delay_seconds", "quantile=\"0.99\""),
-        loopMax: metricValue(text, "nodejs_eventloop_delay_seconds", "quantile=\"1\"")
+        loopP99: metricValue(text, "nodejs_eventloop_delay_seconds", 'quantile="0.99"'),
+        loopMax: metricValue(text, "nodejs_eventloop_delay_seconds", 'quantile="1"')
       })
     } catch (error) {
       r.error(`metrics scrape: ${error instanceof Error ? error.message : String(error)}`)
@@ -84,18 +90,22 @@ const main = async () => {
         const op = choose()
         const t = performance.now()
         r.inFlight++
-        op.run().then(
-          (status) => r.request(op.routeClass, status, performance.now() - t, op.name),
-          (error) => {
-            r.request(op.routeClass, 0, performance.now() - t, op.name)
-            r.error(`${op.routeClass}: ${error instanceof Error ? error.message : String(error)}`)
-          }
-        ).finally(() => r.inFlight--)
+        op.run()
+          .then(
+            (status) => r.request(op.routeClass, status, performance.now() - t, op.name),
+            (error) => {
+              r.request(op.routeClass, 0, performance.now() - t, op.name)
+              r.error(`${op.routeClass}: ${error instanceof Error ? error.message : String(error)}`)
+            }
+          )
+          .finally(() => r.inFlight--)
       }
       if (now - lastProgress > 30_000) {
         lastProgress = now
         const last = r.samples.at(-1)
-        console.log(`soak: ${((now - started) / 1000).toFixed(0)} s, ${sent} sent, ${r.inFlight} in flight, RSS ${last ? (last.rss / 1048576).toFixed(0) : "?"} MB`)
+        console.log(
+          `soak: ${((now - started) / 1000).toFixed(0)} s, ${sent} sent, ${r.inFlight} in flight, RSS ${last ? (last.rss / 1048576).toFixed(0) : "?"} MB`
+        )
       }
     }, 10)
   })

@@ -16,7 +16,10 @@ const parseServices = (argv: ReadonlyArray<string>): ReadonlyArray<ServiceName> 
   const index = argv.findIndex((a) => a === "--services" || a.startsWith("--services="))
   if (index === -1) return ServiceNames
   const value = argv[index]!.includes("=") ? argv[index]!.split("=")[1]! : (argv[index + 1] ?? "")
-  const names = value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
   const unknown = names.filter((n) => !(ServiceNames as ReadonlyArray<string>).includes(n))
   if (names.length === 0 || unknown.length > 0) {
     console.error(`--services takes a comma-separated subset of ${ServiceNames.join(",")}; got "${value}"`)
@@ -27,11 +30,14 @@ const parseServices = (argv: ReadonlyArray<string>): ReadonlyArray<ServiceName> 
 
 const services = parseServices(process.argv.slice(2))
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const listening = yield* Listening
   const chain = yield* Chain
-  console.log(`chain     ${redactUrl(chain.rpcUrl)} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`)
-  for (const [name, address] of Object.entries(chain.deployments.contracts)) console.log(`  ${name.padEnd(19)} ${address}`)
+  console.log(
+    `chain     ${redactUrl(chain.rpcUrl)} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`
+  )
+  for (const [name, address] of Object.entries(chain.deployments.contracts))
+    console.log(`  ${name.padEnd(19)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   yield* (yield* DataDirLock).announce(services.map((name) => `${name} ${listening.get(name)}`))
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)

@@ -9,7 +9,9 @@ import type { Address, QuoteResult, QuoteToken } from "./routing/types.ts"
 // they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
 // while importing workers/route-finder.ts; inline, the first quote does).
 const require = createRequire(import.meta.url)
-let sdks: { core: typeof SdkCore; v3: typeof V3Sdk; routerSdk: typeof RouterSdk; universal: typeof UniversalSdk } | undefined
+let sdks:
+  | { core: typeof SdkCore; v3: typeof V3Sdk; routerSdk: typeof RouterSdk; universal: typeof UniversalSdk }
+  | undefined
 export const loadSdks = () => {
   if (sdks !== undefined) return sdks
   sdks = {
@@ -92,8 +94,16 @@ const toRoutes = (chainId: number, quote: QuoteResult, tokens: ReadonlyMap<strin
     return sdkToken(chainId, address, t)
   }
   return quote.routes.map((r) => {
-    const pools = r.hops.map((h) =>
-      new v3.Pool(token(h.tokenIn), token(h.tokenOut), h.fee, h.sqrtPriceX96Before.toString(), h.liquidity.toString(), h.tickBefore)
+    const pools = r.hops.map(
+      (h) =>
+        new v3.Pool(
+          token(h.tokenIn),
+          token(h.tokenOut),
+          h.fee,
+          h.sqrtPriceX96Before.toString(),
+          h.liquidity.toString(),
+          h.tickBefore
+        )
     )
     const input = token(r.path[0]!)
     const output = token(r.path.at(-1)!)
@@ -139,14 +149,22 @@ export const buildMethodParameters = (
   const { core, v3, routerSdk, universal } = loadSdks()
   const routes = building(() => toRoutes(chain.chainId, quote, tokens))
   const tradeType = quote.type === "exactIn" ? core.TradeType.EXACT_INPUT : core.TradeType.EXACT_OUTPUT
-  const slippageTolerance = new core.Percent(options.slippage.numerator.toString(), options.slippage.denominator.toString())
+  const slippageTolerance = new core.Percent(
+    options.slippage.numerator.toString(),
+    options.slippage.denominator.toString()
+  )
   if (options.routerType === "swap-router-02") {
     if (chain.swapRouter02 === ZERO) throw new Error("no SwapRouter02 in this chain's deployment")
     const trade = building(() =>
       v3.Trade.createUncheckedTradeWithMultipleRoutes({
-        routes: routes.map((r) => ({ route: new v3.Route(r.pools, r.input, r.output), inputAmount: r.inputAmount, outputAmount: r.outputAmount })),
+        routes: routes.map((r) => ({
+          route: new v3.Route(r.pools, r.input, r.output),
+          inputAmount: r.inputAmount,
+          outputAmount: r.outputAmount
+        })),
         tradeType
-      }))
+      })
+    )
     const params = routerSdk.SwapRouter.swapCallParameters(trade as any, {
       slippageTolerance,
       recipient: options.recipient,
@@ -155,13 +173,19 @@ export const buildMethodParameters = (
     return { calldata: params.calldata as `0x${string}`, value: params.value as `0x${string}`, to: chain.swapRouter02 }
   }
   if (chain.universalRouter === ZERO) throw new Error("no UniversalRouter in this chain's deployment")
-  const trade = building(() =>
-    new routerSdk.Trade({
-      v2Routes: [],
-      v3Routes: routes.map((r) => ({ routev3: new v3.Route(r.pools, r.input, r.output), inputAmount: r.inputAmount, outputAmount: r.outputAmount })),
-      v4Routes: [],
-      tradeType
-    } as any))
+  const trade = building(
+    () =>
+      new routerSdk.Trade({
+        v2Routes: [],
+        v3Routes: routes.map((r) => ({
+          routev3: new v3.Route(r.pools, r.input, r.output),
+          inputAmount: r.inputAmount,
+          outputAmount: r.outputAmount
+        })),
+        v4Routes: [],
+        tradeType
+      } as any)
+  )
   const params = universal.SwapRouter.swapCallParameters(trade as any, {
     slippageTolerance,
     recipient: options.recipient,

@@ -23,7 +23,12 @@ export const makeEngine = () => {
       // Several tasks answered Stale at once each come back with the same sync: the first one loads it.
       if (task.sync !== null && (router === undefined || version !== task.version)) {
         router = makeRouter(task.sync.snapshot, task.sync.config)
-        tokens = new Map(task.sync.snapshot.tokens.map((t) => [t.address, { address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" }]))
+        tokens = new Map(
+          task.sync.snapshot.tokens.map((t) => [
+            t.address,
+            { address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" }
+          ])
+        )
         version = task.version
       }
       if (router === undefined || version !== task.version) return { _tag: "Stale", have: version }
@@ -32,7 +37,11 @@ export const makeEngine = () => {
       const outcome = router.quote(task.request)
       if (outcome._tag !== "Found") return { _tag: outcome._tag }
       const spec = task.calldata ?? null
-      return { _tag: "Found", quote: outcome.quote, calldata: spec === null ? null : encode(spec, outcome.quote, tokens) }
+      return {
+        _tag: "Found",
+        quote: outcome.quote,
+        calldata: spec === null ? null : encode(spec, outcome.quote, tokens)
+      }
     } catch (error) {
       return { _tag: "Failed", message: error instanceof Error ? error.message : String(error) }
     }
@@ -47,7 +56,8 @@ const encode = (spec: CalldataSpec, quote: QuoteResult, known: ReadonlyMap<strin
     for (const t of spec.tokens) tokens.set(t.address, t)
     // An intermediate the snapshot has no metadata for: decimals and symbol are display fields of the SDK's Token;
     // calldata carries raw amounts and addresses only, so 18 changes no byte of it.
-    for (const a of quote.routes.flatMap((r) => r.path)) if (!tokens.has(a)) tokens.set(a, { address: a, decimals: 18, symbol: "" })
+    for (const a of quote.routes.flatMap((r) => r.path))
+      if (!tokens.has(a)) tokens.set(a, { address: a, decimals: 18, symbol: "" })
     return { _tag: "Encoded", ...buildMethodParameters(chain, quote, tokens, spec) }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -63,20 +73,47 @@ function warmUpEncoding() {
   const [a, b] = ["0x0000000000000000000000000000000000000a01", "0x0000000000000000000000000000000000000a02"] as const
   const price = 1n << 96n // tick 0
   const hop = {
-    pool: "0x0000000000000000000000000000000000000a03", tokenIn: a, tokenOut: b, fee: 3000, sqrtPriceX96Before: price,
-    sqrtPriceX96After: price, liquidity: 10n ** 18n, tickBefore: 0, ticksCrossed: 0, amountIn: 1000n, amountOut: 990n
+    pool: "0x0000000000000000000000000000000000000a03",
+    tokenIn: a,
+    tokenOut: b,
+    fee: 3000,
+    sqrtPriceX96Before: price,
+    sqrtPriceX96After: price,
+    liquidity: 10n ** 18n,
+    tickBefore: 0,
+    ticksCrossed: 0,
+    amountIn: 1000n,
+    amountOut: 990n
   } as const
   const quote: QuoteResult = {
-    type: "exactIn", amountIn: 1000n, amountOut: 990n, gasEstimate: 0n, gasCostWei: 0n, gasCostInQuoteToken: null,
-    quoteGasAdjusted: 990n, priceImpactPpm: 0, blockNumber: 0n,
+    type: "exactIn",
+    amountIn: 1000n,
+    amountOut: 990n,
+    gasEstimate: 0n,
+    gasCostWei: 0n,
+    gasCostInQuoteToken: null,
+    quoteGasAdjusted: 990n,
+    priceImpactPpm: 0,
+    blockNumber: 0n,
     routes: [{ percent: 100, path: [a, b], hops: [hop], amountIn: 1000n, amountOut: 990n, gasEstimate: 0n }]
   }
   const tokens = new Map([a, b].map((t) => [t, { address: t, decimals: 18, symbol: "" }]))
   for (const routerType of ["swap-router-02", "universal"] as const) {
-    encode({
-      chainId: 1, swapRouter02: "0x0000000000000000000000000000000000000a04", universalRouter: "0x0000000000000000000000000000000000000a05",
-      routerType, slippage: { numerator: 50n, denominator: 10_000n }, recipient: a, deadline: 0n, useRouterBalance: false, tokens: []
-    }, quote, tokens)
+    encode(
+      {
+        chainId: 1,
+        swapRouter02: "0x0000000000000000000000000000000000000a04",
+        universalRouter: "0x0000000000000000000000000000000000000a05",
+        routerType,
+        slippage: { numerator: 50n, denominator: 10_000n },
+        recipient: a,
+        deadline: 0n,
+        useRouterBalance: false,
+        tokens: []
+      },
+      quote,
+      tokens
+    )
   }
 }
 

@@ -7,7 +7,11 @@ import { createConfig } from "ponder"
 import { http, parseAbi } from "viem"
 
 const bench = JSON.parse(process.env.PONDER_BENCH ?? "{}") as {
-  rpcUrl: string; startBlock: number; endBlock: number; pools: Array<`0x${string}`>; tokens: Array<`0x${string}`>
+  rpcUrl: string
+  startBlock: number
+  endBlock: number
+  pools: Array<`0x${string}`>
+  tokens: Array<`0x${string}`>
 }
 
 export const poolAbi = parseAbi([
@@ -21,10 +25,27 @@ export default createConfig({
     // No RPC cache (it would be cold anyway: a fresh ponder_sync schema); no request throttle below anvil's pace;
     // no cap on a response's size (viem 2.57 refuses bodies over 10 MB by default, and 200 blocks of this history's
     // logs are 12 MB: Ponder then gives up after 10 retries instead of shrinking its range).
-    anvil: { chainId: 31337, transport: http(bench.rpcUrl, { maxResponseBodySize: false }), disableCache: true, maxRequestsPerSecond: 10_000 }
+    anvil: {
+      chainId: 31337,
+      transport: http(bench.rpcUrl, { maxResponseBodySize: false }),
+      disableCache: true,
+      maxRequestsPerSecond: 10_000
+    }
   },
   contracts: {
-    Pool: { network: "anvil", abi: poolAbi, address: bench.pools, startBlock: bench.startBlock, endBlock: bench.endBlock },
-    Token: { network: "anvil", abi: erc20Abi, address: bench.tokens, startBlock: bench.startBlock, endBlock: bench.endBlock }
+    Pool: {
+      network: "anvil",
+      abi: poolAbi,
+      address: bench.pools,
+      startBlock: bench.startBlock,
+      endBlock: bench.endBlock
+    },
+    Token: {
+      network: "anvil",
+      abi: erc20Abi,
+      address: bench.tokens,
+      startBlock: bench.startBlock,
+      endBlock: bench.endBlock
+    }
   }
 })

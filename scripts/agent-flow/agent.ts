@@ -33,7 +33,11 @@ const connect = async (url: string, headers: Record<string, string>) => {
   return client
 }
 
-export const connectAgent = async (clientUrl: string, exchangeUrl: string, apiKey: string | undefined): Promise<AgentConnection> => {
+export const connectAgent = async (
+  clientUrl: string,
+  exchangeUrl: string,
+  apiKey: string | undefined
+): Promise<AgentConnection> => {
   const app = await connect(clientUrl, {})
   const dex = await connect(exchangeUrl, apiKey !== undefined ? { "x-api-key": apiKey } : {})
   const tools = new Set([...(await app.listTools()).tools, ...(await dex.listTools()).tools].map((t) => t.name))

@@ -30,7 +30,8 @@ export interface Trade {
 export const buyWithWeth = async (ctx: TradeContext, token: Address, amount: bigint): Promise<Trade> => {
   const { account, dex, sender } = ctx
   const chain = sender.publicClient
-  const balance = (of: Address) => chain.readContract({ address: of, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
+  const balance = (of: Address) =>
+    chain.readContract({ address: of, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
   await sender.write(account, ctx.weth9, weth9Abi, "deposit", [], amount)
   const args = {
     chainId: String(ctx.chainId),
@@ -42,28 +43,46 @@ export const buyWithWeth = async (ctx: TradeContext, token: Address, amount: big
   }
   // The pools as of now: a quote read at an older indexed block could price a pool state that is gone.
   const head = await chain.getBlockNumber()
-  const quote = await eventually(`dex_quote_get WETH → ${token} at block ≥ ${head}`, async () => {
-    const outcome = await attempt(dex, "dex_quote_get", args)
-    if (outcome.ok) return BigInt(outcome.value.blockNumber) >= head ? outcome.value : undefined
-    if (NOT_YET.has(outcome.error.code)) return undefined
-    throw new Error(`agent flow: dex_quote_get → ${outcome.error.code}: ${outcome.error.message}`)
-  }, ctx.settle)
+  const quote = await eventually(
+    `dex_quote_get WETH → ${token} at block ≥ ${head}`,
+    async () => {
+      const outcome = await attempt(dex, "dex_quote_get", args)
+      if (outcome.ok) return BigInt(outcome.value.blockNumber) >= head ? outcome.value : undefined
+      if (NOT_YET.has(outcome.error.code)) return undefined
+      throw new Error(`agent flow: dex_quote_get → ${outcome.error.code}: ${outcome.error.message}`)
+    },
+    ctx.settle
+  )
   const method = quote.methodParameters
   check(quote.amountIn === amount.toString(), `the quote spends the amount asked (${quote.amountIn})`)
   check(String(quote.tokenOut.address).toLowerCase() === token.toLowerCase(), "the quote buys the token asked")
-  check(/^0x[0-9a-f]+$/i.test(method?.calldata ?? "") && typeof method.to === "string", "methodParameters { to, calldata, value }")
+  check(
+    /^0x[0-9a-f]+$/i.test(method?.calldata ?? "") && typeof method.to === "string",
+    "methodParameters { to, calldata, value }"
+  )
 
   await sender.write(account, ctx.weth9, erc20Abi, "approve", [method.to as Address, amount])
   const before = await balance(token)
-  const receipt = await sender.send(account, { to: method.to as Address, data: method.calldata as Hex, value: BigInt(method.value) })
+  const receipt = await sender.send(account, {
+    to: method.to as Address,
+    data: method.calldata as Hex,
+    value: BigInt(method.value)
+  })
   const received = (await balance(token)) - before
   check(received === BigInt(quote.amountOut), `received ${received}, quoted ${quote.amountOut}`)
 
-  const status = await eventually(`dex_status of ${receipt.transactionHash}`, async () => {
-    const s = await call(dex, "dex_status", { chainId: ctx.chainId, txHash: receipt.transactionHash })
-    return s.status === "pending" ? undefined : s
-  }, ctx.settle)
-  check(status.status === "success" && status.swaps >= 1, `dex_status says success with a swap (got ${JSON.stringify(status)})`)
+  const status = await eventually(
+    `dex_status of ${receipt.transactionHash}`,
+    async () => {
+      const s = await call(dex, "dex_status", { chainId: ctx.chainId, txHash: receipt.transactionHash })
+      return s.status === "pending" ? undefined : s
+    },
+    ctx.settle
+  )
+  check(
+    status.status === "success" && status.swaps >= 1,
+    `dex_status says success with a swap (got ${JSON.stringify(status)})`
+  )
   check(status.blockNumber === receipt.blockNumber.toString(), "dex_status names the receipt's block")
   return { quote, receipt, received }
 }

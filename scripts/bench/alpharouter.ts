@@ -42,18 +42,19 @@ export interface AlphaTiming {
   readonly quotesSimulated: number
 }
 
-export type AlphaResult = AlphaTiming & (
-  | {
-    readonly ok: true
-    /** exactIn: output; exactOut: input (base units). */
-    readonly quote: bigint
-    readonly quoteGasAdjusted: bigint
-    readonly gasUseEstimate: bigint
-    readonly routeString: string
-    readonly routes: ReadonlyArray<AlphaRoute>
-  }
-  | { readonly ok: false; readonly error: string }
-)
+export type AlphaResult = AlphaTiming &
+  (
+    | {
+        readonly ok: true
+        /** exactIn: output; exactOut: input (base units). */
+        readonly quote: bigint
+        readonly quoteGasAdjusted: bigint
+        readonly gasUseEstimate: bigint
+        readonly routeString: string
+        readonly routes: ReadonlyArray<AlphaRoute>
+      }
+    | { readonly ok: false; readonly error: string }
+  )
 
 export interface AlphaRun {
   readonly setupMs: number
@@ -76,21 +77,42 @@ export const runAlphaRouter = (args: {
   try {
     const input = NodePath.join(dir, "input.json")
     const output = NodePath.join(dir, "output.json")
-    NodeFs.writeFileSync(input, json({
-      snapshot: args.snapshot,
-      roles: args.roles,
-      requests: args.requests.map((r) => ({ tokenIn: r.tokenIn, tokenOut: r.tokenOut, amount: r.amount, type: r.type })),
-      gasPriceWei: args.gasPriceWei,
-      warmup: args.warmup
-    }))
-    const run = NodeChild.spawnSync(node24, ["src/main.ts", input, output], { cwd: alphaDir, stdio: ["ignore", "inherit", "inherit"], maxBuffer: 1 << 26 })
+    NodeFs.writeFileSync(
+      input,
+      json({
+        snapshot: args.snapshot,
+        roles: args.roles,
+        requests: args.requests.map((r) => ({
+          tokenIn: r.tokenIn,
+          tokenOut: r.tokenOut,
+          amount: r.amount,
+          type: r.type
+        })),
+        gasPriceWei: args.gasPriceWei,
+        warmup: args.warmup
+      })
+    )
+    const run = NodeChild.spawnSync(node24, ["src/main.ts", input, output], {
+      cwd: alphaDir,
+      stdio: ["ignore", "inherit", "inherit"],
+      maxBuffer: 1 << 26
+    })
     if (run.status !== 0) throw new Error(`AlphaRouter baseline exited with ${run.status}`)
-    const parsed = JSON.parse(NodeFs.readFileSync(output, "utf8")) as Omit<AlphaRun, "results"> & { results: Array<Record<string, unknown>> }
+    const parsed = JSON.parse(NodeFs.readFileSync(output, "utf8")) as Omit<AlphaRun, "results"> & {
+      results: Array<Record<string, unknown>>
+    }
     return {
       ...parsed,
-      results: parsed.results.map((r) => r.ok === true
-        ? { ...r, quote: BigInt(r.quote as string), quoteGasAdjusted: BigInt(r.quoteGasAdjusted as string), gasUseEstimate: BigInt(r.gasUseEstimate as string) } as unknown as AlphaResult
-        : r as unknown as AlphaResult)
+      results: parsed.results.map((r) =>
+        r.ok === true
+          ? ({
+              ...r,
+              quote: BigInt(r.quote as string),
+              quoteGasAdjusted: BigInt(r.quoteGasAdjusted as string),
+              gasUseEstimate: BigInt(r.gasUseEstimate as string)
+            } as unknown as AlphaResult)
+          : (r as unknown as AlphaResult)
+      )
     }
   } finally {
     NodeFs.rmSync(dir, { recursive: true, force: true })

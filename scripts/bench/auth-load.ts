@@ -12,21 +12,23 @@ export const prepareSignIns = async (base: string, accounts: ReadonlyArray<Local
   const out: Array<SignedSignIn> = []
   const batch = 50
   for (let start = 0; start < count; start += batch) {
-    const made = await Promise.all(Array.from({ length: Math.min(batch, count - start) }, async (_, i) => {
-      const account = accounts[(start + i) % accounts.length]!
-      const response = await fetch(`${base}/v1/session/wallet/nonce?address=${account.address}`)
-      const { nonce } = (await response.json()) as { nonce: string }
-      const message = createSiweMessage({
-        domain: "localhost",
-        address: account.address,
-        uri: "http://localhost",
-        version: "1",
-        chainId: 31337,
-        nonce,
-        issuedAt: new Date()
+    const made = await Promise.all(
+      Array.from({ length: Math.min(batch, count - start) }, async (_, i) => {
+        const account = accounts[(start + i) % accounts.length]!
+        const response = await fetch(`${base}/v1/session/wallet/nonce?address=${account.address}`)
+        const { nonce } = (await response.json()) as { nonce: string }
+        const message = createSiweMessage({
+          domain: "localhost",
+          address: account.address,
+          uri: "http://localhost",
+          version: "1",
+          chainId: 31337,
+          nonce,
+          issuedAt: new Date()
+        })
+        return { body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }
       })
-      return { body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) }
-    }))
+    )
     out.push(...made)
   }
   return out
@@ -48,16 +50,18 @@ export const postAll = async (url: string, bodies: ReadonlyArray<string>, concur
   let failures = 0
   let next = 0
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++]!
-      const start = performance.now()
-      const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } })
-      await response.arrayBuffer()
-      latencies.push(performance.now() - start)
-      if (response.status !== 200) failures++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!
+        const start = performance.now()
+        const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } })
+        await response.arrayBuffer()
+        latencies.push(performance.now() - start)
+        if (response.status !== 200) failures++
+      }
+    })
+  )
   const seconds = (performance.now() - t0) / 1000
   latencies.sort((a, b) => a - b)
   return {

@@ -45,7 +45,13 @@ const readStat = (pid: string): ProcStat | undefined => {
     const comm = text.slice(text.indexOf("(") + 1, close)
     const f = text.slice(close + 2).split(" ")
     // f[0] = state (field 3), so field n is f[n - 3].
-    return { pid: Number(pid), comm, ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) }
+    return {
+      pid: Number(pid),
+      comm,
+      ppid: Number(f[1]),
+      own: Number(f[11]) + Number(f[12]),
+      children: Number(f[13]) + Number(f[14])
+    }
   } catch {
     return undefined
   }
@@ -53,7 +59,9 @@ const readStat = (pid: string): ProcStat | undefined => {
 
 const allStats = (): Array<ProcStat> => {
   try {
-    return NodeFs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((d) => readStat(d) ?? [])
+    return NodeFs.readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .flatMap((d) => readStat(d) ?? [])
   } catch {
     return []
   }

@@ -41,7 +41,8 @@ export const fetchCeiling = async (
       const text = await response.text()
       bytes += text.length
       const parsed = JSON.parse(text) as { result?: Array<unknown>; error?: { message: string } }
-      if (parsed.result === undefined) throw new Error(`eth_getLogs ${JSON.stringify(params)}: ${parsed.error?.message ?? "no result"}`)
+      if (parsed.result === undefined)
+        throw new Error(`eth_getLogs ${JSON.stringify(params)}: ${parsed.error?.message ?? "no result"}`)
       logs += parsed.result.length
     }
   }

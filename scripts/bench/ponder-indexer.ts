@@ -41,24 +41,36 @@ export const ensurePonderInstalled = (log: (line: string) => void) => {
 
 /** Seconds from spawn to `/ready` answering 200; the process is stopped before returning. */
 export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> => {
-  const child = NodeChild.spawn(node24, [ponderBin, "start", "--schema", run.schema, "--port", String(run.port), "--log-level", "warn"], {
-    cwd: ponderDir,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      DATABASE_URL: run.databaseUrl,
-      PONDER_TELEMETRY_DISABLED: "true",
-      PONDER_BENCH: JSON.stringify({
-        rpcUrl: run.rpcUrl, startBlock: Number(run.startBlock), endBlock: Number(run.endBlock), pools: run.pools, tokens: run.tokens
-      })
+  const child = NodeChild.spawn(
+    node24,
+    [ponderBin, "start", "--schema", run.schema, "--port", String(run.port), "--log-level", "warn"],
+    {
+      cwd: ponderDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        DATABASE_URL: run.databaseUrl,
+        PONDER_TELEMETRY_DISABLED: "true",
+        PONDER_BENCH: JSON.stringify({
+          rpcUrl: run.rpcUrl,
+          startBlock: Number(run.startBlock),
+          endBlock: Number(run.endBlock),
+          pools: run.pools,
+          tokens: run.tokens
+        })
+      }
     }
-  })
+  )
   let output = ""
-  const keep = (b: Buffer) => { output = (output + b.toString()).slice(-20_000) }
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-20_000)
+  }
   child.stdout.on("data", keep)
   child.stderr.on("data", keep)
   let exited: number | null | undefined
-  child.on("exit", (code) => { exited = code })
+  child.on("exit", (code) => {
+    exited = code
+  })
   const start = performance.now()
   try {
     const deadline = start + (run.timeoutMs ?? 30 * 60_000)
@@ -66,9 +78,15 @@ export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> =>
       if (exited !== undefined) throw new Error(`ponder exited (${exited}):\n${output}`)
       if (performance.now() > deadline) throw new Error(`ponder not ready in time:\n${output}`)
       // `/ready` (historical sync done) and `/status` at the end block: every event up to it is indexed.
-      const ready = await fetch(`http://127.0.0.1:${run.port}/ready`).then((r) => r.status === 200, () => false)
+      const ready = await fetch(`http://127.0.0.1:${run.port}/ready`).then(
+        (r) => r.status === 200,
+        () => false
+      )
       const status: PonderStatus = ready
-        ? await fetch(`http://127.0.0.1:${run.port}/status`).then((r) => r.json() as Promise<PonderStatus>, () => ({}))
+        ? await fetch(`http://127.0.0.1:${run.port}/status`).then(
+            (r) => r.json() as Promise<PonderStatus>,
+            () => ({})
+          )
         : {}
       const at = Object.values(status)[0]?.block?.number ?? -1
       if (ready && process.env.BENCH_PONDER_DEBUG) console.log(JSON.stringify(status))
@@ -79,8 +97,14 @@ export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> =>
     if (exited === undefined) {
       child.kill("SIGTERM")
       await new Promise<void>((resolve) => {
-        const t = setTimeout(() => { child.kill("SIGKILL"); resolve() }, 10_000)
-        child.on("exit", () => { clearTimeout(t); resolve() })
+        const t = setTimeout(() => {
+          child.kill("SIGKILL")
+          resolve()
+        }, 10_000)
+        child.on("exit", () => {
+          clearTimeout(t)
+          resolve()
+        })
       })
     }
   }

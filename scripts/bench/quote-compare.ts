@@ -34,15 +34,26 @@ export interface CompareSet {
 type Class = "short" | "gas" | "candidates" | "legs" | "search" | "unreproduced"
 
 /** exactIn: output (higher is better); exactOut: input (lower is better). */
-const figureOf = (o: TimedOutcome["outcome"], type: string) => (o._tag === "Found" ? (type === "exactIn" ? o.quote.amountOut : o.quote.amountIn) : null)
+const figureOf = (o: TimedOutcome["outcome"], type: string) =>
+  o._tag === "Found" ? (type === "exactIn" ? o.quote.amountOut : o.quote.amountIn) : null
 
-export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutcome>, alpha: ReadonlyArray<AlphaResult>, log: (line: string) => void) => {
+export const compareWithAlpha = (
+  set: CompareSet,
+  ours: ReadonlyArray<TimedOutcome>,
+  alpha: ReadonlyArray<AlphaResult>,
+  log: (line: string) => void
+) => {
   const graph = new PoolGraph(set.snapshot, set.config)
   const router = makeRouter(set.snapshot, set.config)
   const poolByAddress = new Map(set.snapshot.pools.map((p) => [p.address, p]))
   const symbol = new Map(set.snapshot.tokens.map((t) => [t.address, t.symbol ?? t.address.slice(0, 8)]))
   const show = (path: ReadonlyArray<Address>) => path.map((t) => symbol.get(t) ?? t.slice(0, 8)).join(">")
-  let both = 0, worse = 0, better = 0, equal = 0, oursOnly = 0, alphaOnly = 0
+  let both = 0,
+    worse = 0,
+    better = 0,
+    equal = 0,
+    oursOnly = 0,
+    alphaOnly = 0
   const classes: Record<Class, number> = { short: 0, gas: 0, candidates: 0, legs: 0, search: 0, unreproduced: 0 }
   const worst: Array<{ bps: number; line: string }> = []
 
@@ -68,19 +79,29 @@ export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutco
       const found = leg.pools.map((p) => poolByAddress.get(p))
       const pools = found.filter((p) => p !== undefined)
       const route: Route = { path: leg.path, pools, zeroForOne: pools.map((p, h) => p.token0 === leg.path[h]) }
-      const sim = pools.length < found.length ? null
-        : type === "exactIn" ? simulateExactIn(route, BigInt(leg.amount)) : simulateExactOut(route, BigInt(leg.amount))
+      const sim =
+        pools.length < found.length
+          ? null
+          : type === "exactIn"
+            ? simulateExactIn(route, BigInt(leg.amount))
+            : simulateExactOut(route, BigInt(leg.amount))
       return { leg, route, sim }
     })
     let cls: Class
     let detail = ""
     const covered = a.routes.reduce((sum, leg) => sum + BigInt(leg.amount), 0n)
-    const oursForCovered = covered === request.amount ? null : figureOf(router.quote({ ...request, amount: covered }), type)
+    const oursForCovered =
+      covered === request.amount ? null : figureOf(router.quote({ ...request, amount: covered }), type)
     if (oursForCovered !== null && (type === "exactIn" ? oursForCovered >= a.quote : oursForCovered <= a.quote)) {
       cls = "short"
-      detail = `; its legs' ${type === "exactIn" ? "inputs" : "outputs"} add up to ${covered}, not the ${request.amount} asked; ` +
+      detail =
+        `; its legs' ${type === "exactIn" ? "inputs" : "outputs"} add up to ${covered}, not the ${request.amount} asked; ` +
         `ours for ${covered}: ${oursForCovered}`
-    } else if (legs.some(({ leg, sim }) => sim === null || (type === "exactIn" ? sim.amountOut : sim.amountIn) !== BigInt(leg.quote))) {
+    } else if (
+      legs.some(
+        ({ leg, sim }) => sim === null || (type === "exactIn" ? sim.amountOut : sim.amountIn) !== BigInt(leg.quote)
+      )
+    ) {
       cls = "unreproduced"
     } else {
       const rate = nativeRate(graph, set.config, type === "exactIn" ? request.tokenOut : request.tokenIn)
@@ -90,9 +111,13 @@ export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutco
       const oursAdjusted = o._tag === "Found" ? o.quote.quoteGasAdjusted : 0n
       const oursWins = type === "exactIn" ? oursAdjusted >= theirsAdjusted : oursAdjusted <= theirsAdjusted
       const candidates = candidateRoutes(graph, set.config, request.tokenIn, request.tokenOut)
-      const isCandidate = (r: Route) => candidates.some((c) => c.pools.length === r.pools.length && c.pools.every((p, h) => p.address === r.pools[h]!.address))
+      const isCandidate = (r: Route) =>
+        candidates.some(
+          (c) => c.pools.length === r.pools.length && c.pools.every((p, h) => p.address === r.pools[h]!.address)
+        )
       const pools = legs.flatMap(({ route }) => route.pools.map((p) => p.address))
-      detail = `; with our gas model (${GAS.base} base + per leg/hop/tick) theirs ${theirsAdjusted} after ${gas} gas, ours ${oursAdjusted}` +
+      detail =
+        `; with our gas model (${GAS.base} base + per leg/hop/tick) theirs ${theirsAdjusted} after ${gas} gas, ours ${oursAdjusted}` +
         (o._tag === "Found" ? ` after ${o.quote.gasEstimate} gas` : "")
       if (oursWins) cls = "gas"
       else if (!legs.every(({ route }) => isCandidate(route))) cls = "candidates"
@@ -100,18 +125,29 @@ export const compareWithAlpha = (set: CompareSet, ours: ReadonlyArray<TimedOutco
       else cls = "search"
     }
     classes[cls]++
-    const mineRoutes = o._tag === "Found" ? o.quote.routes.map((x) => `${x.percent}% ${show(x.path)}`).join(", ") : o._tag
+    const mineRoutes =
+      o._tag === "Found" ? o.quote.routes.map((x) => `${x.percent}% ${show(x.path)}`).join(", ") : o._tag
     const theirRoutes = a.routes.map((x) => `${x.percent}% ${show(x.path)}`).join(", ")
     worst.push({
       bps,
-      line: `worse by ${bps.toFixed(2)} bps [${cls}]: ${type} ${request.amount} ${show([request.tokenIn, request.tokenOut])}; ` +
+      line:
+        `worse by ${bps.toFixed(2)} bps [${cls}]: ${type} ${request.amount} ${show([request.tokenIn, request.tokenOut])}; ` +
         `ours [${mineRoutes}] ${mine}; AlphaRouter [${theirRoutes}] ${a.quote}${detail}`
     })
   })
   const worstBps = Math.max(0, ...worst.map((w) => w.bps))
-  log(`${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps; ${classes.short} of them AlphaRouter short of the amount), ` +
-    `only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`)
-  if (worse > 0) log(`  ours < theirs by cause: ${Object.entries(classes).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")}`)
-  for (const { line } of worst.sort((x, y) => y.bps - x.bps).slice(0, Number(process.env.BENCH_SHOW_WORSE ?? 5))) log(`  ${line}`)
+  log(
+    `${set.name}: output vs AlphaRouter on ${both} requests both routed: ours better ${better}, equal ${equal}, ours < theirs ${worse} (worst ${worstBps.toFixed(2)} bps; ${classes.short} of them AlphaRouter short of the amount), ` +
+      `only ours ${oursOnly}, only AlphaRouter ${alphaOnly}`
+  )
+  if (worse > 0)
+    log(
+      `  ours < theirs by cause: ${Object.entries(classes)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ")}`
+    )
+  for (const { line } of worst.sort((x, y) => y.bps - x.bps).slice(0, Number(process.env.BENCH_SHOW_WORSE ?? 5)))
+    log(`  ${line}`)
   return { both, worse, better, equal, classes }
 }

@@ -11,9 +11,15 @@ import { type Devnet, ignite, seed, startDevnet, swap } from "../../test/indexer
 import type { PoolSnapshot, PoolState, TickState, TokenInfo } from "../../workers/routing/types.ts"
 import { prng } from "../../workers/routing/testing/generatePools.ts"
 
-const poolCreated = parseAbiItem("event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)")
-const mint = parseAbiItem("event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)")
-const ticksAbi = parseAbi(["function ticks(int24) view returns (uint128 liquidityGross, int128 liquidityNet, uint256, uint256, int56, uint160, uint32, bool initialized)"])
+const poolCreated = parseAbiItem(
+  "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)"
+)
+const mint = parseAbiItem(
+  "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)"
+)
+const ticksAbi = parseAbi([
+  "function ticks(int24) view returns (uint128 liquidityGross, int128 liquidityNet, uint256, uint256, int56, uint160, uint32, bool initialized)"
+])
 
 export interface DevnetPools {
   readonly devnet: Devnet
@@ -29,7 +35,14 @@ export const buildDevnetPools = async (launches: number, seedValue = 7): Promise
   const launchTokens: Array<Address> = [s.a.token, s.b.token]
   for (let i = 0; i < launches; i++) {
     const l = await ignite(devnet, i % 2 === 0 ? devnet.accounts.creatorA : devnet.accounts.creatorB, `Quote${i}`)
-    await swap(devnet, devnet.accounts.buyer, devnet.uni.weth, l.token, l.fee, parseEther((0.05 + random() * 1.95).toFixed(4)))
+    await swap(
+      devnet,
+      devnet.accounts.buyer,
+      devnet.uni.weth,
+      l.token,
+      l.fee,
+      parseEther((0.05 + random() * 1.95).toFixed(4))
+    )
     launchTokens.push(l.token)
   }
   return { devnet, snapshot: await readSnapshot(devnet), launchTokens }
@@ -41,11 +54,22 @@ const lower = (a: string) => a.toLowerCase() as Address
 export const readSnapshot = async (d: Devnet): Promise<PoolSnapshot> => {
   const client = d.chain.public
   const blockNumber = await client.getBlockNumber({ cacheTime: 0 }) // viem caches it for 4 s otherwise
-  const created = await client.getLogs({ address: d.uni.factory, event: poolCreated, fromBlock: d.startBlock, toBlock: blockNumber })
+  const created = await client.getLogs({
+    address: d.uni.factory,
+    event: poolCreated,
+    fromBlock: d.startBlock,
+    toBlock: blockNumber
+  })
   const pools: Array<PoolState> = []
   const tokenAddresses = new Set<Address>()
   for (const log of created) {
-    const { token0, token1, fee, tickSpacing, pool } = log.args as { token0: Address; token1: Address; fee: number; tickSpacing: number; pool: Address }
+    const { token0, token1, fee, tickSpacing, pool } = log.args as {
+      token0: Address
+      token1: Address
+      fee: number
+      tickSpacing: number
+      pool: Address
+    }
     const [slot0, liquidity, mints] = await Promise.all([
       client.readContract({ address: pool, abi: abis.pool, functionName: "slot0", blockNumber }),
       client.readContract({ address: pool, abi: abis.pool, functionName: "liquidity", blockNumber }),
@@ -58,14 +82,27 @@ export const readSnapshot = async (d: Devnet): Promise<PoolSnapshot> => {
     }
     const ticks: Array<TickState> = []
     for (const index of [...named].sort((a, b) => a - b)) {
-      const t = await client.readContract({ address: pool, abi: ticksAbi, functionName: "ticks", args: [index], blockNumber })
+      const t = await client.readContract({
+        address: pool,
+        abi: ticksAbi,
+        functionName: "ticks",
+        args: [index],
+        blockNumber
+      })
       // A tick whose positions were all burnt is no longer initialized.
       if (t[0] > 0n) ticks.push({ index, liquidityNet: t[1] })
     }
     tokenAddresses.add(lower(token0)).add(lower(token1))
     pools.push({
-      address: lower(pool), token0: lower(token0), token1: lower(token1), fee, tickSpacing,
-      sqrtPriceX96: slot0[0], tick: slot0[1], liquidity, ticks
+      address: lower(pool),
+      token0: lower(token0),
+      token1: lower(token1),
+      fee,
+      tickSpacing,
+      sqrtPriceX96: slot0[0],
+      tick: slot0[1],
+      liquidity,
+      ticks
     })
   }
   const tokens: Array<TokenInfo> = []

@@ -13,7 +13,10 @@ export interface TimedOutcome {
 }
 
 export const timeQuotes = (
-  snapshot: PoolSnapshot, config: RoutingConfig, requests: ReadonlyArray<QuoteRequest>, warmup: number
+  snapshot: PoolSnapshot,
+  config: RoutingConfig,
+  requests: ReadonlyArray<QuoteRequest>,
+  warmup: number
 ): { buildMs: number; results: Array<TimedOutcome> } => {
   const t0 = performance.now()
   const router = makeRouter(snapshot, config)
@@ -34,4 +37,6 @@ export const percentile = (xs: ReadonlyArray<number>, p: number): number => {
 }
 
 export const summary = (xs: ReadonlyArray<number>) =>
-  xs.length === 0 ? "n/a" : `p50 ${percentile(xs, 0.5).toFixed(2)} ms, p99 ${percentile(xs, 0.99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms (n=${xs.length})`
+  xs.length === 0
+    ? "n/a"
+    : `p50 ${percentile(xs, 0.5).toFixed(2)} ms, p99 ${percentile(xs, 0.99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms (n=${xs.length})`

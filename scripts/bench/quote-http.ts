@@ -31,27 +31,47 @@ const waitIndexed = async (base: string) => {
   throw new Error("the indexer did not catch up")
 }
 
-interface PoolItem { readonly token0: { address: string }; readonly token1: { address: string }; readonly launchpad: { token: string | null } }
+interface PoolItem {
+  readonly token0: { address: string }
+  readonly token1: { address: string }
+  readonly launchpad: { token: string | null }
+}
 
 const quotePaths = (pools: ReadonlyArray<PoolItem>): Array<string> =>
-  pools.filter((p) => p.launchpad.token !== null).flatMap((p) => {
-    const token = p.launchpad.token!
-    const weth = p.token0.address.toLowerCase() === token.toLowerCase() ? p.token1.address : p.token0.address
-    const q = (tokenIn: string, tokenOut: string, amount: string, type: string) =>
-      `/api/v1/quote?${new URLSearchParams({ chainId: "31337", tokenInAddress: tokenIn, tokenOutAddress: tokenOut, amount, type, recipient: RECIPIENT })}`
-    return [
-      q(weth, token, "1000000000000000", "exactIn"), q(weth, token, "20000000000000000", "exactIn"),
-      q(token, weth, "1000000000000000", "exactOut"), q(token, weth, "5000000000000000", "exactOut")
-    ]
-  })
+  pools
+    .filter((p) => p.launchpad.token !== null)
+    .flatMap((p) => {
+      const token = p.launchpad.token!
+      const weth = p.token0.address.toLowerCase() === token.toLowerCase() ? p.token1.address : p.token0.address
+      const q = (tokenIn: string, tokenOut: string, amount: string, type: string) =>
+        `/api/v1/quote?${new URLSearchParams({ chainId: "31337", tokenInAddress: tokenIn, tokenOutAddress: tokenOut, amount, type, recipient: RECIPIENT })}`
+      return [
+        q(weth, token, "1000000000000000", "exactIn"),
+        q(weth, token, "20000000000000000", "exactIn"),
+        q(token, weth, "1000000000000000", "exactOut"),
+        q(token, weth, "5000000000000000", "exactOut")
+      ]
+    })
 
-export const benchQuoteHttp = async (log: (line: string) => void, options: { connections: number; seconds: number }): Promise<HttpFigures | null> => {
+export const benchQuoteHttp = async (
+  log: (line: string) => void,
+  options: { connections: number; seconds: number }
+): Promise<HttpFigures | null> => {
   buildApp()
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-quotes-"))
-  const app = await spawnApp({
-    DATA_DIR: dataDir, EXCHANGE_PORT: "0", INDEXER_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0",
-    RATE_LIMIT_STORE: "memory", RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000", QUOTE_RATE_LIMIT: "1000000000"
-  }, ["--services", "exchange,indexer"])
+  const app = await spawnApp(
+    {
+      DATA_DIR: dataDir,
+      EXCHANGE_PORT: "0",
+      INDEXER_PORT: "0",
+      EMBEDDED_PG_PORT: "0",
+      DEVNET_PORT: "0",
+      RATE_LIMIT_STORE: "memory",
+      RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000",
+      QUOTE_RATE_LIMIT: "1000000000"
+    },
+    ["--services", "exchange,indexer"]
+  )
   try {
     const base = app.urls.get("exchange")!
     await waitIndexed(base)
@@ -68,7 +88,14 @@ export const benchQuoteHttp = async (log: (line: string) => void, options: { con
     const requests = paths.map((path) => ({ method: "GET" as const, path }))
     await autocannon({ url: base, connections: options.connections, duration: 2, requests }) // warm-up: JIT, workers, caches
     const r = await autocannon({ url: base, connections: options.connections, duration: options.seconds, requests })
-    return { paths: paths.length, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx }
+    return {
+      paths: paths.length,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx
+    }
   } finally {
     await stopApp(app.child)
     NodeFs.rmSync(dataDir, { recursive: true, force: true })

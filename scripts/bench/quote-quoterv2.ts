@@ -47,7 +47,11 @@ export interface QuoterOutcome {
   readonly latencyMs: number
 }
 
-export const quoteRoutesOnChain = async (chain: Chain, quoter: Address, calls: ReadonlyArray<RouteCall>): Promise<Array<QuoterOutcome>> => {
+export const quoteRoutesOnChain = async (
+  chain: Chain,
+  quoter: Address,
+  calls: ReadonlyArray<RouteCall>
+): Promise<Array<QuoterOutcome>> => {
   const out: Array<QuoterOutcome> = []
   for (const call of calls) {
     const exactIn = call.type === "exactIn"

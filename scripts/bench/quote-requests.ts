@@ -18,7 +18,8 @@ export const pricesInEth = (snapshot: PoolSnapshot, weth: Address): Map<Address,
     const p1per0 = (Number(p.sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** (d0 - d1) // whole token1 per whole token0
     const price = p.token0 === weth ? 1 / p1per0 : p1per0
     const seen = best.get(other)
-    if (Number.isFinite(price) && price > 0 && (seen === undefined || p.liquidity > seen.liquidity)) best.set(other, { price, liquidity: p.liquidity })
+    if (Number.isFinite(price) && price > 0 && (seen === undefined || p.liquidity > seen.liquidity))
+      best.set(other, { price, liquidity: p.liquidity })
   }
   return new Map<Address, number>([[weth, 1], ...[...best].map(([a, v]) => [a, v.price] as const)])
 }
@@ -50,7 +51,12 @@ export const makeRequests = (snapshot: PoolSnapshot, weth: Address, plan: Reques
     const type = out.length % 2 === 0 ? "exactIn" : "exactOut"
     const exact = type === "exactIn" ? tokenIn : tokenOut
     const valueEth = plan.minEth * (plan.maxEth / plan.minEth) ** random()
-    const amount = BigInt(Math.max(1, Math.floor((valueEth / prices.get(exact)!) * 10 ** (decimals.get(exact) ?? 18))).toLocaleString("fullwide", { useGrouping: false }))
+    const amount = BigInt(
+      Math.max(1, Math.floor((valueEth / prices.get(exact)!) * 10 ** (decimals.get(exact) ?? 18))).toLocaleString(
+        "fullwide",
+        { useGrouping: false }
+      )
+    )
     out.push({ tokenIn, tokenOut, amount, type, gasPriceWei: plan.gasPriceWei })
   }
   return out

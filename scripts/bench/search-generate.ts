@@ -1,10 +1,64 @@
 import { addressOf, type Corpus, type CorpusPool, type CorpusToken } from "./search-corpus.ts"
 
 const SYLLABLES = [
-  "pe", "pe", "po", "pa", "mo", "mu", "ka", "ki", "do", "ge", "sh", "ib", "fl", "ok", "ca", "tz", "fr", "og", "in", "u",
-  "ba", "by", "ro", "ck", "et", "zo", "la", "ne", "ti", "va", "ra", "sa", "to", "ma", "ri", "lo", "xe", "qu", "yo", "wi"
+  "pe",
+  "pe",
+  "po",
+  "pa",
+  "mo",
+  "mu",
+  "ka",
+  "ki",
+  "do",
+  "ge",
+  "sh",
+  "ib",
+  "fl",
+  "ok",
+  "ca",
+  "tz",
+  "fr",
+  "og",
+  "in",
+  "u",
+  "ba",
+  "by",
+  "ro",
+  "ck",
+  "et",
+  "zo",
+  "la",
+  "ne",
+  "ti",
+  "va",
+  "ra",
+  "sa",
+  "to",
+  "ma",
+  "ri",
+  "lo",
+  "xe",
+  "qu",
+  "yo",
+  "wi"
 ]
-const WORDS = ["Coin", "Token", "Inu", "Moon", "Cat", "Dog", "AI", "Finance", "Protocol", "Gold", "Classic", "2.0", "Swap", "Meme", "Labs"]
+const WORDS = [
+  "Coin",
+  "Token",
+  "Inu",
+  "Moon",
+  "Cat",
+  "Dog",
+  "AI",
+  "Finance",
+  "Protocol",
+  "Gold",
+  "Classic",
+  "2.0",
+  "Swap",
+  "Meme",
+  "Labs"
+]
 
 /** A deterministic generator (the same corpus every run). */
 export const rng = (seed: number) => () => {
@@ -22,23 +76,66 @@ export const generateCorpus = (tokens: number, pools: number, seed = 42): Corpus
   const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(random() * xs.length)]!
   const weth = addressOf(1, 1)
   const out: Array<CorpusToken> = [
-    { chainId: 31337, address: weth, symbol: "WETH", name: "Wrapped Ether", isLaunch: false, priceUsd: 3000, holders: 0, graduated: false, launchedAt: 0, creator: weth, pool: null },
-    { chainId: 31337, address: addressOf(1, 2), symbol: "USDT", name: "Tether USD", isLaunch: false, priceUsd: 1, holders: 0, graduated: false, launchedAt: 0, creator: weth, pool: null }
+    {
+      chainId: 31337,
+      address: weth,
+      symbol: "WETH",
+      name: "Wrapped Ether",
+      isLaunch: false,
+      priceUsd: 3000,
+      holders: 0,
+      graduated: false,
+      launchedAt: 0,
+      creator: weth,
+      pool: null
+    },
+    {
+      chainId: 31337,
+      address: addressOf(1, 2),
+      symbol: "USDT",
+      name: "Tether USD",
+      isLaunch: false,
+      priceUsd: 1,
+      holders: 0,
+      graduated: false,
+      launchedAt: 0,
+      creator: weth,
+      pool: null
+    }
   ]
   const poolRows: Array<CorpusPool> = []
   for (let i = 1; i <= tokens; i++) {
     const stem = Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join("")
     const name = `${stem[0]!.toUpperCase()}${stem.slice(1)}${random() < 0.6 ? ` ${pick(WORDS)}` : ""}`
-    const symbol = stem.toUpperCase().slice(0, 3 + Math.floor(random() * 4)) + (random() < 0.1 ? String(Math.floor(random() * 100)) : "")
+    const symbol =
+      stem.toUpperCase().slice(0, 3 + Math.floor(random() * 4)) +
+      (random() < 0.1 ? String(Math.floor(random() * 100)) : "")
     const address = addressOf(2, i)
     const hasPool = i <= pools
     const pool = hasPool ? addressOf(3, i) : null
     out.push({
-      chainId: 31337, address, symbol, name, isLaunch: true, priceUsd: random() * 0.01, holders: Math.floor(random() * 5_000),
-      graduated: random() < 0.05, launchedAt: 1_750_000_000 + i, creator: addressOf(9, i % 5_000), pool
+      chainId: 31337,
+      address,
+      symbol,
+      name,
+      isLaunch: true,
+      priceUsd: random() * 0.01,
+      holders: Math.floor(random() * 5_000),
+      graduated: random() < 0.05,
+      launchedAt: 1_750_000_000 + i,
+      creator: addressOf(9, i % 5_000),
+      pool
     })
     if (pool !== null) {
-      poolRows.push({ chainId: 31337, address: pool, token0: weth, token1: address, fee: 10_000, tvlUsd: 10 ** (1 + random() * 6), createdAt: 1_750_000_000 + i })
+      poolRows.push({
+        chainId: 31337,
+        address: pool,
+        token0: weth,
+        token1: address,
+        fee: 10_000,
+        tvlUsd: 10 ** (1 + random() * 6),
+        createdAt: 1_750_000_000 + i
+      })
     }
   }
   return { tokens: out, pools: poolRows, checkpoints: [{ chainId: 31337, block: 1, time: 1_750_000_000 + tokens + 1 }] }

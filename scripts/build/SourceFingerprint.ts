@@ -12,7 +12,9 @@ export const buildConfigFiles = ["web", "tsconfig.json", "tsconfig.build.json", 
 
 /** The folders and files tsconfig.build.json includes (`include`, paths relative to the repository). */
 export const buildIncludes = (root: string): ReadonlyArray<string> => {
-  const config = JSON.parse(NodeFs.readFileSync(NodePath.join(root, "tsconfig.build.json"), "utf8")) as { include?: Array<string> }
+  const config = JSON.parse(NodeFs.readFileSync(NodePath.join(root, "tsconfig.build.json"), "utf8")) as {
+    include?: Array<string>
+  }
   return config.include ?? []
 }
 
@@ -49,10 +51,11 @@ export const builtFingerprint = (root: string): string | undefined => {
 export const buildNeeded = (root: string): { readonly fingerprint: string; readonly reason: string | undefined } => {
   const fingerprint = sourceFingerprint(root, [...buildIncludes(root), ...buildConfigFiles])
   const built = builtFingerprint(root)
-  const reason = !NodeFs.existsSync(NodePath.join(root, "dist", "src", "main.js")) || built === undefined
-    ? "no build yet"
-    : built !== fingerprint
-    ? "sources changed since the last build"
-    : undefined
+  const reason =
+    !NodeFs.existsSync(NodePath.join(root, "dist", "src", "main.js")) || built === undefined
+      ? "no build yet"
+      : built !== fingerprint
+        ? "sources changed since the last build"
+        : undefined
   return { fingerprint, reason }
 }

@@ -19,7 +19,8 @@ interface HardhatArtifact extends Artifact {
   readonly linkReferences?: Record<string, Record<string, ReadonlyArray<{ start: number; length: number }>>>
 }
 
-const readJson = (specifier: string): HardhatArtifact => JSON.parse(NodeFs.readFileSync(require.resolve(specifier), "utf8"))
+const readJson = (specifier: string): HardhatArtifact =>
+  JSON.parse(NodeFs.readFileSync(require.resolve(specifier), "utf8"))
 
 const cache = new Map<string, unknown>()
 const cached = <A>(key: string, load: () => A): A => {
@@ -37,10 +38,7 @@ const hardhat = (specifier: string) => (): Artifact =>
  * Writes library addresses into unlinked creation code at the byte offsets of the artifact's `linkReferences`
  * (each placeholder is 20 bytes, i.e. 40 hex characters after the `0x`).
  */
-export const linkBytecode = (
-  artifact: HardhatArtifact,
-  libraries: Readonly<Record<string, Hex>>
-): Hex => {
+export const linkBytecode = (artifact: HardhatArtifact, libraries: Readonly<Record<string, Hex>>): Hex => {
   let code = artifact.bytecode.slice(2)
   for (const [, byName] of Object.entries(artifact.linkReferences ?? {})) {
     for (const [name, references] of Object.entries(byName)) {
@@ -78,7 +76,9 @@ export const artifacts = {
   weth9: hardhat("canonical-weth/build/contracts/WETH9.json"),
   factory: hardhat("@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json"),
   pool: hardhat("@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json"),
-  nftDescriptorLibrary: hardhat("@uniswap/v3-periphery/artifacts/contracts/libraries/NFTDescriptor.sol/NFTDescriptor.json"),
+  nftDescriptorLibrary: hardhat(
+    "@uniswap/v3-periphery/artifacts/contracts/libraries/NFTDescriptor.sol/NFTDescriptor.json"
+  ),
   positionManager: hardhat(
     "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json"
   ),
@@ -92,11 +92,13 @@ export const artifacts = {
       hexConstant(
         NodePath.join(packageDir("@uniswap/universal-router-v1"), "typechain/factories/Permit2__factory.ts"),
         "_bytecode"
-      )),
+      )
+    ),
   /** Multicall3 creation code: viem keeps it (unexported) for deployless multicalls. */
   multicall3Bytecode: (): Hex =>
     cached("multicall3", () =>
-      hexConstant(NodePath.join(packageDir("viem"), "_esm/constants/contracts.js"), "multicall3Bytecode"))
+      hexConstant(NodePath.join(packageDir("viem"), "_esm/constants/contracts.js"), "multicall3Bytecode")
+    )
 }
 
 /**

@@ -37,7 +37,9 @@ const SEED_VERSION = 1
  */
 const sourceFiles = (): ReadonlyArray<string> => {
   const sources = NodePath.join(projectRoot, "scripts", "devnet")
-  const dir = NodeFs.existsSync(NodePath.join(sources, "seed.ts")) ? sources : NodePath.dirname(fileURLToPath(import.meta.url))
+  const dir = NodeFs.existsSync(NodePath.join(sources, "seed.ts"))
+    ? sources
+    : NodePath.dirname(fileURLToPath(import.meta.url))
   return NodeFs.readdirSync(dir)
     .filter((f) => /\.(ts|js)$/.test(f) && !/^main\.(ts|js)$/.test(f))
     .sort()

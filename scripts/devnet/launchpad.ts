@@ -33,7 +33,12 @@ export const deployLaunchpad = async (
   uniswap: UniswapContracts,
   log: (line: string) => void
 ): Promise<LaunchpadContracts> => {
-  const step = async (name: string, abi: Parameters<Sender["deploy"]>[1]["abi"], bytecode: `0x${string}`, args: ReadonlyArray<unknown>) => {
+  const step = async (
+    name: string,
+    abi: Parameters<Sender["deploy"]>[1]["abi"],
+    bytecode: `0x${string}`,
+    args: ReadonlyArray<unknown>
+  ) => {
     const address = await sender.deploy(governance, { abi, bytecode }, args)
     log(`  ${name.padEnd(34)} ${address}`)
     return address

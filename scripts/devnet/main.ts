@@ -13,7 +13,7 @@ import { devnetAccounts } from "./tx.ts"
 
 const fresh = process.argv.includes("--fresh")
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const chain = yield* Chain
   const { deployments } = chain
   const lines = [
@@ -25,9 +25,10 @@ const program = Effect.gen(function*() {
     `  ${"poolInitCodeHash".padEnd(20)} ${deployments.poolInitCodeHash}`,
     "",
     "launches",
-    ...deployments.launches.map((l) =>
-      `  ${l.symbol.padEnd(6)} ${l.token}  pool ${l.pool}  creator ${l.creator}` +
-      `${l.canonical ? "" : "  non-canonical"}${l.graduated ? "  graduated" : ""}`
+    ...deployments.launches.map(
+      (l) =>
+        `  ${l.symbol.padEnd(6)} ${l.token}  pool ${l.pool}  creator ${l.creator}` +
+        `${l.canonical ? "" : "  non-canonical"}${l.graduated ? "  graduated" : ""}`
     ),
     "",
     "accounts (anvil's PUBLIC TEST KEYS, 10,000 ETH each on this devnet; never use them on a real chain)",
@@ -42,12 +43,14 @@ const program = Effect.gen(function*() {
 
 // Always the local devnet here, whatever RPC_URL says.
 const ChainLive = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* chainSettingsConfig
     // The app's DATA_DIR lock (layers/DataDirLock.ts): never stop the anvil of an app running on this directory.
-    return Layer.unwrap(Effect.map(DataDirLock, (lock) =>
-      chainLayerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
-    )).pipe(Layer.provideMerge(DataDirLock.layerFor(settings.dataDir)))
+    return Layer.unwrap(
+      Effect.map(DataDirLock, (lock) =>
+        chainLayerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
+      )
+    ).pipe(Layer.provideMerge(DataDirLock.layerFor(settings.dataDir)))
   })
 )
 

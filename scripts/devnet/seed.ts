@@ -91,8 +91,16 @@ export const seedDevnet = async (
   log: (line: string) => void
 ): Promise<SeedResult> => {
   const [deployer, ember, blaze, cinder, offGrid, alice, bob, carol, dave, erin] = accounts as [
-    LocalAccount, LocalAccount, LocalAccount, LocalAccount, LocalAccount,
-    LocalAccount, LocalAccount, LocalAccount, LocalAccount, LocalAccount
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount,
+    LocalAccount
   ]
   const { weth9, swapRouter02, universalRouter, permit2, positionManager } = contracts
   const { write } = sender
@@ -123,28 +131,32 @@ export const seedDevnet = async (
       STABLE_FEE,
       sqrtPriceX96(amount1, amount0)
     ])
-    await write(deployer, positionManager, positionManagerAbi, "mint", [{
-      token0,
-      token1,
-      fee: STABLE_FEE,
-      tickLower: -887_270,
-      tickUpper: 887_270,
-      amount0Desired: amount0,
-      amount1Desired: amount1,
-      amount0Min: 0n,
-      amount1Min: 0n,
-      recipient: deployer.address,
-      deadline: await deadline()
-    }])
+    await write(deployer, positionManager, positionManagerAbi, "mint", [
+      {
+        token0,
+        token1,
+        fee: STABLE_FEE,
+        tickLower: -887_270,
+        tickUpper: 887_270,
+        amount0Desired: amount0,
+        amount1Desired: amount1,
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient: deployer.address,
+        deadline: await deadline()
+      }
+    ])
     const pool = await sender.publicClient.readContract({
       address: contracts.factory,
-      abi: [{
-        type: "function",
-        name: "getPool",
-        stateMutability: "view",
-        inputs: [{ type: "address" }, { type: "address" }, { type: "uint24" }],
-        outputs: [{ type: "address" }]
-      }] as const,
+      abi: [
+        {
+          type: "function",
+          name: "getPool",
+          stateMutability: "view",
+          inputs: [{ type: "address" }, { type: "address" }, { type: "uint24" }],
+          outputs: [{ type: "address" }]
+        }
+      ] as const,
       functionName: "getPool",
       args: [token0, token1, STABLE_FEE]
     })
@@ -156,10 +168,12 @@ export const seedDevnet = async (
   }
 
   // ------------------------------------------------------------------ governance: two fee recipients
-  await write(deployer, contracts.fireRegistry, FireRegistryAbi, "setFeeRecipients", [[
-    { account: deployer.address, bps: 7_000 },
-    { account: dave.address, bps: 3_000 }
-  ]])
+  await write(deployer, contracts.fireRegistry, FireRegistryAbi, "setFeeRecipients", [
+    [
+      { account: deployer.address, bps: 7_000 },
+      { account: dave.address, bps: 3_000 }
+    ]
+  ])
 
   // ------------------------------------------------------------------ launches
   const launchConfig = await sender.publicClient.readContract({
@@ -168,18 +182,24 @@ export const seedDevnet = async (
     functionName: "launchConfig"
   })
   const launches: Array<SeededLaunch> = []
-  const ignited = async (creator: LocalAccount, name: string, symbol: string, custom?: { fee: number; tick: number }) => {
-    const receipt = custom === undefined
-      ? await write(creator, contracts.fireLaunch, FireLaunchAbi, "ignite", [name, symbol])
-      : await write(creator, contracts.fireLaunch, FireLaunchAbi, "igniteWithConfig", [
-        name,
-        symbol,
-        custom.fee,
-        // Just below the price of tickLower, so the position stays single-sided (float error is far below a tick).
-        BigInt(Math.floor(Math.sqrt(1.0001 ** (custom.tick - 60)) * 2 ** 96)),
-        custom.tick,
-        887_220
-      ])
+  const ignited = async (
+    creator: LocalAccount,
+    name: string,
+    symbol: string,
+    custom?: { fee: number; tick: number }
+  ) => {
+    const receipt =
+      custom === undefined
+        ? await write(creator, contracts.fireLaunch, FireLaunchAbi, "ignite", [name, symbol])
+        : await write(creator, contracts.fireLaunch, FireLaunchAbi, "igniteWithConfig", [
+            name,
+            symbol,
+            custom.fee,
+            // Just below the price of tickLower, so the position stays single-sided (float error is far below a tick).
+            BigInt(Math.floor(Math.sqrt(1.0001 ** (custom.tick - 60)) * 2 ** 96)),
+            custom.tick,
+            887_220
+          ])
     const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
     if (event === undefined) throw new Error(`no Ignited event for ${symbol}`)
     const { token, pool, fee, canonical } = event.args
@@ -197,7 +217,9 @@ export const seedDevnet = async (
       blockNumber: Number(receipt.blockNumber)
     }
     launches.push(launch)
-    log(`  launch ${symbol.padEnd(5)} by ${creator.address.slice(0, 10)}… ${token}${canonical ? "" : " (non-canonical)"}`)
+    log(
+      `  launch ${symbol.padEnd(5)} by ${creator.address.slice(0, 10)}… ${token}${canonical ? "" : " (non-canonical)"}`
+    )
     return launch
   }
   const embr = await ignited(ember, "Ember", "EMBR")
@@ -211,15 +233,24 @@ export const seedDevnet = async (
 
   // ------------------------------------------------------------------ SwapRouter02
   const buyWithEth = (who: LocalAccount, launch: SeededLaunch, eth: string) =>
-    write(who, swapRouter02, swapRouter02Abi, "exactInputSingle", [{
-      tokenIn: weth9,
-      tokenOut: launch.token,
-      fee: launch.fee,
-      recipient: who.address,
-      amountIn: parseEther(eth),
-      amountOutMinimum: 0n,
-      sqrtPriceLimitX96: 0n
-    }], parseEther(eth))
+    write(
+      who,
+      swapRouter02,
+      swapRouter02Abi,
+      "exactInputSingle",
+      [
+        {
+          tokenIn: weth9,
+          tokenOut: launch.token,
+          fee: launch.fee,
+          recipient: who.address,
+          amountIn: parseEther(eth),
+          amountOutMinimum: 0n,
+          sqrtPriceLimitX96: 0n
+        }
+      ],
+      parseEther(eth)
+    )
   const balanceOf = (token: Address, owner: Address) =>
     sender.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
   const approved = new Set<string>()
@@ -233,18 +264,27 @@ export const seedDevnet = async (
   const sellForEth = async (who: LocalAccount, launch: SeededLaunch, share: bigint) => {
     await approveOnce(who, launch.token, swapRouter02)
     const amountIn = ((await balanceOf(launch.token, who.address)) * share) / 100n
-    await write(who, swapRouter02, swapRouter02Abi, "multicall", [await deadline(), [
-      encodeFunctionData({ abi: swapRouter02Abi, functionName: "exactInputSingle", args: [{
-        tokenIn: launch.token,
-        tokenOut: weth9,
-        fee: launch.fee,
-        recipient: ADDRESS_THIS,
-        amountIn,
-        amountOutMinimum: 0n,
-        sqrtPriceLimitX96: 0n
-      }] }),
-      encodeFunctionData({ abi: swapRouter02Abi, functionName: "unwrapWETH9", args: [0n, who.address] })
-    ]])
+    await write(who, swapRouter02, swapRouter02Abi, "multicall", [
+      await deadline(),
+      [
+        encodeFunctionData({
+          abi: swapRouter02Abi,
+          functionName: "exactInputSingle",
+          args: [
+            {
+              tokenIn: launch.token,
+              tokenOut: weth9,
+              fee: launch.fee,
+              recipient: ADDRESS_THIS,
+              amountIn,
+              amountOutMinimum: 0n,
+              sqrtPriceLimitX96: 0n
+            }
+          ]
+        }),
+        encodeFunctionData({ abi: swapRouter02Abi, functionName: "unwrapWETH9", args: [0n, who.address] })
+      ]
+    ])
   }
 
   await buyWithEth(alice, embr, "0.30")
@@ -258,12 +298,14 @@ export const seedDevnet = async (
 
   // Multi-hop: USDT → WETH → BLZE
   await approveOnce(dave, stablecoin, swapRouter02)
-  await write(dave, swapRouter02, swapRouter02Abi, "exactInput", [{
-    path: encodePath([stablecoin, weth9, blze.token], [STABLE_FEE, blze.fee]),
-    recipient: dave.address,
-    amountIn: parseEther("600"),
-    amountOutMinimum: 0n
-  }])
+  await write(dave, swapRouter02, swapRouter02Abi, "exactInput", [
+    {
+      path: encodePath([stablecoin, weth9, blze.token], [STABLE_FEE, blze.fee]),
+      recipient: dave.address,
+      amountIn: parseEther("600"),
+      amountOutMinimum: 0n
+    }
+  ])
   log("  SwapRouter02: multi-hop USDT → WETH → BLZE")
 
   // ------------------------------------------------------------------ UniversalRouter (+ Permit2)
@@ -281,21 +323,39 @@ export const seedDevnet = async (
     `0x${codes.map((c) => c.toString(16).padStart(2, "0")).join("")}`
   const permit2Approve = async (who: LocalAccount, token: Address) => {
     await approveOnce(who, token, permit2)
-    await write(who, permit2, permit2Abi, "approve", [token, universalRouter, maxUint160, Number(await blockTime()) + 30 * 86_400])
+    await write(who, permit2, permit2Abi, "approve", [
+      token,
+      universalRouter,
+      maxUint160,
+      Number(await blockTime()) + 30 * 86_400
+    ])
   }
   const urBuyWithEth = async (who: LocalAccount, launch: SeededLaunch, eth: string) => {
     const amountIn = parseEther(eth)
-    await write(who, universalRouter, universalRouterAbi, "execute", [
-      commands(urCommands.WRAP_ETH, urCommands.V3_SWAP_EXACT_IN),
-      [recipientAmount(ADDRESS_THIS, amountIn), v3In(MSG_SENDER, amountIn, encodePath([weth9, launch.token], [launch.fee]), false)],
-      await deadline()
-    ], amountIn)
+    await write(
+      who,
+      universalRouter,
+      universalRouterAbi,
+      "execute",
+      [
+        commands(urCommands.WRAP_ETH, urCommands.V3_SWAP_EXACT_IN),
+        [
+          recipientAmount(ADDRESS_THIS, amountIn),
+          v3In(MSG_SENDER, amountIn, encodePath([weth9, launch.token], [launch.fee]), false)
+        ],
+        await deadline()
+      ],
+      amountIn
+    )
   }
   const urSellForEth = async (who: LocalAccount, launch: SeededLaunch, share: bigint) => {
     const amountIn = ((await balanceOf(launch.token, who.address)) * share) / 100n
     await write(who, universalRouter, universalRouterAbi, "execute", [
       commands(urCommands.V3_SWAP_EXACT_IN, urCommands.UNWRAP_WETH),
-      [v3In(ADDRESS_THIS, amountIn, encodePath([launch.token, weth9], [launch.fee]), true), recipientAmount(MSG_SENDER, 0n)],
+      [
+        v3In(ADDRESS_THIS, amountIn, encodePath([launch.token, weth9], [launch.fee]), true),
+        recipientAmount(MSG_SENDER, 0n)
+      ],
       await deadline()
     ])
   }

@@ -29,7 +29,8 @@ import { devnetChain, makePublicClient } from "../../layers/PublicClient.ts"
 import type { Artifact } from "./artifacts.ts"
 
 /** anvil's funded accounts as viem local accounts (public test keys). */
-export const devnetAccounts = (): ReadonlyArray<LocalAccount> => DEVNET_PRIVATE_KEYS.map((key) => privateKeyToAccount(key))
+export const devnetAccounts = (): ReadonlyArray<LocalAccount> =>
+  DEVNET_PRIVATE_KEYS.map((key) => privateKeyToAccount(key))
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

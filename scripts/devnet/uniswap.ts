@@ -27,8 +27,10 @@ export const deployUniswap = async (
     log(`  ${name.padEnd(34)} ${address}`)
     return address
   }
-  const deploy = (artifact: Parameters<Sender["deploy"]>[1], args: ReadonlyArray<unknown> = []) => () =>
-    sender.deploy(deployer, artifact, args)
+  const deploy =
+    (artifact: Parameters<Sender["deploy"]>[1], args: ReadonlyArray<unknown> = []) =>
+    () =>
+      sender.deploy(deployer, artifact, args)
 
   const weth9 = await step("WETH9", deploy(artifacts.weth9()))
   const factory = await step("UniswapV3Factory", deploy(artifacts.factory()))

@@ -51,18 +51,20 @@ export interface FuzzReport {
 
 /** The routes of the three APIs, read from their served OpenAPI documents. */
 export const loadRoutes = async (urls: Urls): Promise<ReadonlyArray<Route>> => {
-  const all = await Promise.all((Object.keys(urls) as Array<Service>).map(async (service) => {
-    const response = await fetch(`${urls[service]}/docs/openapi.json`)
-    if (response.status !== 200) throw new Error(`${service} /docs/openapi.json: ${response.status}`)
-    return routesOf(service, await response.json() as Parameters<typeof routesOf>[1])
-  }))
+  const all = await Promise.all(
+    (Object.keys(urls) as Array<Service>).map(async (service) => {
+      const response = await fetch(`${urls[service]}/docs/openapi.json`)
+      if (response.status !== 200) throw new Error(`${service} /docs/openapi.json: ${response.status}`)
+      return routesOf(service, (await response.json()) as Parameters<typeof routesOf>[1])
+    })
+  )
   return all.flat()
 }
 
 /** Wallet sign-in (SIWE) the way a client does it; returns the session JWT. */
 export const signIn = async (clientUrl: string, account: LocalAccount): Promise<string> => {
   const nonceRes = await fetch(`${clientUrl}/v1/session/wallet/nonce?address=${account.address}`)
-  const { nonce } = await nonceRes.json() as { nonce: string }
+  const { nonce } = (await nonceRes.json()) as { nonce: string }
   const message = createSiweMessage({
     domain: new URL(clientUrl).host,
     address: account.address,
@@ -79,7 +81,7 @@ export const signIn = async (clientUrl: string, account: LocalAccount): Promise<
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ message, signature })
   })
-  const body = await res.json() as { token?: string }
+  const body = (await res.json()) as { token?: string }
   if (res.status !== 200 || body.token === undefined) throw new Error(`sign-in: ${res.status} ${JSON.stringify(body)}`)
   return body.token
 }
@@ -92,19 +94,23 @@ const errorShapeProblem = (service: Service, body: unknown): string | undefined 
     if (b.code !== undefined && typeof b.code !== "string") return "exchange error `code` is not a string"
     return undefined
   }
-  if (typeof b.code !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(b.code)) return "error body without a SCREAMING_CASE `code`"
+  if (typeof b.code !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(b.code))
+    return "error body without a SCREAMING_CASE `code`"
   if (typeof b.message !== "string" || b.message === "") return "error body without `message`"
   return undefined
 }
 
 const describe = (request: FuzzRequest) => {
-  const body = request.body === undefined
-    ? ""
-    : typeof request.body === "string"
-    ? ` body=${JSON.stringify(request.body.length > 300 ? `${request.body.slice(0, 300)}…(${request.body.length})` : request.body)}`
-    : ` body=<${request.body.length} bytes>`
-  return `${request.method} ${request.pathAndQuery.slice(0, 400)} [${request.kind.join("; ")}] session=${request.sessionVia}` +
+  const body =
+    request.body === undefined
+      ? ""
+      : typeof request.body === "string"
+        ? ` body=${JSON.stringify(request.body.length > 300 ? `${request.body.slice(0, 300)}…(${request.body.length})` : request.body)}`
+        : ` body=<${request.body.length} bytes>`
+  return (
+    `${request.method} ${request.pathAndQuery.slice(0, 400)} [${request.kind.join("; ")}] session=${request.sessionVia}` +
     ` headers=${JSON.stringify(request.headers)}${body}`
+  )
 }
 
 const bogusSession = ["Bearer x", "Bearer eyJhbGciOiJub25lIn0.e30.", "Basic Zm9vOmJhcg==", `Bearer ${"a".repeat(5000)}`]
@@ -127,17 +133,18 @@ const send = async (base: string, request: FuzzRequest, token: string | undefine
       signal: AbortSignal.timeout(timeoutMs)
     })
     const text = await response.text()
-    let json: unknown 
+    let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
       // checked below
     }
-    const problem = response.status >= 500
-      ? `${response.status} ${text.slice(0, 200)}`
-      : response.status >= 400
-      ? errorShapeProblem(request.route.service, json)?.concat(` (${response.status}: ${text.slice(0, 120)})`)
-      : undefined
+    const problem =
+      response.status >= 500
+        ? `${response.status} ${text.slice(0, 200)}`
+        : response.status >= 400
+          ? errorShapeProblem(request.route.service, json)?.concat(` (${response.status}: ${text.slice(0, 120)})`)
+          : undefined
     return { status: String(response.status), problem }
   } catch (error) {
     const name = (error as Error).name
@@ -154,7 +161,14 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
   const started = performance.now()
   options.log?.("loading routes")
   const routes = (await loadRoutes(options.urls)).filter((r) => options.only?.test(`${r.method} ${r.path}`) ?? true)
-  const jobs = routes.flatMap((route) => route.secured ? [{ route, withSession: true }, { route, withSession: false }] : [{ route, withSession: false }])
+  const jobs = routes.flatMap((route) =>
+    route.secured
+      ? [
+          { route, withSession: true },
+          { route, withSession: false }
+        ]
+      : [{ route, withSession: false }]
+  )
   const byStatus: Record<string, number> = {}
   const violations: Array<Violation> = []
   const admin = privateKeyToAccount(options.adminKey)
@@ -163,20 +177,28 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
     while (next < jobs.length) {
       const { route, withSession } = jobs[next++]!
       const routeSeed = options.seed + hash(`${route.method} ${route.path} ${withSession}`)
-      const requests = fc.sample(
-        requestsOf(route, { oversizeBytes: options.oversizeBytes, withSession }),
-        { numRuns: options.perRoute, seed: routeSeed }
-      )
+      const requests = fc.sample(requestsOf(route, { oversizeBytes: options.oversizeBytes, withSession }), {
+        numRuns: options.perRoute,
+        seed: routeSeed
+      })
       // The signing wallet comes from the seed too, so that FUZZ_SEED replays a run's requests and their sessions.
-      const account = route.path.includes("/admin") ? admin : privateKeyToAccount(fc.sample(privateKeys, { numRuns: 1, seed: routeSeed + 1 })[0]!)
+      const account = route.path.includes("/admin")
+        ? admin
+        : privateKeyToAccount(fc.sample(privateKeys, { numRuns: 1, seed: routeSeed + 1 })[0]!)
       const token = withSession ? await signIn(options.urls.client, account) : undefined
-      options.log?.(`${route.service} ${route.method} ${route.path}${withSession ? " (session)" : ""}: ${requests.length}`)
+      options.log?.(
+        `${route.service} ${route.method} ${route.path}${withSession ? " (session)" : ""}: ${requests.length}`
+      )
       for (const request of requests) {
         const { status, problem } = await send(options.urls[route.service], request, token, options.timeoutMs)
         byStatus[status] = (byStatus[status] ?? 0) + 1
         options.trace?.(`${status} ${describe(request).slice(0, 300)}`)
         if (problem !== undefined) {
-          violations.push({ route: `${route.service} ${route.method} ${route.path}`, problem, request: describe(request) })
+          violations.push({
+            route: `${route.service} ${route.method} ${route.path}`,
+            problem,
+            request: describe(request)
+          })
         }
       }
     }
@@ -198,17 +220,20 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
 }
 
 /** Random secp256k1 keys (any 32 bytes below the group order; these are far below it). */
-const privateKeys = fc.uint8Array({ minLength: 31, maxLength: 31 })
+const privateKeys = fc
+  .uint8Array({ minLength: 31, maxLength: 31 })
   .map((bytes) => `0x01${Buffer.from(bytes).toString("hex")}` as `0x${string}`)
 
 /** Every service still answers its health route (the server survived the fuzz). */
 export const stillAlive = async (urls: Urls) => {
   const paths: Record<Service, string> = { client: "/healthz", exchange: "/api/health", search: "/api/health" }
-  const statuses = await Promise.all((Object.keys(urls) as Array<Service>).map(async (service) => {
-    const res = await fetch(`${urls[service]}${paths[service]}`, { signal: AbortSignal.timeout(10_000) })
-    await res.arrayBuffer()
-    return [service, res.status] as const
-  }))
+  const statuses = await Promise.all(
+    (Object.keys(urls) as Array<Service>).map(async (service) => {
+      const res = await fetch(`${urls[service]}${paths[service]}`, { signal: AbortSignal.timeout(10_000) })
+      await res.arrayBuffer()
+      return [service, res.status] as const
+    })
+  )
   return Object.fromEntries(statuses) as Record<Service, number>
 }
 
@@ -221,7 +246,11 @@ export const summarize = (violations: ReadonlyArray<Violation>, max = 40) => {
     if (g === undefined) groups.set(key, { count: 1, example: v })
     else g.count++
   }
-  return [...groups.values()].slice(0, max)
-    .map(({ count, example }) => `${count}× ${example.route}: ${example.problem}\n    e.g. ${example.request.slice(0, 700)}`)
+  return [...groups.values()]
+    .slice(0, max)
+    .map(
+      ({ count, example }) =>
+        `${count}× ${example.route}: ${example.problem}\n    e.g. ${example.request.slice(0, 700)}`
+    )
     .join("\n")
 }

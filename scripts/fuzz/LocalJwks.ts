@@ -13,7 +13,11 @@ export const startLocalJwks = async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
   return {
-    env: { IDP_ISSUER: "https://idp.fuzz.invalid", IDP_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`, IDP_AUDIENCE: "fire-fuzz" },
+    env: {
+      IDP_ISSUER: "https://idp.fuzz.invalid",
+      IDP_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`,
+      IDP_AUDIENCE: "fire-fuzz"
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }

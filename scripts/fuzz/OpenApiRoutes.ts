@@ -108,9 +108,12 @@ export const routesOf = (service: Service, doc: Doc): ReadonlyArray<Route> => {
         operationId: String(op.operationId ?? `${method} ${path}`),
         pathParams: params.filter((p) => p.in === "path").map((p) => p.param),
         query: params.filter((p) => p.in === "query").map((p) => p.param),
-        body: contentType === undefined ? undefined : { contentType, schema: resolve(content[contentType]!.schema ?? {}) },
+        body:
+          contentType === undefined ? undefined : { contentType, schema: resolve(content[contentType]!.schema ?? {}) },
         secured: Array.isArray(op.security) && op.security.length > 0,
-        statuses: Object.keys(op.responses ?? {}).map(Number).filter(Number.isFinite)
+        statuses: Object.keys(op.responses ?? {})
+          .map(Number)
+          .filter(Number.isFinite)
       })
     }
   }

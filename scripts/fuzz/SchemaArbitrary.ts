@@ -8,9 +8,8 @@ import type { JsonSchema } from "./OpenApiRoutes.ts"
  * and the schema's own examples are mixed in because they often name rows that exist.
  */
 export const valueOf = (schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> => {
-  const examples = schema.examples !== undefined && schema.examples.length > 0
-    ? [fc.constantFrom(...schema.examples)]
-    : []
+  const examples =
+    schema.examples !== undefined && schema.examples.length > 0 ? [fc.constantFrom(...schema.examples)] : []
   const withExamples = (arb: fc.Arbitrary<unknown>) =>
     examples.length === 0 ? arb : fc.oneof({ weight: 1, arbitrary: examples[0]! }, { weight: 2, arbitrary: arb })
 
@@ -27,26 +26,34 @@ export const valueOf = (schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> =>
     case "string":
       return withExamples(stringOf(schema))
     case "integer":
-      return withExamples(fc.integer({
-        min: Math.max(Math.ceil(schema.minimum ?? schema.exclusiveMinimum ?? -1_000_000), -2_147_483_648),
-        max: Math.min(Math.floor(schema.maximum ?? schema.exclusiveMaximum ?? 1_000_000), 2_147_483_647)
-      }))
+      return withExamples(
+        fc.integer({
+          min: Math.max(Math.ceil(schema.minimum ?? schema.exclusiveMinimum ?? -1_000_000), -2_147_483_648),
+          max: Math.min(Math.floor(schema.maximum ?? schema.exclusiveMaximum ?? 1_000_000), 2_147_483_647)
+        })
+      )
     case "number":
-      return withExamples(fc.double({
-        min: schema.minimum ?? -1e9,
-        max: schema.maximum ?? 1e9,
-        noNaN: true,
-        noDefaultInfinity: true
-      }))
+      return withExamples(
+        fc.double({
+          min: schema.minimum ?? -1e9,
+          max: schema.maximum ?? 1e9,
+          noNaN: true,
+          noDefaultInfinity: true
+        })
+      )
     case "boolean":
       return fc.boolean()
     case "null":
       return fc.constant(null)
     case "array":
-      return depth > 6 ? fc.constant([]) : withExamples(fc.array(valueOf(schema.items ?? {}, depth + 1), {
-        minLength: schema.minItems ?? 0,
-        maxLength: Math.min(schema.maxItems ?? 4, 4)
-      }))
+      return depth > 6
+        ? fc.constant([])
+        : withExamples(
+            fc.array(valueOf(schema.items ?? {}, depth + 1), {
+              minLength: schema.minItems ?? 0,
+              maxLength: Math.min(schema.maxItems ?? 4, 4)
+            })
+          )
     case "object":
       return depth > 6 ? fc.constant({}) : withExamples(objectOf(schema, depth))
     default:
@@ -58,7 +65,8 @@ const stringOf = (schema: JsonSchema): fc.Arbitrary<string> => {
   if (schema.format === "binary") return fc.string({ maxLength: 16 })
   if (schema.pattern !== undefined) {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern, "u"))
+      return fc
+        .stringMatching(new RegExp(schema.pattern, "u"))
         .filter((s) => s.length <= (schema.maxLength ?? Infinity) && s.length >= (schema.minLength ?? 0))
     } catch {
       // a pattern fast-check cannot generate from: fall through to plain strings
@@ -75,10 +83,9 @@ const objectOf = (schema: JsonSchema, depth: number) => {
   const properties = schema.properties ?? {}
   const required = new Set(schema.required ?? [])
   const keys = Object.keys(properties)
-  const record = fc.record(
-    Object.fromEntries(keys.map((k) => [k, valueOf(properties[k]!, depth + 1)])),
-    { requiredKeys: keys.filter((k) => required.has(k)) }
-  )
+  const record = fc.record(Object.fromEntries(keys.map((k) => [k, valueOf(properties[k]!, depth + 1)])), {
+    requiredKeys: keys.filter((k) => required.has(k))
+  })
   if (typeof schema.additionalProperties !== "object" || keys.length > 0) return record
   // A record type (`Record<string, X>`): a few entries.
   return fc.dictionary(fc.string({ maxLength: 12 }), valueOf(schema.additionalProperties, depth + 1), { maxKeys: 3 })

@@ -65,7 +65,9 @@ export const startStack = async (entry: "dist" | "src", extraEnv: Record<string,
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)
-    child.once("exit", (code) => reject(new Error(`the stack exited with ${code} before it was ready:\n${out.slice(-4000)}`)))
+    child.once("exit", (code) =>
+      reject(new Error(`the stack exited with ${code} before it was ready:\n${out.slice(-4000)}`))
+    )
   })
   const stop = () =>
     new Promise<number | null>((resolve) => {

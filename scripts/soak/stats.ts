@@ -12,7 +12,8 @@ export class Recorder {
   chainTxs = 0
 
   request(routeClass: string, status: number, ms: number, name = routeClass) {
-    if (status < 200 || status >= 300) this.refusals.set(`${name} → ${status}`, (this.refusals.get(`${name} → ${status}`) ?? 0) + 1)
+    if (status < 200 || status >= 300)
+      this.refusals.set(`${name} → ${status}`, (this.refusals.get(`${name} → ${status}`) ?? 0) + 1)
     const list = this.latencies.get(routeClass) ?? []
     list.push(ms)
     this.latencies.set(routeClass, list)
@@ -27,25 +28,36 @@ export class Recorder {
   }
 }
 
-const pct = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+const pct = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`
 const ms = (x: number) => x.toFixed(1).padStart(8)
 
 /** The printed report (also returned, for docs/BENCHMARKS.md). */
-export const report = (r: Recorder, meta: { seconds: number; rate: number; entry: string; problems: ReadonlyArray<string> }) => {
+export const report = (
+  r: Recorder,
+  meta: { seconds: number; rate: number; entry: string; problems: ReadonlyArray<string> }
+) => {
   const lines: Array<string> = []
   const total = [...r.statuses.values()].reduce((a, b) => a + b, 0)
-  lines.push(`soak: ${meta.seconds.toFixed(0)} s at ${meta.rate} req/s target (${meta.entry}); ${total} requests (${(total / meta.seconds).toFixed(1)}/s), ` +
-    `${r.dropped} not sent (in-flight cap), ${r.chainTxs} chain transactions, ${r.subscriptionEvents} subscription events`)
+  lines.push(
+    `soak: ${meta.seconds.toFixed(0)} s at ${meta.rate} req/s target (${meta.entry}); ${total} requests (${(total / meta.seconds).toFixed(1)}/s), ` +
+      `${r.dropped} not sent (in-flight cap), ${r.chainTxs} chain transactions, ${r.subscriptionEvents} subscription events`
+  )
   lines.push("")
   lines.push("requests by status:")
   for (const [status, n] of [...r.statuses].sort()) lines.push(`  ${status.padEnd(6)} ${String(n).padStart(8)}`)
-  for (const [kind, n] of [...r.refusals].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${String(n).padStart(6)}  ${kind}`)
+  for (const [kind, n] of [...r.refusals].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    lines.push(`    ${String(n).padStart(6)}  ${kind}`)
   lines.push("")
-  lines.push(`latency (ms)         ${"n".padStart(7)} ${"p50".padStart(8)} ${"p90".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`)
+  lines.push(
+    `latency (ms)         ${"n".padStart(7)} ${"p50".padStart(8)} ${"p90".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`
+  )
   for (const [name, list] of [...r.latencies].sort()) {
     const sorted = [...list].sort((a, b) => a - b)
-    lines.push(`  ${name.padEnd(18)} ${String(sorted.length).padStart(7)} ${ms(pct(sorted, 0.5))} ${ms(pct(sorted, 0.9))} ${ms(pct(sorted, 0.99))} ${ms(sorted.at(-1) ?? 0)}`)
+    lines.push(
+      `  ${name.padEnd(18)} ${String(sorted.length).padStart(7)} ${ms(pct(sorted, 0.5))} ${ms(pct(sorted, 0.9))} ${ms(pct(sorted, 0.99))} ${ms(sorted.at(-1) ?? 0)}`
+    )
   }
   lines.push("")
   const s = r.samples
@@ -53,16 +65,33 @@ export const report = (r: Recorder, meta: { seconds: number; rate: number; entry
     const rss = s.map((x) => x.rss)
     const third = Math.max(1, Math.floor(s.length / 3))
     const avg = (xs: Array<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    lines.push(`RSS of the API process: start ${mb(rss[0]!)}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1)!)}; ` +
-      `mean of first third ${mb(avg(rss.slice(0, third)))}, last third ${mb(avg(rss.slice(-third)))} (${s.length} samples)`)
-    lines.push(`V8 heap used: start ${mb(s[0]!.heap)}, max ${mb(Math.max(...s.map((x) => x.heap)))}, end ${mb(s.at(-1)!.heap)}`)
-    lines.push(`event-loop delay (10 s windows): p99 median ${(pct([...s.map((x) => x.loopP99)].sort((a, b) => a - b), 0.5) * 1000).toFixed(1)} ms, ` +
-      `worst p99 ${(Math.max(...s.map((x) => x.loopP99)) * 1000).toFixed(1)} ms, max ${(Math.max(...s.map((x) => x.loopMax)) * 1000).toFixed(1)} ms`)
-    lines.push(`RSS over time (MB): ${s.filter((_, i) => i % Math.max(1, Math.floor(s.length / 12)) === 0).map((x) => (x.rss / 1048576).toFixed(0)).join(" ")}`)
+    lines.push(
+      `RSS of the API process: start ${mb(rss[0]!)}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1)!)}; ` +
+        `mean of first third ${mb(avg(rss.slice(0, third)))}, last third ${mb(avg(rss.slice(-third)))} (${s.length} samples)`
+    )
+    lines.push(
+      `V8 heap used: start ${mb(s[0]!.heap)}, max ${mb(Math.max(...s.map((x) => x.heap)))}, end ${mb(s.at(-1)!.heap)}`
+    )
+    lines.push(
+      `event-loop delay (10 s windows): p99 median ${(
+        pct(
+          [...s.map((x) => x.loopP99)].sort((a, b) => a - b),
+          0.5
+        ) * 1000
+      ).toFixed(1)} ms, ` +
+        `worst p99 ${(Math.max(...s.map((x) => x.loopP99)) * 1000).toFixed(1)} ms, max ${(Math.max(...s.map((x) => x.loopMax)) * 1000).toFixed(1)} ms`
+    )
+    lines.push(
+      `RSS over time (MB): ${s
+        .filter((_, i) => i % Math.max(1, Math.floor(s.length / 12)) === 0)
+        .map((x) => (x.rss / 1048576).toFixed(0))
+        .join(" ")}`
+    )
   }
   lines.push("")
   lines.push(`errors: ${r.errors.size === 0 ? "none" : ""}`)
-  for (const [message, n] of [...r.errors].sort((a, b) => b[1] - a[1]).slice(0, 20)) lines.push(`  ${String(n).padStart(6)}  ${message}`)
+  for (const [message, n] of [...r.errors].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    lines.push(`  ${String(n).padStart(6)}  ${message}`)
   lines.push(`server warnings/errors logged: ${meta.problems.length}`)
   for (const p of meta.problems.slice(0, 10)) lines.push(`  ${p.slice(0, 300)}`)
   return lines.join("\n")

@@ -31,12 +31,25 @@ const json = async (url: string, init?: RequestInit) => {
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any }
 }
 const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(Math.random() * xs.length)]!
-const postJson = (_url: string, body: unknown, headers: Record<string, string> = {}) =>
-  ({ method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } })
+const postJson = (_url: string, body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  body: JSON.stringify(body),
+  headers: { "content-type": "application/json", ...headers }
+})
 
 interface Deployments {
-  readonly contracts: { readonly weth9: Address; readonly stablecoin: Address; readonly swapRouter02: Address; readonly fireLaunch: Address }
-  readonly launches: ReadonlyArray<{ readonly token: Address; readonly pool: Address; readonly fee: number; readonly canonical: boolean }>
+  readonly contracts: {
+    readonly weth9: Address
+    readonly stablecoin: Address
+    readonly swapRouter02: Address
+    readonly fireLaunch: Address
+  }
+  readonly launches: ReadonlyArray<{
+    readonly token: Address
+    readonly pool: Address
+    readonly fee: number
+    readonly canonical: boolean
+  }>
 }
 
 export const readDeployments = (stack: Stack): Deployments =>
@@ -46,7 +59,10 @@ export const readDeployments = (stack: Stack): Deployments =>
  * The request mix. Sign-ins keep a pool of session tokens that the authenticated reads use. Quotes and comments are
  * included only when the stack serves those routes (they were being built when this was written).
  */
-export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: Array<Operation>; features: Array<string> }> => {
+export const operations = async (
+  stack: Stack,
+  d: Deployments
+): Promise<{ ops: Array<Operation>; features: Array<string> }> => {
   const { client, exchange, search, indexer } = stack.urls
   const tokens: Array<string> = []
   const signIn = async () => {
@@ -54,8 +70,14 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
     const nonce = await json(`${client}/v1/session/wallet/nonce?address=${account.address}`)
     if (nonce.status !== 200) return nonce.status
     const message = createSiweMessage({
-      domain: "localhost:3000", address: account.address, statement: "Sign in to Fire", uri: "http://localhost:3000",
-      version: "1", chainId: stack.chainId, nonce: nonce.body.nonce, issuedAt: new Date()
+      domain: "localhost:3000",
+      address: account.address,
+      statement: "Sign in to Fire",
+      uri: "http://localhost:3000",
+      version: "1",
+      chainId: stack.chainId,
+      nonce: nonce.body.nonce,
+      issuedAt: new Date()
     })
     const signature = await account.signMessage({ message })
     const verified = await json(`${client}/v1/session/wallet/verify`, postJson("", { message, signature }))
@@ -74,33 +96,102 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
   const terms = ["fi", "fire", "usd", "we", "launch", "to", "a"]
   const ops: Array<Operation> = [
     { routeClass: "signin", weight: 3, run: signIn },
-    { routeClass: "client.read", name: "GET /v1/tokens/:x", weight: 8, run: () => call(`${client}/v1/tokens/${launch()}`) },
+    {
+      routeClass: "client.read",
+      name: "GET /v1/tokens/:x",
+      weight: 8,
+      run: () => call(`${client}/v1/tokens/${launch()}`)
+    },
     { routeClass: "client.read", name: "GET /v1/feed", weight: 5, run: () => call(`${client}/v1/feed`) },
-    { routeClass: "client.read", name: "GET /v1/competition/stats", weight: 3, run: () => call(`${client}/v1/competition/stats`) },
-    { routeClass: "client.read", name: "GET /v1/tokens/:x/buyers", weight: 3, run: () => call(`${client}/v1/tokens/${launch()}/buyers`) },
-    { routeClass: "client.auth", name: "GET /v1/users/me", weight: 5, run: () => call(`${client}/v1/users/me`, { headers: auth() }) },
-    { routeClass: "client.auth", name: "GET /v1/notifications", weight: 4, run: () => call(`${client}/v1/notifications`, { headers: auth() }) },
-    { routeClass: "client.auth", name: "GET /v1/fuel/credits", weight: 2, run: () => call(`${client}/v1/fuel/credits`, { headers: auth() }) },
+    {
+      routeClass: "client.read",
+      name: "GET /v1/competition/stats",
+      weight: 3,
+      run: () => call(`${client}/v1/competition/stats`)
+    },
+    {
+      routeClass: "client.read",
+      name: "GET /v1/tokens/:x/buyers",
+      weight: 3,
+      run: () => call(`${client}/v1/tokens/${launch()}/buyers`)
+    },
+    {
+      routeClass: "client.auth",
+      name: "GET /v1/users/me",
+      weight: 5,
+      run: () => call(`${client}/v1/users/me`, { headers: auth() })
+    },
+    {
+      routeClass: "client.auth",
+      name: "GET /v1/notifications",
+      weight: 4,
+      run: () => call(`${client}/v1/notifications`, { headers: auth() })
+    },
+    {
+      routeClass: "client.auth",
+      name: "GET /v1/fuel/credits",
+      weight: 2,
+      run: () => call(`${client}/v1/fuel/credits`, { headers: auth() })
+    },
     { routeClass: "exchange.read", name: "GET /api/v1/pools", weight: 6, run: () => call(`${exchange}/api/v1/pools`) },
-    { routeClass: "exchange.read", name: "GET /api/v1/pools/:x", weight: 5, run: () => call(`${exchange}/api/v1/pools/${pool()}`) },
-    { routeClass: "exchange.read", name: "GET /api/v1/pools/:x/swaps", weight: 3, run: () => call(`${exchange}/api/v1/pools/${pool()}/swaps`) },
-    { routeClass: "exchange.read", name: "GET /api/v1/tokens/trending", weight: 4, run: () => call(`${exchange}/api/v1/tokens/trending`) },
-    { routeClass: "exchange.read", name: "GET /api/v1/tokens/:x", weight: 3, run: () => call(`${exchange}/api/v1/tokens/${tokenId()}`) },
-    { routeClass: "exchange.read", name: "GET /api/v1/stats/global", weight: 2, run: () => call(`${exchange}/api/v1/stats/global`) },
-    { routeClass: "search", name: "GET /api/v1/search", weight: 6, run: () => call(`${search}/api/v1/search?q=${pick(terms)}`) },
-    { routeClass: "search", name: "GET /api/v1/autocomplete", weight: 4, run: () => call(`${search}/api/v1/autocomplete?q=${pick(terms)}`) },
+    {
+      routeClass: "exchange.read",
+      name: "GET /api/v1/pools/:x",
+      weight: 5,
+      run: () => call(`${exchange}/api/v1/pools/${pool()}`)
+    },
+    {
+      routeClass: "exchange.read",
+      name: "GET /api/v1/pools/:x/swaps",
+      weight: 3,
+      run: () => call(`${exchange}/api/v1/pools/${pool()}/swaps`)
+    },
+    {
+      routeClass: "exchange.read",
+      name: "GET /api/v1/tokens/trending",
+      weight: 4,
+      run: () => call(`${exchange}/api/v1/tokens/trending`)
+    },
+    {
+      routeClass: "exchange.read",
+      name: "GET /api/v1/tokens/:x",
+      weight: 3,
+      run: () => call(`${exchange}/api/v1/tokens/${tokenId()}`)
+    },
+    {
+      routeClass: "exchange.read",
+      name: "GET /api/v1/stats/global",
+      weight: 2,
+      run: () => call(`${exchange}/api/v1/stats/global`)
+    },
+    {
+      routeClass: "search",
+      name: "GET /api/v1/search",
+      weight: 6,
+      run: () => call(`${search}/api/v1/search?q=${pick(terms)}`)
+    },
+    {
+      routeClass: "search",
+      name: "GET /api/v1/autocomplete",
+      weight: 4,
+      run: () => call(`${search}/api/v1/autocomplete?q=${pick(terms)}`)
+    },
     {
       routeClass: "graphql",
       weight: 8,
       run: () =>
-        json(`${indexer}/v1/graphql`, postJson("", {
-          query: pick([
-            "{ launches(first: 10, orderBy: blockNumber, orderDirection: desc) { items { token pool tokenInfo { symbol } } } }",
-            "{ swaps(first: 20) { items { blockNumber logIndex pool amount0 amount1 } } }",
-            "{ _meta { ready lastIndexedBlock lagBlocks } }"
-          ])
-        })).then((res) => {
-          if (res.body?.errors !== undefined) throw new Error(`graphql: ${JSON.stringify(res.body.errors).slice(0, 120)}`)
+        json(
+          `${indexer}/v1/graphql`,
+          postJson("", {
+            query: pick([
+              "{ launches(first: 10, orderBy: blockNumber, orderDirection: desc) { items { token pool tokenInfo { symbol } } } }",
+              "{ swaps(first: 20) { items { blockNumber logIndex pool amount0 amount1 } } }",
+              "{ _meta { ready lastIndexedBlock lagBlocks } }"
+            ])
+          })
+        ).then((res) => {
+          if (res.body?.errors !== undefined)
+            throw new Error(`graphql: ${JSON.stringify(res.body.errors).slice(0, 120)}`)
           return res.status
         })
     }
@@ -115,15 +206,22 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
       weight: 6,
       run: () =>
         // The spec's GET /api/v1/quote parameters (chainId, recipient; no key configured: local development).
-        call(`${exchange}/api/v1/quote?chainId=${stack.chainId}&tokenInAddress=${d.contracts.weth9}&tokenOutAddress=${launch()}` +
-          `&amount=${10n ** 16n}&type=exactIn&recipient=${QUOTE_RECIPIENT}`)
+        call(
+          `${exchange}/api/v1/quote?chainId=${stack.chainId}&tokenInAddress=${d.contracts.weth9}&tokenOutAddress=${launch()}` +
+            `&amount=${10n ** 16n}&type=exactIn&recipient=${QUOTE_RECIPIENT}`
+        )
     })
   }
   const clientDoc = await json(`${client}/docs/openapi.json`)
   if (clientDoc.body?.paths?.["/v1/comments"] !== undefined) {
     features.push("comments")
     ops.push(
-      { routeClass: "comments.read", name: "GET /v1/comments/tokens/:x", weight: 4, run: () => call(`${client}/v1/comments/tokens/${launch()}`) },
+      {
+        routeClass: "comments.read",
+        name: "GET /v1/comments/tokens/:x",
+        weight: 4,
+        run: () => call(`${client}/v1/comments/tokens/${launch()}`)
+      },
       {
         routeClass: "comments.write",
         weight: 2,
@@ -141,18 +239,28 @@ export const operations = async (stack: Stack, d: Deployments): Promise<{ ops: A
 export const subscriptions = (stack: Stack, d: Deployments, r: Recorder, count: number, churnMs: number) => {
   const url = `${stack.urls.indexer.replace(/^http/, "ws")}/v1/graphql`
   const open = () => {
-    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => r.error("graphql-ws: connect failed") })
-    const query = Math.random() < 0.5
-      ? "subscription { launches { token } }"
-      : `subscription { swaps(pool: "${pick(d.launches).pool.toLowerCase()}") { pool amount0 } }`
-    client.subscribe({ query }, {
-      next: (v) => {
-        if ((v as any).errors) r.error(`subscription: ${JSON.stringify((v as any).errors).slice(0, 120)}`)
-        else r.subscriptionEvents++
-      },
-      error: (e) => r.error(`subscription: ${e instanceof Error ? e.message : JSON.stringify(e).slice(0, 120)}`),
-      complete: () => {}
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => r.error("graphql-ws: connect failed")
     })
+    const query =
+      Math.random() < 0.5
+        ? "subscription { launches { token } }"
+        : `subscription { swaps(pool: "${pick(d.launches).pool.toLowerCase()}") { pool amount0 } }`
+    client.subscribe(
+      { query },
+      {
+        next: (v) => {
+          if ((v as any).errors) r.error(`subscription: ${JSON.stringify((v as any).errors).slice(0, 120)}`)
+          else r.subscriptionEvents++
+        },
+        error: (e) => r.error(`subscription: ${e instanceof Error ? e.message : JSON.stringify(e).slice(0, 120)}`),
+        complete: () => {}
+      }
+    )
     return client
   }
   let clients = Array.from({ length: count }, open)
@@ -182,12 +290,29 @@ export const chainActivity = (stack: Stack, d: Deployments, r: Recorder, swapMs:
       if (n % 20 === 0) {
         await sender.write(from, d.contracts.fireLaunch, FireLaunchAbi, "ignite", [`Soak ${n}`, `SK${n}`])
       } else {
-        const target = Math.random() < 0.3 ? { token: d.contracts.stablecoin, fee: 500 } : pick(d.launches.filter((l) => l.canonical))
+        const target =
+          Math.random() < 0.3
+            ? { token: d.contracts.stablecoin, fee: 500 }
+            : pick(d.launches.filter((l) => l.canonical))
         const amountIn = 10n ** 15n * BigInt(1 + Math.floor(Math.random() * 50))
-        await sender.write(from, d.contracts.swapRouter02, swapRouter02Abi, "exactInputSingle", [{
-          tokenIn: d.contracts.weth9, tokenOut: target.token, fee: target.fee, recipient: from.address,
-          amountIn, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n
-        }], amountIn)
+        await sender.write(
+          from,
+          d.contracts.swapRouter02,
+          swapRouter02Abi,
+          "exactInputSingle",
+          [
+            {
+              tokenIn: d.contracts.weth9,
+              tokenOut: target.token,
+              fee: target.fee,
+              recipient: from.address,
+              amountIn,
+              amountOutMinimum: 0n,
+              sqrtPriceLimitX96: 0n
+            }
+          ],
+          amountIn
+        )
       }
       r.chainTxs++
     } catch (error) {

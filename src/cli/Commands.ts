@@ -17,22 +17,32 @@ const progress = (line: string) => Effect.sync(() => process.stderr.write(`${lin
 
 /** SIWE with a private key; the session is stored for the other commands and `fire-api mcp`. */
 export const login = (targets: Targets, key: string) =>
-  Effect.gen(function*() {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(key)) return yield* Effect.fail(new Error("--key takes a private key: 0x + 64 hex digits"))
+  Effect.gen(function* () {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+      return yield* Effect.fail(new Error("--key takes a private key: 0x + 64 hex digits"))
     const account = privateKeyToAccount(key as `0x${string}`)
     const api = yield* clientApi(targets.clientUrl)
     yield* progress(`→ nonce for ${account.address} from ${targets.clientUrl}`)
     const { nonce } = yield* api.sessions.getWalletNonce({ query: { address: account.address } })
     yield* progress("→ signing the EIP-4361 message")
-    const payload = yield* Effect.promise(() => signIn(account, { nonce, origin: targets.clientUrl, chainId: targets.chainId }))
+    const payload = yield* Effect.promise(() =>
+      signIn(account, { nonce, origin: targets.clientUrl, chainId: targets.chainId })
+    )
     const session = yield* api.sessions.verifyWalletSignature({ payload })
-    writeSession({ clientUrl: targets.clientUrl, address: account.address, token: session.token, expiresAt: session.expiresAt })
-    yield* progress(`✓ signed in as ${session.user.walletAddress} (user ${session.user.id}); session stored in ${sessionPath()} until ${session.expiresAt}`)
+    writeSession({
+      clientUrl: targets.clientUrl,
+      address: account.address,
+      token: session.token,
+      expiresAt: session.expiresAt
+    })
+    yield* progress(
+      `✓ signed in as ${session.user.walletAddress} (user ${session.user.id}); session stored in ${sessionPath()} until ${session.expiresAt}`
+    )
   })
 
 /** The stored session, and the health of the services. */
 export const status = (targets: Targets) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stored = readSession()
     const lines: Array<string> = []
     if (stored === undefined) lines.push("session   none (run `fire-api login --key 0x...`)")

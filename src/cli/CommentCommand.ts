@@ -15,7 +15,7 @@ export interface CommentOptions {
  * (run `login` first). Prints the post number the thread gave it; route errors print as `CODE: message`.
  */
 export const comment = (options: CommentOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (options.replyTo !== undefined && !/^[1-9][0-9]*$/.test(options.replyTo)) {
       return yield* Effect.fail(new Error("--reply-to takes a comment id (a positive integer)"))
     }

@@ -14,14 +14,16 @@ import { readSession } from "./SessionFile.ts"
 const progress = (line: string) => Effect.sync(() => process.stderr.write(`${line}\n`))
 
 const signedInApi = (targets: Targets) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const session = readSession()
-    if (session === undefined) return yield* Effect.fail(new Error("not signed in: run `fire-api login --key 0x...` first"))
+    if (session === undefined)
+      return yield* Effect.fail(new Error("not signed in: run `fire-api login --key 0x...` first"))
     return yield* clientApi(targets.clientUrl, { token: session.token })
   })
 
 const keyAccount = (key: string | undefined) => {
-  if (key === undefined || !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error("--key takes the wallet's private key (0x + 64 hex digits)")
+  if (key === undefined || !/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new Error("--key takes the wallet's private key (0x + 64 hex digits)")
   return privateKeyToAccount(key as Hex)
 }
 
@@ -45,7 +47,7 @@ export interface LaunchArgs {
 
 /** Draft → image → `FireLaunch.ignite()` from the wallet → submit. */
 export const launch = (targets: Targets, args: LaunchArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const account = yield* Effect.try({ try: () => keyAccount(args.key), catch: (e) => e as Error })
     const deployments = yield* Effect.try({
       try: () => readDeploymentsSync(args.deployments),
@@ -68,11 +70,13 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
     // One transaction, gas padded, receipt polled (viem's waitForTransactionReceipt can hang on automine: scripts/devnet/tx.ts).
     const sender = makeSender(deployments.chainId, args.rpcUrl)
     const receipt = yield* Effect.tryPromise({
-      try: () => sender.write(account, deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),
+      try: () =>
+        sender.write(account, deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),
       catch: (e) => new Error(`FireLaunch.ignite failed: ${(e as Error).message}`)
     })
     const [ignited] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
-    if (receipt.status !== "success" || ignited === undefined) return yield* Effect.fail(new Error(`ignite failed: ${receipt.transactionHash}`))
+    if (receipt.status !== "success" || ignited === undefined)
+      return yield* Effect.fail(new Error(`ignite failed: ${receipt.transactionHash}`))
     const token = ignited.args.token
     yield* progress(`→ submit ${token}`)
     const done = yield* api.launches.submitLaunch({ params: { id: draft.id }, payload: { tokenAddress: token } })
@@ -81,17 +85,23 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
 
 /** Claim typed data from the API → EIP-712 signature by the creator's key → claim (→ image). */
 export const claim = (targets: Targets, args: { key: string | undefined; token: string; image: string | undefined }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const account = yield* Effect.try({ try: () => keyAccount(args.key), catch: (e) => e as Error })
     const api = yield* signedInApi(targets)
     yield* progress(`→ claim typed data for ${args.token}`)
-    const typedData = yield* api.claims.getClaimTypedData({ params: { mintAddress: args.token as any }, query: { wallet: account.address } as any })
+    const typedData = yield* api.claims.getClaimTypedData({
+      params: { mintAddress: args.token as any },
+      query: { wallet: account.address } as any
+    })
     yield* progress("→ signing (EIP-712)")
     const payload = yield* Effect.promise(() => signClaim(account, typedData as any))
     const record = yield* api.claims.claimToken({ params: { mintAddress: args.token as any }, payload: payload as any })
     if (args.image !== undefined) {
       yield* progress(`→ image ${args.image}`)
-      yield* api.claims.uploadClaimImage({ params: { mintAddress: args.token as any }, payload: imageForm(args.image) as any })
+      yield* api.claims.uploadClaimImage({
+        params: { mintAddress: args.token as any },
+        payload: imageForm(args.image) as any
+      })
     }
     yield* progress(`✓ claimed ${args.token}: ${JSON.stringify(record)}`)
   })

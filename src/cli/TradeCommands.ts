@@ -54,15 +54,15 @@ const readDeployments = (file: string) =>
 
 /** `weth` (any case) stands for the chain's WETH9 from the deployments file; otherwise an address. */
 const resolveTokens = (args: QuoteArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const wantsWeth = [args.tokenIn, args.tokenOut].some((v) => v.toLowerCase() === "weth")
     const weth: string = wantsWeth ? (yield* readDeployments(args.deployments)).contracts.weth9 : ""
     const resolve = (name: string, value: string): Effect.Effect<string, Error> =>
       value.toLowerCase() === "weth"
         ? Effect.succeed(weth)
         : isAddress(value)
-        ? Effect.succeed(value)
-        : fail(`--${name} takes a token address (0x + 40 hex digits) or weth`)
+          ? Effect.succeed(value)
+          : fail(`--${name} takes a token address (0x + 40 hex digits) or weth`)
     return { tokenIn: yield* resolve("token-in", args.tokenIn), tokenOut: yield* resolve("token-out", args.tokenOut) }
   })
 
@@ -71,18 +71,22 @@ const rpc = <A>(what: string, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: (e) => new Error(`${what}: ${(e as Error).message ?? String(e)}`) })
 
 const validate = (args: QuoteArgs): Effect.Effect<void, Error> => {
-  if (!/^[0-9]+$/.test(args.amount)) return fail("--amount takes base units: a whole number (1 WETH = 1000000000000000000)")
-  if (args.slippageBps !== undefined && !/^[0-9]+$/.test(args.slippageBps)) return fail("--slippage-bps takes basis points (50 = 0.5 %)")
+  if (!/^[0-9]+$/.test(args.amount))
+    return fail("--amount takes base units: a whole number (1 WETH = 1000000000000000000)")
+  if (args.slippageBps !== undefined && !/^[0-9]+$/.test(args.slippageBps))
+    return fail("--slippage-bps takes basis points (50 = 0.5 %)")
   if (args.recipient !== undefined && !isAddress(args.recipient)) return fail("--recipient takes an address")
   return Effect.void
 }
 
 /** The quote, as `dex_quote_get` answers it. */
 const getQuote = (targets: Targets, args: QuoteArgs, chainId: number, recipient: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { tokenIn, tokenOut } = yield* resolveTokens(args)
     const api = yield* exchangeApi(targets.exchangeUrl, { apiKey: args.apiKey })
-    yield* progress(`→ quote ${args.type} ${args.amount} ${tokenIn} → ${tokenOut} on chain ${chainId} from ${targets.exchangeUrl}`)
+    yield* progress(
+      `→ quote ${args.type} ${args.amount} ${tokenIn} → ${tokenOut} on chain ${chainId} from ${targets.exchangeUrl}`
+    )
     const answer: Quote = yield* api.quotes.getQuote({
       query: {
         chainId: String(chainId),
@@ -118,12 +122,15 @@ const summary = (q: Quote) => ({
 
 /** `fire-api quote`: prints the route and amounts; `methodParameters` too, for sending it elsewhere. */
 export const quote = (targets: Targets, args: QuoteArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* validate(args)
     const recipient = args.recipient ?? (args.key !== undefined ? (yield* accountOf(args.key)).address : undefined)
-    if (recipient === undefined) return yield* fail("quote needs --recipient (or --key: its address receives the output)")
+    if (recipient === undefined)
+      return yield* fail("quote needs --recipient (or --key: its address receives the output)")
     const q = yield* getQuote(targets, args, targets.chainId, recipient)
-    yield* progress(`✓ ${q.amountIn} ${q.tokenIn.symbol} → ${q.amountOut} ${q.tokenOut.symbol} via ${q.routeString} (block ${q.blockNumber})`)
+    yield* progress(
+      `✓ ${q.amountIn} ${q.tokenIn.symbol} → ${q.amountOut} ${q.tokenOut.symbol} via ${q.routeString} (block ${q.blockNumber})`
+    )
     yield* Effect.sync(() => console.log(JSON.stringify({ ...summary(q), methodParameters: q.methodParameters })))
   })
 
@@ -133,7 +140,7 @@ export const quote = (targets: Targets, args: QuoteArgs) =>
  * wait for the receipt, and print what actually moved next to what was quoted.
  */
 export const swap = (targets: Targets, args: SwapArgs) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* validate(args)
     const account = yield* accountOf(args.key)
     if (args.recipient !== undefined && args.recipient.toLowerCase() !== account.address.toLowerCase()) {
@@ -142,7 +149,9 @@ export const swap = (targets: Targets, args: SwapArgs) =>
     const deployments = yield* readDeployments(args.deployments)
     const chainId = deployments.chainId
     const q = yield* getQuote(targets, args, chainId, account.address)
-    yield* progress(`✓ quoted ${q.amountIn} ${q.tokenIn.symbol} → ${q.amountOut} ${q.tokenOut.symbol} via ${q.routeString}`)
+    yield* progress(
+      `✓ quoted ${q.amountIn} ${q.tokenIn.symbol} → ${q.amountOut} ${q.tokenOut.symbol} via ${q.routeString}`
+    )
     const sender = makeSender(chainId, args.rpcUrl)
     const chain = sender.publicClient
     const tokenIn = q.tokenIn.address as Address
@@ -150,7 +159,9 @@ export const swap = (targets: Targets, args: SwapArgs) =>
     const router = q.methodParameters.to as Address
     const spend = BigInt(q.type === "exactIn" ? q.amountIn : (q.maximumAmountIn ?? q.amountIn))
     const balanceOf = (token: Address) =>
-      rpc(`balanceOf(${token})`, () => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] }))
+      rpc(`balanceOf(${token})`, () =>
+        chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
+      )
     const send = (what: string, run: () => Promise<unknown>) => rpc(`${what} failed`, run)
 
     const held = yield* balanceOf(tokenIn)
@@ -161,7 +172,9 @@ export const swap = (targets: Targets, args: SwapArgs) =>
       return yield* fail(`the key's ${q.tokenIn.symbol} balance ${held} is below the ${spend} the swap spends`)
     }
     const allowance = (owner: Address, spender: Address) =>
-      rpc("allowance", () => chain.readContract({ address: tokenIn, abi: erc20Abi, functionName: "allowance", args: [owner, spender] }))
+      rpc("allowance", () =>
+        chain.readContract({ address: tokenIn, abi: erc20Abi, functionName: "allowance", args: [owner, spender] })
+      )
     if (q.routerType === "swap-router-02") {
       if ((yield* allowance(account.address, router)) < spend) {
         yield* progress(`→ approving ${spend} ${q.tokenIn.symbol} to the router ${router}`)
@@ -174,17 +187,32 @@ export const swap = (targets: Targets, args: SwapArgs) =>
         yield* send("approve", () => sender.write(account, tokenIn, erc20Abi, "approve", [permit2, maxUint256]))
       }
       const [amount, expiration] = yield* rpc("Permit2 allowance", () =>
-        chain.readContract({ address: permit2, abi: permit2Abi, functionName: "allowance", args: [account.address, tokenIn, router] }))
+        chain.readContract({
+          address: permit2,
+          abi: permit2Abi,
+          functionName: "allowance",
+          args: [account.address, tokenIn, router]
+        })
+      )
       if (amount < spend || expiration <= Number(q.deadline)) {
-        yield* progress(`→ Permit2: allowing the router ${router} ${spend} ${q.tokenIn.symbol} until the quote's deadline`)
-        yield* send("Permit2 approve", () => sender.write(account, permit2, permit2Abi, "approve", [tokenIn, router, spend, Number(q.deadline) + 60]))
+        yield* progress(
+          `→ Permit2: allowing the router ${router} ${spend} ${q.tokenIn.symbol} until the quote's deadline`
+        )
+        yield* send("Permit2 approve", () =>
+          sender.write(account, permit2, permit2Abi, "approve", [tokenIn, router, spend, Number(q.deadline) + 60])
+        )
       }
     }
 
     const [in0, out0] = [yield* balanceOf(tokenIn), yield* balanceOf(tokenOut)]
     yield* progress(`→ sending the swap to ${router} from ${account.address}`)
     const receipt = yield* rpc("the swap failed", () =>
-      sender.send(account, { to: router, data: q.methodParameters.calldata as Hex, value: BigInt(q.methodParameters.value) }))
+      sender.send(account, {
+        to: router,
+        data: q.methodParameters.calldata as Hex,
+        value: BigInt(q.methodParameters.value)
+      })
+    )
     const [in1, out1] = [yield* balanceOf(tokenIn), yield* balanceOf(tokenOut)]
     const spent = in0 - in1
     const received = out1 - out0
@@ -193,12 +221,15 @@ export const swap = (targets: Targets, args: SwapArgs) =>
         `(block ${receipt.blockNumber}; quoted ${q.amountIn} → ${q.amountOut})`
     )
     yield* Effect.sync(() =>
-      console.log(JSON.stringify({
-        txHash: receipt.transactionHash,
-        blockNumber: receipt.blockNumber.toString(),
-        gasUsed: receipt.gasUsed.toString(),
-        amountIn: spent.toString(),
-        amountOut: received.toString(),
-        quoted: summary(q)
-      })))
+      console.log(
+        JSON.stringify({
+          txHash: receipt.transactionHash,
+          blockNumber: receipt.blockNumber.toString(),
+          gasUsed: receipt.gasUsed.toString(),
+          amountIn: spent.toString(),
+          amountOut: received.toString(),
+          quoted: summary(q)
+        })
+      )
+    )
   })

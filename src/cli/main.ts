@@ -130,15 +130,18 @@ if (command === "--help" || command === "-h" || command === "help") {
 } else if (command === "mcp") {
   const values = parse(rest)
   const services = values.services
-  if (services !== "client" && services !== "exchange") fail(`mcp takes --services client or --services exchange\n${usage}`)
+  if (services !== "client" && services !== "exchange")
+    fail(`mcp takes --services client or --services exchange\n${usage}`)
   const targets = targetsOf(values)
   const { McpStdioLive } = await import("../mcp/McpStdio.ts")
-  Layer.launch(McpStdioLive({
-    services: services as "client" | "exchange",
-    urls: { client: targets.clientUrl, exchange: targets.exchangeUrl, search: targets.searchUrl },
-    token: process.env["FIRE_API_TOKEN"] ?? readSession()?.token,
-    apiKey: process.env["FIRE_API_KEY"]
-  })).pipe(NodeRuntime.runMain)
+  Layer.launch(
+    McpStdioLive({
+      services: services as "client" | "exchange",
+      urls: { client: targets.clientUrl, exchange: targets.exchangeUrl, search: targets.searchUrl },
+      token: process.env["FIRE_API_TOKEN"] ?? readSession()?.token,
+      apiKey: process.env["FIRE_API_KEY"]
+    })
+  ).pipe(NodeRuntime.runMain)
 } else if (command === "login") {
   const values = parse(rest)
   if (values.key === undefined) fail(`login takes --key 0x<private key>\n${usage}`)
@@ -150,30 +153,44 @@ if (command === "--help" || command === "-h" || command === "help") {
   if (values.name === undefined || values.symbol === undefined || values.image === undefined) {
     fail(`launch takes --name, --symbol and --image\n${usage}`)
   }
-  runCli(launch(targetsOf(values), {
-    key: values.key ?? process.env["FIRE_PRIVATE_KEY"],
-    rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545",
-    deployments: values.deployments ?? process.env["FIRE_DEPLOYMENTS"] ?? "data/devnet/deployments.json",
-    name: values.name!,
-    symbol: values.symbol!,
-    category: values.category ?? "other",
-    description: values.description,
-    image: values.image!
-  }))
+  runCli(
+    launch(targetsOf(values), {
+      key: values.key ?? process.env["FIRE_PRIVATE_KEY"],
+      rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545",
+      deployments: values.deployments ?? process.env["FIRE_DEPLOYMENTS"] ?? "data/devnet/deployments.json",
+      name: values.name!,
+      symbol: values.symbol!,
+      category: values.category ?? "other",
+      description: values.description,
+      image: values.image!
+    })
+  )
 } else if (command === "claim") {
   const values = parse(rest)
   if (values.token === undefined) fail(`claim takes --token 0x<token address>\n${usage}`)
-  runCli(claim(targetsOf(values), { key: values.key ?? process.env["FIRE_PRIVATE_KEY"], token: values.token!, image: values.image }))
+  runCli(
+    claim(targetsOf(values), {
+      key: values.key ?? process.env["FIRE_PRIVATE_KEY"],
+      token: values.token!,
+      image: values.image
+    })
+  )
 } else if (command === "comment") {
   const values = parse(rest)
-  if (values.token === undefined || values.text === undefined) fail(`comment takes --token 0x<token address> and --text\n${usage}`)
+  if (values.token === undefined || values.text === undefined)
+    fail(`comment takes --token 0x<token address> and --text\n${usage}`)
   runCli(comment({ token: values.token!, text: values.text!, replyTo: values["reply-to"] }))
 } else if (command === "quote") {
   const values = parse(rest)
   runCli(quote(targetsOf(values), tradeArgs(values)))
 } else if (command === "swap") {
   const values = parse(rest)
-  runCli(swap(targetsOf(values), { ...tradeArgs(values), rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545" }))
+  runCli(
+    swap(targetsOf(values), {
+      ...tradeArgs(values),
+      rpcUrl: values["rpc-url"] ?? process.env["FIRE_RPC_URL"] ?? "http://127.0.0.1:8545"
+    })
+  )
 } else {
   fail(`unknown command ${command}\n${usage}`)
 }

@@ -49,9 +49,11 @@ export class ClientApi extends HttpApi.make("client")
   .add(EngagementApi)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
-  .annotateMerge(OpenApi.annotations({
-    title: "fire-api client API",
-    version: "1",
-    description: "Social side of the launchpad. Errors: `{ code, message, details? }` with a stable SCREAMING_CASE code."
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "fire-api client API",
+      version: "1",
+      description:
+        "Social side of the launchpad. Errors: `{ code, message, details? }` with a stable SCREAMING_CASE code."
+    })
+  ) {}

@@ -8,7 +8,11 @@ const clientProbes = probes("client")
 /** The client API's system routes: probes, health, caller IP (src/platform/system/SystemHttp.ts). */
 export const ClientSystemHttp = Layer.mergeAll(
   HttpApiBuilder.group(ClientApi, "probes", (h) =>
-    h.handle("getLiveness", clientProbes.live).handle("getReadiness", clientProbes.ready).handle("getMetrics", clientProbes.metrics)),
+    h
+      .handle("getLiveness", clientProbes.live)
+      .handle("getReadiness", clientProbes.ready)
+      .handle("getMetrics", clientProbes.metrics)
+  ),
   HttpApiBuilder.group(ClientApi, "health", (h) => h.handle("getHealth", () => healthReport("client"))),
   HttpApiBuilder.group(ClientApi, "ip", (h) => h.handle("getIp", callerIpAnswer))
 )

@@ -16,9 +16,11 @@ export class ExchangeApi extends HttpApi.make("exchange")
   .add(QuotesApi)
   // Must stay last: it covers only the groups added before it. Decode failures → 400 in the exchange shape.
   .middleware(ExchangeValidation)
-  .annotateMerge(OpenApi.annotations({
-    title: "fire-api exchange API",
-    version: "1",
-    description: "Trading-side data of the DEX. Errors: `{ error, code, details? }` (the spec's `{ error, details? }` plus a stable code)."
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "fire-api exchange API",
+      version: "1",
+      description:
+        "Trading-side data of the DEX. Errors: `{ error, code, details? }` (the spec's `{ error, details? }` plus a stable code)."
+    })
+  ) {}

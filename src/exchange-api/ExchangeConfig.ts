@@ -18,7 +18,12 @@ export interface ExchangeSettings {
 const addresses = (name: string) =>
   Config.String(name).pipe(
     Config.withDefault(""),
-    Config.map((s) => s.split(",").map((a) => a.trim().toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))
+    Config.map((s) =>
+      s
+        .split(",")
+        .map((a) => a.trim().toLowerCase())
+        .filter((a) => /^0x[0-9a-f]{40}$/.test(a))
+    )
   )
 
 export const exchangeSettingsConfig: Config.Config<ExchangeSettings> = Config.all({
@@ -45,7 +50,7 @@ export class ExchangeConfig extends Context.Service<ExchangeConfig, ExchangeSett
     Layer.succeed(ExchangeConfig, { ...defaultExchangeSettings, ...settings })
 }
 
-export const exchangeSettings: Effect.Effect<ExchangeSettings, Config.ConfigError> = Effect.gen(function*() {
+export const exchangeSettings: Effect.Effect<ExchangeSettings, Config.ConfigError> = Effect.gen(function* () {
   const given = yield* Effect.serviceOption(ExchangeConfig)
   return Option.isSome(given) ? given.value : yield* exchangeSettingsConfig
 })

@@ -15,7 +15,9 @@ import type { ErrorShape } from "../platform/http/ErrorWriter.ts"
  */
 const fields = {
   error: Schema.String.annotate({ description: "Human-readable error; the spec's exact wording where it gives one" }),
-  code: Schema.String.annotate({ description: "Stable machine-readable code (SCREAMING_CASE), e.g. NO_ROUTE, POOL_NOT_FOUND" }),
+  code: Schema.String.annotate({
+    description: "Stable machine-readable code (SCREAMING_CASE), e.g. NO_ROUTE, POOL_NOT_FOUND"
+  }),
   details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)).annotate({
     description: "Structured context: offending addresses (`addresses`), input issues (`issues`), limits"
   })
@@ -50,7 +52,11 @@ export interface ExchangeErrorBody {
 /** Writes a `{ code, message, details? }` error of the shared HTTP stack (404 fallback, 413, 500) in the exchange shape. */
 export const exchangeErrorResponse = (status: number, body: ErrorBody) =>
   HttpServerResponse.jsonUnsafe(
-    { error: body.message, code: body.code, ...(body.details === undefined ? {} : { details: body.details }) } satisfies ExchangeErrorBody,
+    {
+      error: body.message,
+      code: body.code,
+      ...(body.details === undefined ? {} : { details: body.details })
+    } satisfies ExchangeErrorBody,
     { status }
   )
 

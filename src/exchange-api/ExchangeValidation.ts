@@ -8,9 +8,12 @@ import { ExchangeBadRequest } from "./ExchangeError.ts"
  * (INVALID_PATH, INVALID_QUERY, INVALID_BODY, ...) in the exchange shape `{ error, code, details: { issues } }`.
  * `ExchangeApi` adds it last (`.middleware()` covers only the groups added before it).
  */
-export class ExchangeValidation extends HttpApiMiddleware.Service<ExchangeValidation>()("app/exchange/ExchangeValidation", {
-  error: ExchangeBadRequest
-}) {}
+export class ExchangeValidation extends HttpApiMiddleware.Service<ExchangeValidation>()(
+  "app/exchange/ExchangeValidation",
+  {
+    error: ExchangeBadRequest
+  }
+) {}
 
 export const ExchangeValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(ExchangeValidation, (error) => {
   const { code, message, issues } = describeSchemaError(error)

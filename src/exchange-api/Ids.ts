@@ -6,8 +6,13 @@ import { Schema } from "effect"
  */
 const compositeId = (what: string) =>
   Schema.String.check(
-    Schema.isPattern(/^0x[0-9a-fA-F]{40}-[1-9][0-9]{0,9}$/u, { message: `expected a ${what} id: <0x + 40 hex address>-<chainId>` })
-  ).annotate({ description: `${what} id: \`<address>-<chainId>\`, e.g. \`0x1f98…f984-31337\``, examples: [`0x0000000000000000000000000000000000000001-31337`] })
+    Schema.isPattern(/^0x[0-9a-fA-F]{40}-[1-9][0-9]{0,9}$/u, {
+      message: `expected a ${what} id: <0x + 40 hex address>-<chainId>`
+    })
+  ).annotate({
+    description: `${what} id: \`<address>-<chainId>\`, e.g. \`0x1f98…f984-31337\``,
+    examples: [`0x0000000000000000000000000000000000000001-31337`]
+  })
 
 export const PoolId = compositeId("pool")
 export const TokenId = compositeId("token")
@@ -48,7 +53,9 @@ export const Offset = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: O
 })
 /** Keyset cursor of event lists (newest first): `<blockNumber>:<logIndex>` of the last item of the previous page. */
 export const Cursor = Schema.String.check(
-  Schema.isPattern(/^\d{1,18}:\d{1,9}$/u, { message: "expected a cursor <blockNumber>:<logIndex> from a previous page" })
+  Schema.isPattern(/^\d{1,18}:\d{1,9}$/u, {
+    message: "expected a cursor <blockNumber>:<logIndex> from a previous page"
+  })
 ).annotate({ description: "`nextCursor` of the previous page: items strictly older than it" })
 
 export const parseCursor = (cursor: string) => {
@@ -65,7 +72,9 @@ export const OffsetPage = Schema.Struct({
 
 export const CursorPage = Schema.Struct({
   limit: Schema.Int,
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null on the last"
+  })
 }).annotate({ identifier: "CursorPage" })
 
 /** Raw on-chain integers (uint256/int256) travel as decimal strings. */

@@ -9,16 +9,20 @@ import { rateLimitedBody } from "./RateLimitedBody.ts"
 /** The per-IP limit of the public routes (PublicRateLimit.ts) over the process's rate limiter. */
 export const PublicRateLimitLive = Layer.effect(
   PublicRateLimit,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* rateLimitSettings
     const app = yield* AppConfig
     const limiter = yield* RateLimiter
     const rule = settings.exchangePublic
     if (!settings.enabled) return PublicRateLimit.of((httpEffect) => httpEffect)
     return PublicRateLimit.of((httpEffect) =>
-      Effect.flatMap(
-        Effect.provideService(callerLimitKey, AppConfig, app),
-        (ip) => rateLimited(PUBLIC_BUCKET, ip, rule, rateLimitedBody)(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
+      Effect.flatMap(Effect.provideService(callerLimitKey, AppConfig, app), (ip) =>
+        rateLimited(
+          PUBLIC_BUCKET,
+          ip,
+          rule,
+          rateLimitedBody
+        )(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
       )
     )
   })

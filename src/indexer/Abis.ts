@@ -20,9 +20,7 @@ export const fuelVaultEvents = onlyEvents(FuelVaultAbi)
 export const streamEvents = onlyEvents(FireStreamAbi)
 export const registryEvents = onlyEvents(FireRegistryAbi)
 
-export const erc20Events = parseAbi([
-  "event Transfer(address indexed from, address indexed to, uint256 value)"
-])
+export const erc20Events = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"])
 
 export const factoryEvents = parseAbi([
   "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)"

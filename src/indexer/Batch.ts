@@ -9,7 +9,15 @@ import { project } from "./project/Project.ts"
 import { type BatchRows, emptyBatch } from "./project/Rows.ts"
 import type { ProjectionState } from "./project/State.ts"
 
-const staticKinds: ReadonlyArray<SourceKind> = ["launch", "graduator", "fuelVault", "stream", "registry", "factory", "positionManager"]
+const staticKinds: ReadonlyArray<SourceKind> = [
+  "launch",
+  "graduator",
+  "fuelVault",
+  "stream",
+  "registry",
+  "factory",
+  "positionManager"
+]
 const childKinds: ReadonlyArray<SourceKind> = ["token", "pool"]
 const staticTopics = topicsOf(staticKinds)
 const childTopics = topicsOf(childKinds)
@@ -36,7 +44,11 @@ export interface BuiltBatch {
 }
 
 const byPosition = (a: DecodedLog, b: DecodedLog) =>
-  a.log.blockNumber === b.log.blockNumber ? a.log.logIndex - b.log.logIndex : a.log.blockNumber < b.log.blockNumber ? -1 : 1
+  a.log.blockNumber === b.log.blockNumber
+    ? a.log.logIndex - b.log.logIndex
+    : a.log.blockNumber < b.log.blockNumber
+      ? -1
+      : 1
 
 const staticSources = (contracts: IndexedContracts) =>
   new Map<string, SourceKind>([
@@ -66,13 +78,16 @@ export const fetchRange = (
 ): Effect.Effect<RangeLogs, RpcError, ChainReader | IndexerConfig> => {
   // Read here, not when the effect runs: a forked fetch starts later, and the caller may change `state` meanwhile.
   const childAddresses = new Set(childSources(state).keys())
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const reader = yield* ChainReader
     const { rpcConcurrency } = yield* IndexerConfig
-    const [statics, children] = yield* Effect.all([
-      reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
-      reader.logs([...childAddresses], childTopics, from, to)
-    ], { concurrency: Math.min(2, rpcConcurrency) })
+    const [statics, children] = yield* Effect.all(
+      [
+        reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
+        reader.logs([...childAddresses], childTopics, from, to)
+      ],
+      { concurrency: Math.min(2, rpcConcurrency) }
+    )
     return { from, to, statics, childAddresses, children }
   })
 }
@@ -88,7 +103,7 @@ export const buildBatch = (
   range: RangeLogs,
   toHeader: BlockHeader
 ): Effect.Effect<BuiltBatch, RpcError, ChainReader> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const reader = yield* ChainReader
     const { from, to } = range
     const statics = staticSources(contracts)
@@ -96,16 +111,30 @@ export const buildBatch = (
 
     // Without registry events to follow, the canonical check reads FireLaunch.canonicalPoolConfig at the launch's
     // block, or at the head when the node keeps no state that old (pruned nodes, anvil restored from a dump).
-    const configs = new Map(yield* Effect.forEach(ignitionsWithoutConfig(staticLogs, state), (i) =>
-      reader.canonicalPoolConfig(i.tokenIsToken0, i.blockNumber).pipe(
-        Effect.catchIf((e) => e.kind === "fatal", () => reader.canonicalPoolConfig(i.tokenIsToken0, undefined)),
-        Effect.map((c) => [i.key, c] as const)
-      ), { concurrency: 8 }))
+    const configs = new Map(
+      yield* Effect.forEach(
+        ignitionsWithoutConfig(staticLogs, state),
+        (i) =>
+          reader.canonicalPoolConfig(i.tokenIsToken0, i.blockNumber).pipe(
+            Effect.catchIf(
+              (e) => e.kind === "fatal",
+              () => reader.canonicalPoolConfig(i.tokenIsToken0, undefined)
+            ),
+            Effect.map((c) => [i.key, c] as const)
+          ),
+        { concurrency: 8 }
+      )
+    )
 
     const timestamps = new Map<bigint, bigint>([[toHeader.number, toHeader.timestamp]])
     const fillTimestamps = (logs: ReadonlyArray<DecodedLog>) => {
-      const missing = [...new Set(logs.filter((d) => d.log.blockTimestamp === undefined && !timestamps.has(d.log.blockNumber))
-        .map((d) => d.log.blockNumber))]
+      const missing = [
+        ...new Set(
+          logs
+            .filter((d) => d.log.blockTimestamp === undefined && !timestamps.has(d.log.blockNumber))
+            .map((d) => d.log.blockNumber)
+        )
+      ]
       return Effect.map(reader.headers(missing), (hs) => hs.forEach((h) => timestamps.set(h.number, h.timestamp)))
     }
     yield* fillTimestamps(staticLogs)
@@ -120,8 +149,13 @@ export const buildBatch = (
     const childLogs = decodeLogs([...range.children, ...late], (a) => children.get(a))
     yield* fillTimestamps(childLogs)
 
-    const tokenMetadata = new Map(yield* Effect.forEach(rows.newTokens, (t) =>
-      Effect.map(reader.tokenMetadata(t.address, to), (m) => [t.address, m] as const), { concurrency: 8 }))
+    const tokenMetadata = new Map(
+      yield* Effect.forEach(
+        rows.newTokens,
+        (t) => Effect.map(reader.tokenMetadata(t.address, to), (m) => [t.address, m] as const),
+        { concurrency: 8 }
+      )
+    )
     for (const [address, m] of tokenMetadata) {
       const known = state.tokens.get(address)
       state.tokens.set(address, { decimals: m.decimals, isLaunch: known?.isLaunch ?? false })

@@ -39,7 +39,7 @@ export const failedStepDelayMs = (failures: number) => Math.min(60_000, 1000 * 2
  * retried after 1 s, longer while it keeps failing (`failedStepDelayMs`); a reorg too deep and a lost writer lock end
  * the run.
  */
-export const runIndexer = Effect.gen(function*() {
+export const runIndexer = Effect.gen(function* () {
   const source = yield* IndexerSource
   const settings = yield* IndexerConfig
   const reader = yield* ChainReader
@@ -52,7 +52,9 @@ export const runIndexer = Effect.gen(function*() {
 
   const head0 = yield* reader.head
   const base = baseTokensOf(source)
-  const metadata = new Map(yield* Effect.forEach(base, (t) => Effect.map(reader.tokenMetadata(t, head0), (m) => [t, m] as const)))
+  const metadata = new Map(
+    yield* Effect.forEach(base, (t) => Effect.map(reader.tokenMetadata(t, head0), (m) => [t, m] as const))
+  )
   yield* store.ensureTokens(metadata)
   const loop = yield* makeLoop(progress)
 
@@ -94,7 +96,9 @@ const supervised = runIndexer.pipe(
   // Each run holds the writer lock's connection for its own lifetime: released (unlocked) before a restart.
   Effect.scoped,
   // Every cause but an interruption (the layer closing) becomes the error that `retry` sees.
-  Effect.catchCause((cause) => (Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(cause))),
+  Effect.catchCause((cause) =>
+    Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(cause)
+  ),
   Effect.tapError((cause) => Effect.logError(`indexer stopped: ${Cause.pretty(cause)}`)),
   Effect.retry({
     while: (cause) => !Option.exists(fatalOf(cause), (e) => e._tag === "ReorgTooDeep"),
@@ -113,7 +117,7 @@ export const indexerServices = (chainId: number) =>
 export class Indexer extends Context.Service<Indexer, { readonly started: true }>()("app/indexer/Indexer") {
   static readonly layerFiber = Layer.effect(
     Indexer,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* Effect.forkScoped(supervised)
       return Indexer.of({ started: true })
     })

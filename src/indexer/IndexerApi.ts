@@ -7,5 +7,4 @@ export class IndexerApi extends HttpApi.make("indexer")
   .add(healthGroup("/healthz"))
   .add(ProbesGroup)
   .middleware(Validation)
-  .annotateMerge(OpenApi.annotations({ title: "fire-api indexer", version: "1" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "fire-api indexer", version: "1" })) {}

@@ -51,8 +51,13 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
   const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
   // A range or target below 1 would stall the fetch loop (an empty range never advances).
   const positive = (name: string, fallback: number) =>
-    int(name, fallback).pipe(Config.flatMap((n) =>
-      n >= 1 ? Config.succeed(n) : Config.fail(new ConfigProvider.SourceError({ message: `${name}: must be at least 1, got ${n}` }))))
+    int(name, fallback).pipe(
+      Config.flatMap((n) =>
+        n >= 1
+          ? Config.succeed(n)
+          : Config.fail(new ConfigProvider.SourceError({ message: `${name}: must be at least 1, got ${n}` }))
+      )
+    )
   return Config.all({
     finalityDepth: int("FINALITY_DEPTH", d.finalityDepth),
     maxBlockRange: positive("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),

@@ -16,13 +16,16 @@ export interface IndexerChange {
 }
 
 /** The in-process change feed (GraphQL subscriptions, the quote engine and search subscribe to it). */
-export class IndexerEvents extends Context.Service<IndexerEvents, {
-  readonly publish: (change: IndexerChange) => Effect.Effect<void>
-  readonly subscribe: Effect.Effect<Stream.Stream<IndexerChange>, never, Scope.Scope>
-}>()("app/indexer/IndexerEvents") {
+export class IndexerEvents extends Context.Service<
+  IndexerEvents,
+  {
+    readonly publish: (change: IndexerChange) => Effect.Effect<void>
+    readonly subscribe: Effect.Effect<Stream.Stream<IndexerChange>, never, Scope.Scope>
+  }
+>()("app/indexer/IndexerEvents") {
   static readonly layer = Layer.effect(
     IndexerEvents,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Sliding: a slow subscriber loses the oldest changes rather than holding the indexer back.
       const pubsub = yield* PubSub.sliding<IndexerChange>(1024)
       return IndexerEvents.of({

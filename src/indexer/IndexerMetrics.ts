@@ -20,24 +20,28 @@ const reorgs = counter("indexer_reorgs_total", "Reorgs handled since the process
  * so the gauges are as fresh as the scrape. Alert on `indexer_lag_seconds` (and on no process with
  * `indexer_writer == 1`).
  */
-export const IndexerMetricsLive = Layer.effectDiscard(Effect.gen(function*() {
-  const status = yield* IndexerStatus
-  const counted = { events: 0, reorgs: 0 }
-  yield* registerCollector(Effect.gen(function*() {
-    const s = yield* status.get
-    const chain = { chain_id: String(s.chainId) }
-    const set = (metric: Metric.Metric<number, unknown>, value: number | bigint | null) =>
-      value === null ? Effect.void : Metric.update(Metric.withAttributes(metric, chain), Number(value))
-    yield* set(indexedBlock, s.lastIndexedBlock)
-    yield* set(headBlock, s.head)
-    yield* set(lagBlocks, s.lagBlocks)
-    yield* set(lagSeconds, s.lagSeconds)
-    yield* set(ready, s.ready ? 1 : 0)
-    yield* set(writer, s.phase === "waiting-for-lock" ? 0 : 1)
-    yield* set(eventsPerSecond, s.eventsPerSecond)
-    yield* set(events, Math.max(0, s.eventsTotal - counted.events))
-    yield* set(reorgs, Math.max(0, s.reorgs - counted.reorgs))
-    counted.events = Math.max(counted.events, s.eventsTotal)
-    counted.reorgs = Math.max(counted.reorgs, s.reorgs)
-  }))
-}))
+export const IndexerMetricsLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const status = yield* IndexerStatus
+    const counted = { events: 0, reorgs: 0 }
+    yield* registerCollector(
+      Effect.gen(function* () {
+        const s = yield* status.get
+        const chain = { chain_id: String(s.chainId) }
+        const set = (metric: Metric.Metric<number, unknown>, value: number | bigint | null) =>
+          value === null ? Effect.void : Metric.update(Metric.withAttributes(metric, chain), Number(value))
+        yield* set(indexedBlock, s.lastIndexedBlock)
+        yield* set(headBlock, s.head)
+        yield* set(lagBlocks, s.lagBlocks)
+        yield* set(lagSeconds, s.lagSeconds)
+        yield* set(ready, s.ready ? 1 : 0)
+        yield* set(writer, s.phase === "waiting-for-lock" ? 0 : 1)
+        yield* set(eventsPerSecond, s.eventsPerSecond)
+        yield* set(events, Math.max(0, s.eventsTotal - counted.events))
+        yield* set(reorgs, Math.max(0, s.reorgs - counted.reorgs))
+        counted.events = Math.max(counted.events, s.eventsTotal)
+        counted.reorgs = Math.max(counted.reorgs, s.reorgs)
+      })
+    )
+  })
+)

@@ -20,23 +20,26 @@ export interface IndexedContracts {
  * A plain service so that the composition root wires it from `Chain` (deployments file + RPC) and tests from an
  * anvil they start themselves.
  */
-export class IndexerSource extends Context.Service<IndexerSource, {
-  readonly client: PublicClient
-  readonly chainId: number
-  readonly startBlock: bigint
-  readonly contracts: IndexedContracts
-  /**
-   * Tokens whose pools with each other are indexed too (the base pairs, e.g. stablecoin/WETH), and which get a
-   * `tokens` row. WETH and the stablecoin are always included.
-   */
-  readonly baseTokens: ReadonlyArray<Address>
-  /**
-   * A reorg deeper than the kept block hashes normally stops the indexer (the index and a real chain disagree below
-   * finality: an operator decides). On the embedded devnet it is routine — a killed process restarts the chain from
-   * its last saved state — so there the index is rebuilt from the start block instead.
-   */
-  readonly reindexOnDeepReorg?: boolean
-}>()("app/indexer/IndexerSource") {
+export class IndexerSource extends Context.Service<
+  IndexerSource,
+  {
+    readonly client: PublicClient
+    readonly chainId: number
+    readonly startBlock: bigint
+    readonly contracts: IndexedContracts
+    /**
+     * Tokens whose pools with each other are indexed too (the base pairs, e.g. stablecoin/WETH), and which get a
+     * `tokens` row. WETH and the stablecoin are always included.
+     */
+    readonly baseTokens: ReadonlyArray<Address>
+    /**
+     * A reorg deeper than the kept block hashes normally stops the indexer (the index and a real chain disagree below
+     * finality: an operator decides). On the embedded devnet it is routine — a killed process restarts the chain from
+     * its last saved state — so there the index is rebuilt from the start block instead.
+     */
+    readonly reindexOnDeepReorg?: boolean
+  }
+>()("app/indexer/IndexerSource") {
   static readonly make = (source: IndexerSource["Service"]) => Layer.succeed(IndexerSource, source)
 }
 

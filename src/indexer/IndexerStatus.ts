@@ -27,17 +27,20 @@ export interface IndexerStatusSnapshot {
  * The indexer's progress as a service: read by `_meta` in GraphQL and the exchange route `/api/v1/indexer/status`
  * (its issue), and awaited by tests ("wait until block N is committed") instead of sleeping.
  */
-export class IndexerStatus extends Context.Service<IndexerStatus, {
-  readonly get: Effect.Effect<IndexerStatusSnapshot>
-  readonly update: (f: (s: IndexerStatusSnapshot) => IndexerStatusSnapshot) => Effect.Effect<void>
-  readonly changes: Stream.Stream<IndexerStatusSnapshot>
-  /** Waits until the checkpoint is at or past `block`; fails with a timeout after `timeout`. */
-  readonly awaitBlock: (block: bigint, timeout?: Duration.Input) => Effect.Effect<IndexerStatusSnapshot, Error>
-}>()("app/indexer/IndexerStatus") {
+export class IndexerStatus extends Context.Service<
+  IndexerStatus,
+  {
+    readonly get: Effect.Effect<IndexerStatusSnapshot>
+    readonly update: (f: (s: IndexerStatusSnapshot) => IndexerStatusSnapshot) => Effect.Effect<void>
+    readonly changes: Stream.Stream<IndexerStatusSnapshot>
+    /** Waits until the checkpoint is at or past `block`; fails with a timeout after `timeout`. */
+    readonly awaitBlock: (block: bigint, timeout?: Duration.Input) => Effect.Effect<IndexerStatusSnapshot, Error>
+  }
+>()("app/indexer/IndexerStatus") {
   static readonly layer = (chainId: number) =>
     Layer.effect(
       IndexerStatus,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const ref = yield* SubscriptionRef.make<IndexerStatusSnapshot>({
           chainId,
           phase: "starting",
@@ -55,25 +58,37 @@ export class IndexerStatus extends Context.Service<IndexerStatus, {
         })
         const changes = SubscriptionRef.changes(ref)
         return IndexerStatus.of({
-          get: SubscriptionRef.get(ref).pipe(Effect.map((s) => ({
-            ...s,
-            lagSeconds: s.lastIndexedTimestamp === null ? null : Math.max(0, Math.round(Date.now() / 1000 - Number(s.lastIndexedTimestamp)))
-          }))),
+          get: SubscriptionRef.get(ref).pipe(
+            Effect.map((s) => ({
+              ...s,
+              lagSeconds:
+                s.lastIndexedTimestamp === null
+                  ? null
+                  : Math.max(0, Math.round(Date.now() / 1000 - Number(s.lastIndexedTimestamp)))
+            }))
+          ),
           update: (f) => SubscriptionRef.update(ref, (s) => ({ ...f(s), updatedAt: Date.now() })),
           changes,
           awaitBlock: (block, timeout = "30 seconds") =>
             changes.pipe(
               Stream.filter((s) => s.lastIndexedBlock !== null && s.lastIndexedBlock >= block),
               Stream.runHead,
-              Effect.flatMap(Option.match({
-                onNone: () => Effect.fail(new Error("status stream ended")),
-                onSome: Effect.succeed
-              })),
+              Effect.flatMap(
+                Option.match({
+                  onNone: () => Effect.fail(new Error("status stream ended")),
+                  onSome: Effect.succeed
+                })
+              ),
               Effect.timeoutOrElse({
                 duration: timeout,
                 orElse: () =>
                   Effect.flatMap(SubscriptionRef.get(ref), (s) =>
-                    Effect.fail(new Error(`indexer did not reach block ${block} (at ${s.lastIndexedBlock}, ${s.phase}, ${s.lastError})`)))
+                    Effect.fail(
+                      new Error(
+                        `indexer did not reach block ${block} (at ${s.lastIndexedBlock}, ${s.phase}, ${s.lastError})`
+                      )
+                    )
+                  )
               })
             )
         })

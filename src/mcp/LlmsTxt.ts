@@ -1,6 +1,14 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools, NONCE_TOOL, QUOTE_TOOLS, SIGN_IN_TOOL } from "./AgentTools.ts"
+import {
+  CLIENT_INSTRUCTIONS,
+  clientTools,
+  EXCHANGE_INSTRUCTIONS,
+  exchangeTools,
+  NONCE_TOOL,
+  QUOTE_TOOLS,
+  SIGN_IN_TOOL
+} from "./AgentTools.ts"
 import type { RouteTool } from "./RouteTools.ts"
 
 /**
@@ -16,8 +24,8 @@ export const llmsTxt = () =>
     "# fire-api",
     "",
     "> Backend of an EVM token launchpad with a DEX data layer. Every REST route is also an MCP tool: the client " +
-    "service serves the `app_` tools at `/mcp`, the exchange service the `dex_` tools at its own `/mcp` (streamable HTTP); " +
-    "`npx fire-api mcp --services client|exchange` serves them over stdio.",
+      "service serves the `app_` tools at `/mcp`, the exchange service the `dex_` tools at its own `/mcp` (streamable HTTP); " +
+      "`npx fire-api mcp --services client|exchange` serves them over stdio.",
     "",
     "## How an agent works",
     "",
@@ -26,13 +34,18 @@ export const llmsTxt = () =>
     EXCHANGE_INSTRUCTIONS,
     "",
     `Sign-in in one MCP session: \`${NONCE_TOOL}\` → sign the EIP-4361 message (personal_sign) → \`${SIGN_IN_TOOL}\`. ` +
-    "The whole flow (quote, swap, launch, comment, fuel, fees, graduation, notifications) is in docs/agents.md of the repository.",
+      "The whole flow (quote, swap, launch, comment, fuel, fees, graduation, notifications) is in docs/agents.md of the repository.",
     "",
     "## Quote and swap (exchange /mcp, partner key in `x-api-key`)",
     "",
     `1. \`${QUOTE_TOOLS.get}\` (GET /api/v1/quote, no allowlist): \`methodParameters { to, calldata, value }\`; ` +
-    "or `" + QUOTE_TOOLS.partner + "` (POST /api/v1/quote, allowlist: `" + QUOTE_TOOLS.allowlist + "`) / `" +
-    QUOTE_TOOLS.open + "` (POST /api/v1/quote/open): `transaction { to, callData, value, gas? }`.",
+      "or `" +
+      QUOTE_TOOLS.partner +
+      "` (POST /api/v1/quote, allowlist: `" +
+      QUOTE_TOOLS.allowlist +
+      "`) / `" +
+      QUOTE_TOOLS.open +
+      "` (POST /api/v1/quote/open): `transaction { to, callData, value, gas? }`.",
     "2. From the wallet: approve the input token to `to` (SwapRouter02; UniversalRouter pulls through Permit2), then send the transaction.",
     `3. \`${QUOTE_TOOLS.status}\` ({ chainId, txHash }) → pending | success | failed.`,
     "",

@@ -40,19 +40,28 @@ const SESSION_HEADER = "mcp-session-id"
 
 const refusal = (status: number, id: unknown, code: string, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(
-    { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code: -32600, message, data: { code } } },
+    {
+      jsonrpc: "2.0",
+      id: typeof id === "string" || typeof id === "number" ? id : null,
+      error: { code: -32600, message, data: { code } }
+    },
     { status, headers }
   )
 
 const methodsOf = (message: unknown): Array<string> =>
   (Array.isArray(message) ? message : [message]).map((m) =>
-    typeof m === "object" && m !== null && typeof (m as { method?: unknown }).method === "string" ? (m as { method: string }).method : "")
+    typeof m === "object" && m !== null && typeof (m as { method?: unknown }).method === "string"
+      ? (m as { method: string }).method
+      : ""
+  )
 
 const oversizedClientInfo = (message: unknown) => {
   const info = (message as { params?: { clientInfo?: unknown } }).params?.clientInfo
   if (typeof info !== "object" || info === null) return false
-  return Object.values(info).some((v) => typeof v === "string" && v.length > MAX_CLIENT_INFO_CHARS) ||
+  return (
+    Object.values(info).some((v) => typeof v === "string" && v.length > MAX_CLIENT_INFO_CHARS) ||
     JSON.stringify(info).length > 4 * MAX_CLIENT_INFO_CHARS
+  )
 }
 
 /**
@@ -64,7 +73,7 @@ const oversizedClientInfo = (message: unknown) => {
  * `onEnded` tells the tools (McpTools.ts) to forget the JWT and partner key a session collected.
  */
 export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* mcpGuardSettingsConfig
     const limits = yield* rateLimitSettings
     const limiter = yield* RateLimiter
@@ -75,12 +84,22 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
     let routes: ReturnType<HttpRouter.HttpRouter["asHttpEffect"]> | undefined
 
     const terminate = (ids: ReadonlyArray<string>) =>
-      Effect.forEach(ids, (id) => {
-        onEnded(id)
-        routes ??= router.asHttpEffect()
-        const request = HttpServerRequest.fromWeb(new Request(`http://mcp.internal${path}`, { method: "DELETE", headers: { [SESSION_HEADER]: id } }))
-        return routes.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.scoped, Effect.ignore)
-      }, { discard: true })
+      Effect.forEach(
+        ids,
+        (id) => {
+          onEnded(id)
+          routes ??= router.asHttpEffect()
+          const request = HttpServerRequest.fromWeb(
+            new Request(`http://mcp.internal${path}`, { method: "DELETE", headers: { [SESSION_HEADER]: id } })
+          )
+          return routes.pipe(
+            Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+            Effect.scoped,
+            Effect.ignore
+          )
+        },
+        { discard: true }
+      )
 
     // Outside any request (a DELETE run from a request's own pre-response handler would write to that request).
     const context = yield* Effect.context<never>()
@@ -88,15 +107,17 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
       if (ids.length > 0) Effect.runForkWith(context)(terminate(ids))
     }
 
-    const admitInitialize = Effect.gen(function*() {
+    const admitInitialize = Effect.gen(function* () {
       if (!limits.enabled) return undefined
       const key = yield* Effect.provideService(callerLimitKey, AppConfig, app)
       const decision = yield* limiter.consume("mcp-initialize", key, settings.initialize)
-      return decision.allowed ? undefined : { ...rateLimitHeaders(decision, settings.initialize), "retry-after": String(decision.resetSeconds) }
+      return decision.allowed
+        ? undefined
+        : { ...rateLimitHeaders(decision, settings.initialize), "retry-after": String(decision.resetSeconds) }
     })
 
     const guard = <E, R>(inner: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         if (request.url.split("?")[0] !== path) return yield* inner
         if (request.method !== "POST") {
@@ -105,7 +126,10 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
           if (request.method === "DELETE" && id !== undefined && response.status < 300) table.remove(id)
           return response
         }
-        const text = yield* request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytes.mcp)), Effect.result)
+        const text = yield* request.text.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytes.mcp)),
+          Effect.result
+        )
         // Unreadable or not JSON: the runtime answers it (413 from the body limit, a parse error otherwise).
         if (text._tag === "Failure") return yield* inner
         let message: unknown
@@ -118,16 +142,33 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
         const id = Array.isArray(message) ? null : (message as { id?: unknown }).id
         const size = Buffer.byteLength(text.success)
         if (size > settings.messageBytes && methods.some((m) => m !== "tools/call")) {
-          return refusal(413, id, "PAYLOAD_TOO_LARGE", `MCP messages other than tools/call are limited to ${settings.messageBytes} bytes`)
+          return refusal(
+            413,
+            id,
+            "PAYLOAD_TOO_LARGE",
+            `MCP messages other than tools/call are limited to ${settings.messageBytes} bytes`
+          )
         }
         const now = Date.now()
         const sessionId = request.headers[SESSION_HEADER]
         if (methods.includes("initialize")) {
           if (oversizedClientInfo(message)) {
-            return refusal(400, id, "INVALID_CLIENT_INFO", `clientInfo strings are limited to ${MAX_CLIENT_INFO_CHARS} characters`)
+            return refusal(
+              400,
+              id,
+              "INVALID_CLIENT_INFO",
+              `clientInfo strings are limited to ${MAX_CLIENT_INFO_CHARS} characters`
+            )
           }
           const refused = yield* admitInitialize
-          if (refused !== undefined) return refusal(429, id, "RATE_LIMITED", `Too many MCP initialize calls: ${settings.initialize.limit} per ${settings.initialize.windowSeconds} s`, refused)
+          if (refused !== undefined)
+            return refusal(
+              429,
+              id,
+              "RATE_LIMITED",
+              `Too many MCP initialize calls: ${settings.initialize.limit} per ${settings.initialize.windowSeconds} s`,
+              refused
+            )
         } else if (sessionId !== undefined) {
           yield* terminate(table.touch(sessionId, now))
         }
@@ -139,15 +180,20 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
             const opened = sent.headers[SESSION_HEADER]
             if (opened !== undefined && !table.has(opened)) endInBackground(table.open(opened, owner, now))
             return sent
-          }))
+          })
+        )
         return response
       })
 
     // Idle sessions are ended even when no request comes to notice them.
-    yield* Effect.forkScoped(Effect.forever(Effect.andThen(
-      Effect.sleep(`${Math.max(1, Math.min(settings.idleSeconds, 60))} seconds`),
-      Effect.suspend(() => terminate(table.expire(Date.now())))
-    )))
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Effect.andThen(
+          Effect.sleep(`${Math.max(1, Math.min(settings.idleSeconds, 60))} seconds`),
+          Effect.suspend(() => terminate(table.expire(Date.now())))
+        )
+      )
+    )
 
     return {
       /** Live sessions (tests, metrics). */
@@ -155,4 +201,3 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
       middleware: HttpRouter.middleware(Effect.succeed(guard), { global: true })
     }
   })
-

@@ -7,7 +7,14 @@ import { quoteSettings } from "../exchange-api/quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
 import { makeMcpGuard } from "./McpGuard.ts"
-import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecutor, PROTOCOLS, registerRouteTools } from "./McpTools.ts"
+import {
+  DECLARED_API_KEY_HEADER,
+  fetchExecutor,
+  httpCredentials,
+  inProcessExecutor,
+  PROTOCOLS,
+  registerRouteTools
+} from "./McpTools.ts"
 
 /**
  * Streamable HTTP MCP endpoints at `/mcp`, on the router of the service they belong to. A tool call runs through
@@ -21,7 +28,9 @@ import { DECLARED_API_KEY_HEADER, fetchExecutor, httpCredentials, inProcessExecu
  * upload route's limit. The request it becomes is then held to that route's limit, as over REST. Every other message
  * is held to MCP_MESSAGE_BYTES, and sessions are bounded, by McpGuard.ts.
  */
-const McpBodyLimit = Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }])))
+const McpBodyLimit = Layer.effectDiscard(
+  BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }]))
+)
 
 /** Ended sessions (McpGuard.ts) reach the tools' credential stores through this. */
 const sessionEndings = () => {
@@ -33,51 +42,63 @@ const sessionEndings = () => {
 }
 
 /** `/mcp` with the `app_` tools, and `/llms.txt` listing them. */
-export const ClientMcpLive = Layer.unwrap(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const local = inProcessExecutor(router)
-  const endings = sessionEndings()
-  const guard = yield* makeMcpGuard("/mcp", endings.ended)
-  return Layer.merge(guard.middleware, McpServer.layerHttp({
-    name: "fire-api-client",
-    version: "1",
-    path: "/mcp",
-    protocols: PROTOCOLS,
-    instructions: CLIENT_INSTRUCTIONS,
-    allowSessionTermination: true,
-    registrations: registerRouteTools({
-      tools: clientTools(),
-      executorFor: () => local,
-      credentials: httpCredentials(),
-      onSessionEnded: endings.onSessionEnded
-    })
-  }))
-})).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
+export const ClientMcpLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const local = inProcessExecutor(router)
+    const endings = sessionEndings()
+    const guard = yield* makeMcpGuard("/mcp", endings.ended)
+    return Layer.merge(
+      guard.middleware,
+      McpServer.layerHttp({
+        name: "fire-api-client",
+        version: "1",
+        path: "/mcp",
+        protocols: PROTOCOLS,
+        instructions: CLIENT_INSTRUCTIONS,
+        allowSessionTermination: true,
+        registrations: registerRouteTools({
+          tools: clientTools(),
+          executorFor: () => local,
+          credentials: httpCredentials(),
+          onSessionEnded: endings.onSessionEnded
+        })
+      })
+    )
+  })
+).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
 
-export const ExchangeMcpLive = Layer.unwrap(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const listening = yield* Listening
-  const searchUrl = yield* Config.String("SEARCH_URL").pipe(Config.option)
-  // The partner key travels in the header the quote routes read (QUOTE_API_KEY_HEADER; never Authorization).
-  const { apiKeyHeader: configured } = yield* quoteSettings
-  const apiKeyHeader = configured === "authorization" ? DECLARED_API_KEY_HEADER : configured
-  const local = inProcessExecutor(router)
-  const search = fetchExecutor(() => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined))
-  const endings = sessionEndings()
-  const guard = yield* makeMcpGuard("/mcp", endings.ended)
-  return Layer.merge(guard.middleware, McpServer.layerHttp({
-    name: "fire-api-exchange",
-    version: "1",
-    path: "/mcp",
-    protocols: PROTOCOLS,
-    instructions: EXCHANGE_INSTRUCTIONS,
-    allowSessionTermination: true,
-    registrations: registerRouteTools({
-      tools: exchangeTools(),
-      executorFor: (service) => (service === "search" ? search : local),
-      credentials: httpCredentials(apiKeyHeader),
-      apiKeyHeader,
-      onSessionEnded: endings.onSessionEnded
-    })
-  }))
-})).pipe(Layer.merge(McpBodyLimit))
+export const ExchangeMcpLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const listening = yield* Listening
+    const searchUrl = yield* Config.String("SEARCH_URL").pipe(Config.option)
+    // The partner key travels in the header the quote routes read (QUOTE_API_KEY_HEADER; never Authorization).
+    const { apiKeyHeader: configured } = yield* quoteSettings
+    const apiKeyHeader = configured === "authorization" ? DECLARED_API_KEY_HEADER : configured
+    const local = inProcessExecutor(router)
+    const search = fetchExecutor(
+      () => listening.get("search") ?? (searchUrl._tag === "Some" ? searchUrl.value : undefined)
+    )
+    const endings = sessionEndings()
+    const guard = yield* makeMcpGuard("/mcp", endings.ended)
+    return Layer.merge(
+      guard.middleware,
+      McpServer.layerHttp({
+        name: "fire-api-exchange",
+        version: "1",
+        path: "/mcp",
+        protocols: PROTOCOLS,
+        instructions: EXCHANGE_INSTRUCTIONS,
+        allowSessionTermination: true,
+        registrations: registerRouteTools({
+          tools: exchangeTools(),
+          executorFor: (service) => (service === "search" ? search : local),
+          credentials: httpCredentials(apiKeyHeader),
+          apiKeyHeader,
+          onSessionEnded: endings.onSessionEnded
+        })
+      })
+    )
+  })
+).pipe(Layer.merge(McpBodyLimit))

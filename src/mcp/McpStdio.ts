@@ -37,7 +37,4 @@ export const McpStdioLive = (options: StdioOptions) =>
           forwardedFor: undefined
         })
     })
-  }).pipe(
-    Layer.provide(NodeStdio.layer),
-    Layer.provide(Layer.succeed(Logger.LogToStderr)(true))
-  )
+  }).pipe(Layer.provide(NodeStdio.layer), Layer.provide(Layer.succeed(Logger.LogToStderr)(true)))

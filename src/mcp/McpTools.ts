@@ -42,20 +42,22 @@ export const DECLARED_API_KEY_HEADER = "x-api-key"
  * Credentials of the HTTP transport: `Authorization: Bearer`, the partner-key header (read on every call, whichever
  * the tool: a session binds the key it sent, see `registerRouteTools`), the `Mcp-Session-Id`.
  */
-export const httpCredentials = (apiKeyHeader: string = DECLARED_API_KEY_HEADER): CredentialsOf => () =>
-  Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
-    if (Option.isNone(request)) return { sessionKey: undefined, remoteAddress: undefined, forwardedFor: undefined }
-    const headers = request.value.headers
-    const bearer = /^Bearer\s+(.+)$/i.exec(headers["authorization"] ?? "")?.[1]
-    const apiKey = headers[apiKeyHeader] || undefined
-    return {
-      sessionKey: headers["mcp-session-id"],
-      session: bearer,
-      apiKey,
-      remoteAddress: Option.getOrUndefined(request.value.remoteAddress),
-      forwardedFor: headers["x-forwarded-for"]
-    }
-  })
+export const httpCredentials =
+  (apiKeyHeader: string = DECLARED_API_KEY_HEADER): CredentialsOf =>
+  () =>
+    Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
+      if (Option.isNone(request)) return { sessionKey: undefined, remoteAddress: undefined, forwardedFor: undefined }
+      const headers = request.value.headers
+      const bearer = /^Bearer\s+(.+)$/i.exec(headers["authorization"] ?? "")?.[1]
+      const apiKey = headers[apiKeyHeader] || undefined
+      return {
+        sessionKey: headers["mcp-session-id"],
+        session: bearer,
+        apiKey,
+        remoteAddress: Option.getOrUndefined(request.value.remoteAddress),
+        forwardedFor: headers["x-forwarded-for"]
+      }
+    })
 
 export interface RegisterOptions {
   readonly tools: ReadonlyArray<RouteTool>
@@ -74,55 +76,78 @@ export interface RegisterOptions {
  * the session sent before (a client that sends it only once keeps it for the session), else none.
  */
 export const registerRouteTools = (options: RegisterOptions) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const mcp = yield* McpServer.McpServer
-    const sessions = new McpSessions()
-    const partnerKeys = new McpSessions()
-    options.onSessionEnded?.((sessionId) => {
-      sessions.clear(sessionId)
-      partnerKeys.clear(sessionId)
-    })
-    for (const tool of options.tools) {
-      const execute = options.executorFor(tool.route.service)
-      yield* mcp.addTool({
-        tool: new McpSchema.Tool({
-          name: tool.name,
-          title: tool.title,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          outputSchema: tool.outputSchema,
-          // A plain object: `ToolAnnotations` is an opaque schema, `new` would drop the values.
-          annotations: tool.annotations as unknown as McpSchema.ToolAnnotations
-        }),
-        annotations: Context.empty(),
-        handle: (input: Record<string, unknown> | undefined) =>
-          Effect.gen(function*() {
-            const transport = yield* options.credentials(tool)
-            const key = transport.sessionKey
-            const session = (key !== undefined ? sessions.get(key) : undefined) ?? transport.session
-            if (key !== undefined && transport.apiKey !== undefined) partnerKeys.set(key, transport.apiKey, Number.POSITIVE_INFINITY)
-            const apiKey = transport.apiKey ?? (key !== undefined ? partnerKeys.get(key) : undefined)
-            const built = buildRequest(tool, input, "http://mcp.internal", { session, apiKey, apiKeyHeader: options.apiKeyHeader })
-            if (built._tag === "Invalid") return errorResult(built.error)
-            const response = yield* execute(built.request, transport)
-            const outcome = toOutcome(tool, response)
-            if (outcome._tag === "Failure") return errorResult(outcome.error)
-            if (key !== undefined && tool.route.sessionEffect === "issues" && typeof outcome.structured["token"] === "string") {
-              const expiresAt = Date.parse(String(outcome.structured["expiresAt"]))
-              sessions.set(key, outcome.structured["token"], Number.isNaN(expiresAt) ? Date.now() + 3_600_000 : expiresAt)
-            }
-            if (key !== undefined && tool.route.sessionEffect === "ends") sessions.clear(key)
-            return new McpSchema.CallToolResult({
-              content: [
-                { type: "text", text: JSON.stringify(outcome.structured) },
-                ...(outcome.image ? [{ type: "image" as const, data: new Uint8Array(Buffer.from(outcome.image.data, "base64")), mimeType: outcome.image.mimeType }] : [])
-              ],
-              structuredContent: outcome.structured
-            })
-          })
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const mcp = yield* McpServer.McpServer
+      const sessions = new McpSessions()
+      const partnerKeys = new McpSessions()
+      options.onSessionEnded?.((sessionId) => {
+        sessions.clear(sessionId)
+        partnerKeys.clear(sessionId)
       })
-    }
-  }))
+      for (const tool of options.tools) {
+        const execute = options.executorFor(tool.route.service)
+        yield* mcp.addTool({
+          tool: new McpSchema.Tool({
+            name: tool.name,
+            title: tool.title,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            outputSchema: tool.outputSchema,
+            // A plain object: `ToolAnnotations` is an opaque schema, `new` would drop the values.
+            annotations: tool.annotations as unknown as McpSchema.ToolAnnotations
+          }),
+          annotations: Context.empty(),
+          handle: (input: Record<string, unknown> | undefined) =>
+            Effect.gen(function* () {
+              const transport = yield* options.credentials(tool)
+              const key = transport.sessionKey
+              const session = (key !== undefined ? sessions.get(key) : undefined) ?? transport.session
+              if (key !== undefined && transport.apiKey !== undefined)
+                partnerKeys.set(key, transport.apiKey, Number.POSITIVE_INFINITY)
+              const apiKey = transport.apiKey ?? (key !== undefined ? partnerKeys.get(key) : undefined)
+              const built = buildRequest(tool, input, "http://mcp.internal", {
+                session,
+                apiKey,
+                apiKeyHeader: options.apiKeyHeader
+              })
+              if (built._tag === "Invalid") return errorResult(built.error)
+              const response = yield* execute(built.request, transport)
+              const outcome = toOutcome(tool, response)
+              if (outcome._tag === "Failure") return errorResult(outcome.error)
+              if (
+                key !== undefined &&
+                tool.route.sessionEffect === "issues" &&
+                typeof outcome.structured["token"] === "string"
+              ) {
+                const expiresAt = Date.parse(String(outcome.structured["expiresAt"]))
+                sessions.set(
+                  key,
+                  outcome.structured["token"],
+                  Number.isNaN(expiresAt) ? Date.now() + 3_600_000 : expiresAt
+                )
+              }
+              if (key !== undefined && tool.route.sessionEffect === "ends") sessions.clear(key)
+              return new McpSchema.CallToolResult({
+                content: [
+                  { type: "text", text: JSON.stringify(outcome.structured) },
+                  ...(outcome.image
+                    ? [
+                        {
+                          type: "image" as const,
+                          data: new Uint8Array(Buffer.from(outcome.image.data, "base64")),
+                          mimeType: outcome.image.mimeType
+                        }
+                      ]
+                    : [])
+                ],
+                structuredContent: outcome.structured
+              })
+            })
+        })
+      }
+    })
+  )
 
 const internalError = (message: string): RouteResponse => ({
   status: 500,
@@ -138,7 +163,7 @@ const internalError = (message: string): RouteResponse => ({
 export const inProcessExecutor = (router: HttpRouter.HttpRouter): Executor => {
   let app: ReturnType<HttpRouter.HttpRouter["asHttpEffect"]> | undefined
   return (request, caller) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Built on first use: by then every route of the service is registered.
       app ??= router.asHttpEffect()
       const headers = new Headers(request.headers)
@@ -162,15 +187,21 @@ export const inProcessExecutor = (router: HttpRouter.HttpRouter): Executor => {
 }
 
 /** Sends the request over HTTP to `baseUrl` (the stdio entry, and services that run in another process). */
-export const fetchExecutor = (baseUrl: () => string | undefined): Executor => (request) =>
-  Effect.gen(function*() {
-    const base = baseUrl()
-    if (base === undefined) return internalError("The service of this tool is not reachable from here")
-    const url = new URL(request.url)
-    const target = new URL(url.pathname + url.search, base)
-    return yield* Effect.tryPromise(async () => {
-      const response = await fetch(new Request(target, request))
-      const body = new Uint8Array(await response.arrayBuffer())
-      return { status: response.status, contentType: response.headers.get("content-type") ?? "", body }
-    }).pipe(Effect.catch((error) => Effect.succeed(internalError(`${target.origin} did not answer: ${String(error.cause ?? error)}`))))
-  })
+export const fetchExecutor =
+  (baseUrl: () => string | undefined): Executor =>
+  (request) =>
+    Effect.gen(function* () {
+      const base = baseUrl()
+      if (base === undefined) return internalError("The service of this tool is not reachable from here")
+      const url = new URL(request.url)
+      const target = new URL(url.pathname + url.search, base)
+      return yield* Effect.tryPromise(async () => {
+        const response = await fetch(new Request(target, request))
+        const body = new Uint8Array(await response.arrayBuffer())
+        return { status: response.status, contentType: response.headers.get("content-type") ?? "", body }
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.succeed(internalError(`${target.origin} did not answer: ${String(error.cause ?? error)}`))
+        )
+      )
+    })

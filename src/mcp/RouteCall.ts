@@ -29,14 +29,17 @@ export interface ToolError {
   readonly details?: unknown
 }
 
-export type Built = { readonly _tag: "Request"; readonly request: Request } | { readonly _tag: "Invalid"; readonly error: ToolError }
+export type Built =
+  | { readonly _tag: "Request"; readonly request: Request }
+  | { readonly _tag: "Invalid"; readonly error: ToolError }
 
 const invalid = (message: string, details?: unknown): Built => ({
   _tag: "Invalid",
   error: { status: 400, code: "INVALID_ARGUMENTS", message, ...(details !== undefined ? { details } : {}) }
 })
 
-const text = (value: unknown) => (typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value))
+const text = (value: unknown) =>
+  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value)
 
 const decodeBase64 = (value: string): Uint8Array | undefined => {
   const clean = value.replace(/^data:[^,]*,/, "").replace(/\s+/g, "")
@@ -54,17 +57,21 @@ export const buildRequest = (
   const args = input ?? {}
   const route = tool.route
   const known = new Set<string>([...route.pathParams, ...route.queryParams])
-  if (route.body.kind === "json") for (const f of route.body.fields === "nested" ? ["body"] : route.body.fields) known.add(f)
+  if (route.body.kind === "json")
+    for (const f of route.body.fields === "nested" ? ["body"] : route.body.fields) known.add(f)
   if (route.body.kind === "multipart") for (const f of [...route.body.fields, ...route.body.files]) known.add(f)
   const unknown = Object.keys(args).filter((k) => !known.has(k))
   if (unknown.length > 0) {
-    return invalid(`Unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} for ${tool.name}`, { unknown })
+    return invalid(`Unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} for ${tool.name}`, {
+      unknown
+    })
   }
 
   let path = route.path
   for (const name of route.pathParams) {
     const value = args[name]
-    if (value === undefined || value === null || value === "") return invalid(`Missing path parameter "${name}"`, { field: name })
+    if (value === undefined || value === null || value === "")
+      return invalid(`Missing path parameter "${name}"`, { field: name })
     path = path.replace(new RegExp(`[:{]${name}\\}?(?=/|$)`), encodeURIComponent(text(value)))
   }
   const url = new URL(path, baseUrl)
@@ -82,14 +89,16 @@ export const buildRequest = (
 
   let body: string | FormData | undefined
   if (route.body.kind === "json") {
-    const payload = route.body.fields === "nested"
-      ? args["body"]
-      : Object.fromEntries(route.body.fields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]]))
+    const payload =
+      route.body.fields === "nested"
+        ? args["body"]
+        : Object.fromEntries(route.body.fields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]]))
     headers.set("content-type", "application/json")
     body = JSON.stringify(payload ?? {})
   } else if (route.body.kind === "multipart") {
     const form = new FormData()
-    for (const name of route.body.fields) if (args[name] !== undefined && args[name] !== null) form.append(name, text(args[name]))
+    for (const name of route.body.fields)
+      if (args[name] !== undefined && args[name] !== null) form.append(name, text(args[name]))
     for (const name of route.body.files) {
       const file = args[name] as { base64?: unknown; contentType?: unknown; filename?: unknown } | undefined | null
       if (file === undefined || file === null) continue // an optional part left out: the route decides
@@ -103,13 +112,26 @@ export const buildRequest = (
     }
     body = form
   }
-  return { _tag: "Request", request: new Request(url, { method: route.method, headers, ...(body !== undefined ? { body } : {}) }) }
+  return {
+    _tag: "Request",
+    request: new Request(url, { method: route.method, headers, ...(body !== undefined ? { body } : {}) })
+  }
 }
 
 const codeOfStatus = (status: number) =>
-  ({ 400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE", 429: "TOO_MANY_REQUESTS", 503: "SERVICE_UNAVAILABLE" } as Record<number, string>)[status] ??
-    (status >= 500 ? "INTERNAL" : "HTTP_ERROR")
+  (
+    ({
+      400: "BAD_REQUEST",
+      401: "UNAUTHORIZED",
+      403: "FORBIDDEN",
+      404: "NOT_FOUND",
+      409: "CONFLICT",
+      413: "PAYLOAD_TOO_LARGE",
+      415: "UNSUPPORTED_MEDIA_TYPE",
+      429: "TOO_MANY_REQUESTS",
+      503: "SERVICE_UNAVAILABLE"
+    }) as Record<number, string>
+  )[status] ?? (status >= 500 ? "INTERNAL" : "HTTP_ERROR")
 
 const parseJson = (bytes: Uint8Array): unknown => {
   const source = new TextDecoder().decode(bytes)
@@ -126,20 +148,30 @@ export const toolError = (response: RouteResponse): ToolError => {
   const object = typeof body === "object" && body !== null ? body : {}
   return {
     status: response.status,
-    code: typeof object.code === "string" ? object.code : typeof object.reason === "string" ? object.reason : codeOfStatus(response.status),
-    message: typeof object.message === "string"
-      ? object.message
-      : typeof object.error === "string"
-      ? object.error
-      : typeof body === "string" && body !== ""
-      ? body
-      : `HTTP ${response.status}`,
+    code:
+      typeof object.code === "string"
+        ? object.code
+        : typeof object.reason === "string"
+          ? object.reason
+          : codeOfStatus(response.status),
+    message:
+      typeof object.message === "string"
+        ? object.message
+        : typeof object.error === "string"
+          ? object.error
+          : typeof body === "string" && body !== ""
+            ? body
+            : `HTTP ${response.status}`,
     ...(object.details !== undefined ? { details: object.details } : {})
   }
 }
 
 export type ToolOutcome =
-  | { readonly _tag: "Success"; readonly structured: Record<string, unknown>; readonly image?: { data: string; mimeType: string } }
+  | {
+      readonly _tag: "Success"
+      readonly structured: Record<string, unknown>
+      readonly image?: { data: string; mimeType: string }
+    }
   | { readonly _tag: "Failure"; readonly error: ToolError }
 
 /** The route's answer as the tool's structured output (shaped as the tool's outputSchema says). */
@@ -159,7 +191,10 @@ export const toOutcome = (tool: RouteTool, response: RouteResponse): ToolOutcome
       return { _tag: "Success", structured: { result: parseJson(response.body) } }
     case "object": {
       const body = parseJson(response.body)
-      return { _tag: "Success", structured: typeof body === "object" && body !== null ? (body as Record<string, unknown>) : { result: body } }
+      return {
+        _tag: "Success",
+        structured: typeof body === "object" && body !== null ? (body as Record<string, unknown>) : { result: body }
+      }
     }
   }
 }

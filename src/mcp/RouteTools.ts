@@ -153,14 +153,18 @@ const buildInput = (route: Reflected, defs: Record<string, Json>) => {
     return Object.entries(object.properties).flatMap(([name, property]) => {
       const schema = withoutNullBranch(descriptionOf(doc, property))
       // A path segment cannot be empty: say so, so that a model (or a generator) never sends "".
-      const nonEmpty = where === "path" && schema["type"] === "string" && schema["minLength"] === undefined ? { ...schema, minLength: 1 } : schema
+      const nonEmpty =
+        where === "path" && schema["type"] === "string" && schema["minLength"] === undefined
+          ? { ...schema, minLength: 1 }
+          : schema
       return add(name, nonEmpty, object.required.includes(name), `The ${where} parameter \`${name}\``) ? [name] : []
     })
   }
   const pathParams = params(endpoint.params, "path")
   // A GET's "payload" is its query string (HttpApi encodes it as one).
   const payloads = [...endpoint.payload.values()]
-  const queryFromPayload = !hasBody(endpoint.method) && payloads.length === 1 ? (payloads[0]!.schemas[0] as Schema.Top) : undefined
+  const queryFromPayload =
+    !hasBody(endpoint.method) && payloads.length === 1 ? (payloads[0]!.schemas[0] as Schema.Top) : undefined
   const queryParams = [...params(endpoint.query, "query"), ...params(queryFromPayload, "query")]
 
   let body: RouteBinding["body"] = { kind: "none" }
@@ -180,7 +184,11 @@ const buildInput = (route: Reflected, defs: Record<string, Json>) => {
       else throw new Error(`${endpoint.method} ${endpoint.path}: form field ${name} clashes with a parameter`)
     }
     body = { kind: "multipart", fields: fields.filter((f) => !files.includes(f)), files }
-  } else if (hasBody(endpoint.method) && json !== undefined && !HttpApiSchema.isNoContent((json.schemas[0] as Schema.Top).ast)) {
+  } else if (
+    hasBody(endpoint.method) &&
+    json !== undefined &&
+    !HttpApiSchema.isNoContent((json.schemas[0] as Schema.Top).ast)
+  ) {
     const schema = json.schemas.length === 1 ? (json.schemas[0] as Schema.Top) : Schema.Union(json.schemas as any)
     const doc = encodedDoc(schema)
     mergeDefs(defs, doc)
@@ -224,7 +232,11 @@ const buildOutput = (route: Reflected, defs: Record<string, Json>) => {
   if (content.length === 0) {
     return {
       output: "empty" as const,
-      outputSchema: { type: "object" as const, description: "The route answers 204 No Content: an empty object", properties: {} }
+      outputSchema: {
+        type: "object" as const,
+        description: "The route answers 204 No Content: an empty object",
+        properties: {}
+      }
     }
   }
   if (content.some(isBinary)) {
@@ -243,7 +255,8 @@ const buildOutput = (route: Reflected, defs: Record<string, Json>) => {
   const doc = encodedDoc(content.length === 1 ? content[0]! : Schema.Union(content as any))
   mergeDefs(defs, doc)
   const root = resolve(doc)
-  if (objectOf(doc) !== undefined) return { output: "object" as const, outputSchema: { ...root, type: "object" as const } }
+  if (objectOf(doc) !== undefined)
+    return { output: "object" as const, outputSchema: { ...root, type: "object" as const } }
   return {
     output: "wrapped" as const,
     outputSchema: {
@@ -256,7 +269,8 @@ const buildOutput = (route: Reflected, defs: Record<string, Json>) => {
 }
 
 const summaryOf = (route: Reflected) =>
-  Context.getOrUndefined(route.endpoint.annotations, OpenApi.Summary) ?? `${route.endpoint.method} ${route.endpoint.path}`
+  Context.getOrUndefined(route.endpoint.annotations, OpenApi.Summary) ??
+  `${route.endpoint.method} ${route.endpoint.path}`
 
 const describeTool = (route: Reflected, binding: Omit<RouteBinding, "output">, options: DeriveOptions) => {
   const text = Context.getOrUndefined(route.endpoint.annotations, OpenApi.Description)
@@ -265,19 +279,22 @@ const describeTool = (route: Reflected, binding: Omit<RouteBinding, "output">, o
     ? `Needs a session: sign in first with ${options.signInTool ?? "the sign-in tool"} (this MCP session then sends its JWT), ` +
       "or connect with `Authorization: Bearer <JWT>`."
     : binding.apiKeyHeader !== undefined
-    ? `Needs a partner key (not the session JWT): the \`${binding.apiKeyHeader}\` header on the MCP HTTP connection ` +
-      "(kept for the MCP session once sent), or FIRE_API_KEY for the stdio server. Servers without partner keys accept any call."
-    : undefined
-  const files = binding.body.kind === "multipart" && binding.body.files.length > 0
-    ? `File parts (${binding.body.files.join(", ")}) are given as {base64, contentType}.`
-    : undefined
+      ? `Needs a partner key (not the session JWT): the \`${binding.apiKeyHeader}\` header on the MCP HTTP connection ` +
+        "(kept for the MCP session once sent), or FIRE_API_KEY for the stdio server. Servers without partner keys accept any call."
+      : undefined
+  const files =
+    binding.body.kind === "multipart" && binding.body.files.length > 0
+      ? `File parts (${binding.body.files.join(", ")}) are given as {base64, contentType}.`
+      : undefined
   return [
     summaryOf(route) + ".",
     text,
     auth,
     files,
     `Route: ${binding.method} ${binding.path}${groupText ? ` (${groupText})` : ""}.`
-  ].filter((s): s is string => s !== undefined && s !== "").join("\n\n")
+  ]
+    .filter((s): s is string => s !== undefined && s !== "")
+    .join("\n\n")
 }
 
 /**
@@ -294,7 +311,10 @@ export const deriveTools = (apis: ReadonlyArray<ServedApi>, options: DeriveOptio
     seen.add(key)
     return true
   })
-  const names = toolNames(options.prefix, routes.map((r) => ({ method: r.endpoint.method, path: r.endpoint.path })))
+  const names = toolNames(
+    options.prefix,
+    routes.map((r) => ({ method: r.endpoint.method, path: r.endpoint.path }))
+  )
   return routes.map((route, i) => {
     const inputDefs: Record<string, Json> = {}
     const outputDefs: Record<string, Json> = {}

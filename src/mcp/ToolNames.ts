@@ -17,7 +17,11 @@ export interface NamedRoute {
 export const TOOL_NAME_PATTERN = /^(app|dex)_[a-z0-9_]+$/
 
 const snake = (s: string) =>
-  s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")
+  s
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
 
 const segments = (path: string) => path.split("/").filter((s) => s !== "")
 const isParam = (segment: string) => segment.startsWith(":") || segment.startsWith("{")
@@ -29,31 +33,41 @@ export const pathStem = (path: string): string => {
   let start = 0
   if (parts[start] === "api") start++
   if (parts[start] !== undefined && /^v\d+$/.test(parts[start]!)) start++
-  const stem = parts.slice(start).filter((s) => !isParam(s)).map(snake).filter((s) => s !== "").join("_")
+  const stem = parts
+    .slice(start)
+    .filter((s) => !isParam(s))
+    .map(snake)
+    .filter((s) => s !== "")
+    .join("_")
   return stem === "" ? "root" : stem
 }
 
 const verbs: Record<string, string> = { GET: "get", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" }
 const verbOf = (method: string) => verbs[method] ?? method.toLowerCase()
 
-const paramsOf = (path: string) => segments(path).filter(isParam).map((s) => snake(paramName(s)))
+const paramsOf = (path: string) =>
+  segments(path)
+    .filter(isParam)
+    .map((s) => snake(paramName(s)))
 
 /** One name per route, in the routes' order; throws when two routes still end up with one name (a test catches it). */
 export const toolNames = (prefix: "app" | "dex", routes: ReadonlyArray<NamedRoute>): Array<string> => {
   const stems = routes.map((r) => pathStem(r.path))
-  const names = routes.map((route, i) => {
-    const clash = routes.filter((_, j) => stems[j] === stems[i])
-    if (clash.length === 1) return stems[i]!
-    const parts = [stems[i]!]
-    if (new Set(clash.map((r) => r.method)).size > 1) {
-      const verbClash = clash.some((r) => r.method !== route.method && verbOf(r.method) === verbOf(route.method))
-      parts.push(verbClash ? route.method.toLowerCase() : verbOf(route.method))
-    }
-    const sameMethod = clash.filter((r) => r.method === route.method)
-    const params = paramsOf(route.path)
-    if (sameMethod.length > 1 && params.length > 0) parts.push("by", ...params)
-    return parts.join("_")
-  }).map((name) => `${prefix}_${name}`)
+  const names = routes
+    .map((route, i) => {
+      const clash = routes.filter((_, j) => stems[j] === stems[i])
+      if (clash.length === 1) return stems[i]!
+      const parts = [stems[i]!]
+      if (new Set(clash.map((r) => r.method)).size > 1) {
+        const verbClash = clash.some((r) => r.method !== route.method && verbOf(r.method) === verbOf(route.method))
+        parts.push(verbClash ? route.method.toLowerCase() : verbOf(route.method))
+      }
+      const sameMethod = clash.filter((r) => r.method === route.method)
+      const params = paramsOf(route.path)
+      if (sameMethod.length > 1 && params.length > 0) parts.push("by", ...params)
+      return parts.join("_")
+    })
+    .map((name) => `${prefix}_${name}`)
   const seen = new Map<string, number>()
   names.forEach((name, i) => {
     const before = seen.get(name)

@@ -63,7 +63,8 @@ export const withoutNullBranch = (property: Json): Json => {
 }
 
 const isPersistedFile = (ast: SchemaAST.AST) =>
-  ast._tag === "Declaration" && (ast.annotations?.["representation"] as { id?: string } | undefined)?.id === "effect/http/PersistedFile"
+  ast._tag === "Declaration" &&
+  (ast.annotations?.["representation"] as { id?: string } | undefined)?.id === "effect/http/PersistedFile"
 
 /**
  * Names of the file parts of a multipart payload (the rest are text fields): any property whose wire form is a
@@ -72,10 +73,15 @@ const isPersistedFile = (ast: SchemaAST.AST) =>
 export const fileFields = (schema: Schema.Top): Array<string> => {
   const ast = schema.ast
   if (ast._tag !== "Objects") return []
-  return ast.propertySignatures.filter((p) => {
-    const encoded = SchemaAST.toEncoded(p.type)
-    return isPersistedFile(encoded) || (encoded._tag === "Arrays" && encoded.rest.length === 1 && isPersistedFile(encoded.rest[0]!))
-  }).map((p) => String(p.name))
+  return ast.propertySignatures
+    .filter((p) => {
+      const encoded = SchemaAST.toEncoded(p.type)
+      return (
+        isPersistedFile(encoded) ||
+        (encoded._tag === "Arrays" && encoded.rest.length === 1 && isPersistedFile(encoded.rest[0]!))
+      )
+    })
+    .map((p) => String(p.name))
 }
 
 /** How a file part is given to a tool: the bytes in base64 and their declared content type. */
@@ -93,4 +99,6 @@ export const fileInputSchema = (name: string): Json => ({
 
 /** Every root property gets a description, so a model never has to guess what a field is. */
 export const describe = (property: Json, fallback: string): Json =>
-  typeof property["description"] === "string" && property["description"] !== "" ? property : { ...property, description: fallback }
+  typeof property["description"] === "string" && property["description"] !== ""
+    ? property
+    : { ...property, description: fallback }

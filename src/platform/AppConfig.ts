@@ -35,7 +35,10 @@ export interface AppSettings {
 const port = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
 
 export const appSettingsConfig: Config.Config<AppSettings> = Config.all({
-  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((d) => NodePath.resolve(d))),
+  dataDir: Config.String("DATA_DIR").pipe(
+    Config.withDefault("./data"),
+    Config.map((d) => NodePath.resolve(d))
+  ),
   ports: Config.all({
     client: port("CLIENT_PORT", 3000),
     exchange: port("EXCHANGE_PORT", 3001),
@@ -47,7 +50,12 @@ export const appSettingsConfig: Config.Config<AppSettings> = Config.all({
   trustedProxyHops: Config.Int("TRUSTED_PROXY_HOPS").pipe(Config.withDefault(1)),
   trustedProxies: Config.String("TRUSTED_PROXIES").pipe(
     Config.withDefault(""),
-    Config.map((s) => s.split(",").map((c) => c.trim()).filter((c) => c !== ""))
+    Config.map((s) =>
+      s
+        .split(",")
+        .map((c) => c.trim())
+        .filter((c) => c !== "")
+    )
   ),
   maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1_048_576)),
   accessLog: Config.Boolean("ACCESS_LOG").pipe(Config.withDefault(false)),

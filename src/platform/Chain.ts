@@ -15,6 +15,9 @@ export interface ChainShape {
   readonly mode: "devnet" | "external"
 }
 
-export class ChainError extends Data.TaggedError("ChainError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class ChainError extends Data.TaggedError("ChainError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
 
 export class Chain extends Context.Service<Chain, ChainShape>()("app/layers/Chain") {}

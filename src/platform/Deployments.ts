@@ -7,7 +7,9 @@ import { Schema } from "effect"
 
 const hexOf = (bytes: number) =>
   Schema.TemplateLiteral(["0x", Schema.String]).check(
-    Schema.isPattern(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), { message: `expected 0x and ${bytes * 2} hex digits` })
+    Schema.isPattern(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), {
+      message: `expected 0x and ${bytes * 2} hex digits`
+    })
   )
 
 export const Address = hexOf(20).annotate({ description: "EVM address, 0x + 40 hex digits (any case)" })

@@ -15,6 +15,8 @@ export const encodeEventCursor = (position: EventPosition): string =>
 
 /** None for a malformed cursor (callers answer 400 INVALID_CURSOR). */
 export const decodeEventCursor = (cursor: string): Option.Option<EventPosition> => {
-  const match = Buffer.from(cursor, "base64url").toString().match(/^(\d{1,19}):(\d{1,9})$/)
+  const match = Buffer.from(cursor, "base64url")
+    .toString()
+    .match(/^(\d{1,19}):(\d{1,9})$/)
   return match === null ? Option.none() : Option.some({ blockNumber: match[1]!, logIndex: Number(match[2]) })
 }

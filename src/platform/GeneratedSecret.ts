@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto"
  * short-lived tickets; keys that protect data at rest must not live next to that data (see XAuthCipher).
  */
 export const generatedSecret = (name: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const candidate = randomBytes(32).toString("base64url")
     yield* sql`
@@ -16,6 +16,7 @@ export const generatedSecret = (name: string) =>
       ON CONFLICT (name) DO NOTHING`
     const rows = yield* sql<{ value: unknown }>`SELECT value FROM app_settings WHERE name = ${name}`
     const value = rows[0]?.value
-    if (typeof value !== "string" || value.length < 32) return yield* Effect.die(new Error(`app_settings.${name} is not a key`))
+    if (typeof value !== "string" || value.length < 32)
+      return yield* Effect.die(new Error(`app_settings.${name} is not a key`))
     return Buffer.from(value, "base64url")
   }).pipe(Effect.orDie)

@@ -6,18 +6,23 @@ import { Context } from "effect"
  */
 
 /** Overrides of the hints derived from the method (GET read-only; POST additive; PUT/PATCH/DELETE idempotent). */
-export class McpToolHints extends Context.Service<McpToolHints, {
-  readonly readOnlyHint?: boolean
-  readonly destructiveHint?: boolean
-  readonly idempotentHint?: boolean
-  readonly openWorldHint?: boolean
-}>()("app/mcp/McpToolHints") {}
+export class McpToolHints extends Context.Service<
+  McpToolHints,
+  {
+    readonly readOnlyHint?: boolean
+    readonly destructiveHint?: boolean
+    readonly idempotentHint?: boolean
+    readonly openWorldHint?: boolean
+  }
+>()("app/mcp/McpToolHints") {}
 
 /**
  * What a route does to the MCP session: `issues` (its success body is `{token, expiresAt, ...}`: the session keeps
  * the token and sends it with later calls) or `ends` (the session forgets its token).
  */
-export class McpSessionEffect extends Context.Service<McpSessionEffect, "issues" | "ends">()("app/mcp/McpSessionEffect") {}
+export class McpSessionEffect extends Context.Service<McpSessionEffect, "issues" | "ends">()(
+  "app/mcp/McpSessionEffect"
+) {}
 
 /**
  * `true` on an endpoint that stays in OpenAPI but is no MCP tool: routes whose only callers are machines operating the

@@ -20,5 +20,7 @@ export const redactUrlsIn = (text: string) => text.replace(urlInText, (url) => r
 export const redactedErrorText = (cause: unknown): string => {
   const e = cause as { name?: string; message?: string } | undefined
   const text = [e?.name, e?.message].filter(Boolean).join(": ") || String(cause)
-  return redactUrlsIn(text).replace(/\s*\n\s*/gu, " ").slice(0, 1000)
+  return redactUrlsIn(text)
+    .replace(/\s*\n\s*/gu, " ")
+    .slice(0, 1000)
 }

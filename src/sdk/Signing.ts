@@ -42,10 +42,20 @@ export const signIn = async (
 
 /** The answer of `GET /v1/tokens/{mintAddress}/claim/typed-data` (tool `app_tokens_claim_typed_data`). */
 export interface ClaimTypedDataAnswer {
-  readonly domain: { readonly name: string; readonly version: string; readonly chainId: number; readonly verifyingContract: string }
+  readonly domain: {
+    readonly name: string
+    readonly version: string
+    readonly chainId: number
+    readonly verifyingContract: string
+  }
   readonly types: { readonly Claim: ReadonlyArray<{ readonly name: string; readonly type: string }> }
   readonly primaryType: "Claim"
-  readonly message: { readonly token: string; readonly wallet: string; readonly userId: string; readonly signedAt: string }
+  readonly message: {
+    readonly token: string
+    readonly wallet: string
+    readonly userId: string
+    readonly signedAt: string
+  }
 }
 
 /**

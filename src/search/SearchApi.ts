@@ -10,9 +10,10 @@ export class SearchApi extends HttpApi.make("search")
   .add(ProbesGroup)
   .add(SearchGroup)
   .middleware(Validation)
-  .annotateMerge(OpenApi.annotations({
-    title: "fire-api search service",
-    version: "1",
-    description: "Token and pool search and autocomplete. Errors: `{ code, message, details? }`."
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "fire-api search service",
+      version: "1",
+      description: "Token and pool search and autocomplete. Errors: `{ code, message, details? }`."
+    })
+  ) {}

@@ -14,11 +14,17 @@ export class TokenDocument extends Schema.Class<TokenDocument>("TokenDocument")(
   name: Schema.String,
   symbol: Schema.String,
   decimals: Schema.Int,
-  creator: Schema.NullOr(Address).annotate({ description: "Creator of the launch (null for base tokens such as WETH)" }),
-  launchedAt: Schema.NullOr(Schema.Number).annotate({ description: "Launch block time, epoch seconds (null for base tokens)" }),
+  creator: Schema.NullOr(Address).annotate({
+    description: "Creator of the launch (null for base tokens such as WETH)"
+  }),
+  launchedAt: Schema.NullOr(Schema.Number).annotate({
+    description: "Launch block time, epoch seconds (null for base tokens)"
+  }),
   pool: Schema.NullOr(Address).annotate({ description: "The launch pool (null for base tokens)" }),
   isLaunch: Schema.Boolean.annotate({ description: "A launchpad token (canonical launch), not a base token" }),
-  priceUsd: Schema.NullOr(Schema.Number).annotate({ description: "Price of the last swap in USD (null without a USD path)" }),
+  priceUsd: Schema.NullOr(Schema.Number).annotate({
+    description: "Price of the last swap in USD (null without a USD path)"
+  }),
   marketCapUsd: Usd("Price × total supply"),
   volume24hUsd: Usd("Swap volume over the 24 h before the last indexed block, all pools of the token"),
   liquidityUsd: Usd("Sum of the TVL of the token's indexed pools"),

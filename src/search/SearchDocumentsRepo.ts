@@ -68,12 +68,20 @@ const TOKEN_SELECT = (rows: string, figures: boolean) => `
     t.holder_count, t.price_usd, t.graduated_at IS NOT NULL AS graduated, l.creator,
     extract(epoch FROM l.block_timestamp)::float8 AS launched_at, l.pool,
     m.creator_id IS NOT NULL AS claimed, m.image,
-    ${figures ? `(coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
+    ${
+      figures
+        ? `(coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
                WHERE p.chain_id = t.chain_id AND p.token0 = t.address), 0)
      + coalesce((SELECT sum(ps.tvl_usd) FROM pools p JOIN pool_states ps ON ps.chain_id = p.chain_id AND ps.pool = p.address
-               WHERE p.chain_id = t.chain_id AND p.token1 = t.address), 0))::float8` : "0::float8"} AS liquidity_usd,
-    ${figures ? `coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
-              WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8` : "0::float8"}
+               WHERE p.chain_id = t.chain_id AND p.token1 = t.address), 0))::float8`
+        : "0::float8"
+    } AS liquidity_usd,
+    ${
+      figures
+        ? `coalesce((SELECT sum(c.volume_usd) FROM token_candles c JOIN ref r ON r.chain_id = c.chain_id
+              WHERE c.chain_id = t.chain_id AND c.token = t.address AND c.period = '1h' AND c.bucket_start >= r.since), 0)::float8`
+        : "0::float8"
+    }
       AS volume24h_usd
   FROM (${rows}) t LEFT JOIN launches l ON l.chain_id = t.chain_id AND l.token = t.address
     LEFT JOIN token_metadata m ON m.chain_id = t.chain_id AND m.token_address = t.address
@@ -163,48 +171,65 @@ const toPool = (r: PoolRow): PoolDocument =>
  * Builds search documents from the indexed tables (the only truth): all of them, or those of changed keys. Also
  * answers "what changed in blocks (from, to]" for a search service that runs apart from the indexer.
  */
-export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
-  /** Liquidity and volume of every token at once, for a full load (`allTokens`). */
-  readonly tokenFigures: Effect.Effect<TokenFigures>
-  /** Every document, in pages of `pageSize` (keyset on chain and address), for a full load or reindex. */
-  readonly allTokens: (
-    after: { chainId: number; address: string } | null,
-    pageSize: number,
-    figures: TokenFigures
-  ) => Effect.Effect<ReadonlyArray<TokenDocument>>
-  readonly allPools: (after: { chainId: number; address: string } | null, pageSize: number) => Effect.Effect<ReadonlyArray<PoolDocument>>
-  readonly tokens: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TokenDocument>>
-  readonly pools: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PoolDocument>>
-  /** Expands changed keys to every document they affect: the pools' tokens (liquidity, price) and the tokens' pools. */
-  readonly expand: (keys: ChangedKeys) => Effect.Effect<ChangedKeys>
-  /** Keys touched by events in blocks (from, to] of a chain. */
-  readonly changedBetween: (chainId: number, from: bigint, to: bigint) => Effect.Effect<ChangedKeys>
-  readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>>
-  /**
-   * Tokens whose listing changed (claim, claim image, admin hide/unhide) since `since` (a database timestamp), and
-   * the database time to ask from next. These changes come from the client API, not from indexer commits.
-   */
-  readonly listingChanges: (since: string | null) => Effect.Effect<{ readonly keys: ReadonlyArray<ChangedKeys>; readonly now: string }>
-  readonly counts: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
-}>()("app/search/SearchDocumentsRepo") {
+export class SearchDocumentsRepo extends Context.Service<
+  SearchDocumentsRepo,
+  {
+    /** Liquidity and volume of every token at once, for a full load (`allTokens`). */
+    readonly tokenFigures: Effect.Effect<TokenFigures>
+    /** Every document, in pages of `pageSize` (keyset on chain and address), for a full load or reindex. */
+    readonly allTokens: (
+      after: { chainId: number; address: string } | null,
+      pageSize: number,
+      figures: TokenFigures
+    ) => Effect.Effect<ReadonlyArray<TokenDocument>>
+    readonly allPools: (
+      after: { chainId: number; address: string } | null,
+      pageSize: number
+    ) => Effect.Effect<ReadonlyArray<PoolDocument>>
+    readonly tokens: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TokenDocument>>
+    readonly pools: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PoolDocument>>
+    /** Expands changed keys to every document they affect: the pools' tokens (liquidity, price) and the tokens' pools. */
+    readonly expand: (keys: ChangedKeys) => Effect.Effect<ChangedKeys>
+    /** Keys touched by events in blocks (from, to] of a chain. */
+    readonly changedBetween: (chainId: number, from: bigint, to: bigint) => Effect.Effect<ChangedKeys>
+    readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>>
+    /**
+     * Tokens whose listing changed (claim, claim image, admin hide/unhide) since `since` (a database timestamp), and
+     * the database time to ask from next. These changes come from the client API, not from indexer commits.
+     */
+    readonly listingChanges: (
+      since: string | null
+    ) => Effect.Effect<{ readonly keys: ReadonlyArray<ChangedKeys>; readonly now: string }>
+    readonly counts: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
+  }
+>()("app/search/SearchDocumentsRepo") {
   static readonly layer = Layer.effect(
     SearchDocumentsRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const q = <A>(text: string, params: ReadonlyArray<unknown>) =>
-        sql.unsafe(text, params).pipe(Effect.map((rows) => rows as unknown as ReadonlyArray<A>), Effect.orDie)
+        sql.unsafe(text, params).pipe(
+          Effect.map((rows) => rows as unknown as ReadonlyArray<A>),
+          Effect.orDie
+        )
       const visible = (table: string) => (table === "tokens" ? VISIBLE_TOKEN(table) : VISIBLE_POOL(table))
       const page = (table: string, after: { chainId: number; address: string } | null, pageSize: number) =>
         after === null
-          ? { rows: `SELECT * FROM ${table} WHERE ${visible(table)} ORDER BY chain_id, address LIMIT $1`, params: [pageSize] }
+          ? {
+              rows: `SELECT * FROM ${table} WHERE ${visible(table)} ORDER BY chain_id, address LIMIT $1`,
+              params: [pageSize]
+            }
           : {
-            rows: `SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) AND ${visible(table)}
+              rows: `SELECT * FROM ${table} WHERE (chain_id, address) > ($2::int4, $3::text) AND ${visible(table)}
                    ORDER BY chain_id, address LIMIT $1`,
-            params: [pageSize, after.chainId, after.address]
-          }
+              params: [pageSize, after.chainId, after.address]
+            }
       return SearchDocumentsRepo.of({
         tokenFigures: Effect.map(
-          Effect.all([q<{ chainId: number; token: string; value: number }>(LIQUIDITY_ALL, []), q<{ chainId: number; token: string; value: number }>(VOLUME_ALL, [])]),
+          Effect.all([
+            q<{ chainId: number; token: string; value: number }>(LIQUIDITY_ALL, []),
+            q<{ chainId: number; token: string; value: number }>(VOLUME_ALL, [])
+          ]),
           ([liquidity, volume]) => ({
             liquidity: new Map(liquidity.map((r) => [tokenId(r.token, r.chainId), r.value])),
             volume: new Map(volume.map((r) => [tokenId(r.token, r.chainId), r.value]))
@@ -215,30 +240,53 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
           return Effect.map(q<TokenRow>(TOKEN_SELECT(p.rows, false), p.params), (rows) =>
             rows.map((r) => {
               const key = tokenId(r.address, r.chainId)
-              return toToken({ ...r, liquidityUsd: figures.liquidity.get(key) ?? 0, volume24hUsd: figures.volume.get(key) ?? 0 })
-            }))
+              return toToken({
+                ...r,
+                liquidityUsd: figures.liquidity.get(key) ?? 0,
+                volume24hUsd: figures.volume.get(key) ?? 0
+              })
+            })
+          )
         },
         allPools: (after, pageSize) => {
           const p = page("pools", after, pageSize)
-          return Effect.map(q<PoolRow>(`${POOL_SELECT(`(${p.rows})`)} ORDER BY p.chain_id, p.address`, p.params), (rows) => rows.map(toPool))
+          return Effect.map(
+            q<PoolRow>(`${POOL_SELECT(`(${p.rows})`)} ORDER BY p.chain_id, p.address`, p.params),
+            (rows) => rows.map(toPool)
+          )
         },
         tokens: (chainId, addresses) =>
-          addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<TokenRow>(TOKEN_SELECT(`SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[]) AND ${VISIBLE_TOKEN("tokens")}`, true), [chainId, addresses]),
-            (rows) => rows.map(toToken)
-          ),
+          addresses.length === 0
+            ? Effect.succeed([])
+            : Effect.map(
+                q<TokenRow>(
+                  TOKEN_SELECT(
+                    `SELECT * FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[]) AND ${VISIBLE_TOKEN("tokens")}`,
+                    true
+                  ),
+                  [chainId, addresses]
+                ),
+                (rows) => rows.map(toToken)
+              ),
         pools: (chainId, addresses) =>
-          addresses.length === 0 ? Effect.succeed([]) : Effect.map(
-            q<PoolRow>(`${POOL_SELECT("pools")} WHERE p.chain_id = $1 AND p.address = ANY($2::text[]) AND ${VISIBLE_POOL("p")}`, [chainId, addresses]),
-            (rows) => rows.map(toPool)
-          ),
+          addresses.length === 0
+            ? Effect.succeed([])
+            : Effect.map(
+                q<PoolRow>(
+                  `${POOL_SELECT("pools")} WHERE p.chain_id = $1 AND p.address = ANY($2::text[]) AND ${VISIBLE_POOL("p")}`,
+                  [chainId, addresses]
+                ),
+                (rows) => rows.map(toPool)
+              ),
         expand: ({ chainId, tokens, pools }) =>
           Effect.map(
-            q<{ kind: string; k: string }>(`
+            q<{ kind: string; k: string }>(
+              `
               SELECT 'token' AS kind, x.token AS k FROM pools p CROSS JOIN LATERAL (VALUES (p.token0), (p.token1)) x(token)
                 WHERE p.chain_id = $1 AND p.address = ANY($2::text[])
               UNION SELECT 'pool', l.pool FROM launches l WHERE l.chain_id = $1 AND l.token = ANY($3::text[])`,
-              [chainId, pools, tokens]),
+              [chainId, pools, tokens]
+            ),
             (rows) => ({
               chainId,
               tokens: [...new Set([...tokens, ...rows.filter((r) => r.kind === "token").map((r) => r.k)])],
@@ -247,7 +295,8 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
           ),
         changedBetween: (chainId, from, to) =>
           Effect.map(
-            q<{ kind: string; k: string }>(`
+            q<{ kind: string; k: string }>(
+              `
               SELECT 'token' AS kind, token AS k FROM launches WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
               UNION SELECT 'token', token FROM token_transfers WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
               UNION SELECT 'token', token FROM graduation_events WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
@@ -257,7 +306,8 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
               UNION SELECT 'pool', pool FROM mints WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
               UNION SELECT 'pool', pool FROM burns WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8
               UNION SELECT 'pool', pool FROM collects WHERE chain_id = $1 AND block_number > $2::int8 AND block_number <= $3::int8`,
-              [chainId, from.toString(), to.toString()]),
+              [chainId, from.toString(), to.toString()]
+            ),
             (rows) => ({
               chainId,
               tokens: rows.filter((r) => r.kind === "token").map((r) => r.k),
@@ -266,11 +316,14 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
           ),
         listingChanges: (since) =>
           Effect.map(
-            q<{ chainId: number | null; token: string | null; now: string }>(`
+            q<{ chainId: number | null; token: string | null; now: string }>(
+              `
               SELECT x.chain_id, x.token, now()::text AS now FROM (
                 SELECT chain_id, token_address AS token FROM token_metadata WHERE $1::timestamptz IS NOT NULL AND updated_at > $1::timestamptz
                 UNION SELECT chain_id, token_address FROM token_admin_actions WHERE $1::timestamptz IS NOT NULL AND created_at > $1::timestamptz
-              ) x RIGHT JOIN (SELECT 1) one ON true`, [since]),
+              ) x RIGHT JOIN (SELECT 1) one ON true`,
+              [since]
+            ),
             (rows) => {
               const byChain = new Map<number, Array<string>>()
               for (const r of rows) {
@@ -284,11 +337,17 @@ export class SearchDocumentsRepo extends Context.Service<SearchDocumentsRepo, {
             }
           ),
         checkpoints: Effect.map(
-          q<{ chainId: number; blockNumber: string }>(`SELECT chain_id, block_number::text AS block_number FROM indexer_checkpoints`, []),
+          q<{ chainId: number; blockNumber: string }>(
+            `SELECT chain_id, block_number::text AS block_number FROM indexer_checkpoints`,
+            []
+          ),
           (rows) => rows.map((r) => ({ chainId: r.chainId, blockNumber: BigInt(r.blockNumber) }))
         ),
         counts: Effect.map(
-          q<{ tokens: string; pools: string }>(`SELECT (SELECT count(*) FROM tokens)::text AS tokens, (SELECT count(*) FROM pools)::text AS pools`, []),
+          q<{ tokens: string; pools: string }>(
+            `SELECT (SELECT count(*) FROM tokens)::text AS tokens, (SELECT count(*) FROM pools)::text AS pools`,
+            []
+          ),
           ([r]) => ({ tokens: Number(r!.tokens), pools: Number(r!.pools) })
         )
       })

@@ -18,7 +18,9 @@ export const MAX_DEPTH = 1_000
 const Q = Schema.String.check(Schema.isMaxLength(200))
 const flag = (description: string) => Schema.optional(Schema.Literals(["true", "false"])).annotate({ description })
 const base = {
-  chainId: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "Only this chain (default: every indexed chain)" }),
+  chainId: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({
+    description: "Only this chain (default: every indexed chain)"
+  }),
   limit: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_LIMIT }))).annotate({
     description: `Results per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
   }),
@@ -31,16 +33,20 @@ const base = {
 const qRequired = Q.check(Schema.isMinLength(1)).annotate({
   description: "Text (symbol, name, words of them; the last word is a prefix) or a full 0x address (any case)"
 })
-const qOptional = Schema.optional(Q).annotate({ description: "As for /search; absent or empty lists everything, in `sort` order" })
+const qOptional = Schema.optional(Q).annotate({
+  description: "As for /search; absent or empty lists everything, in `sort` order"
+})
 const tokenSort = Schema.optional(Schema.Literals(TokenSorts)).annotate({
-  description: "relevance (default: text match + liquidity, see the description), liquidity, volume (24 h), marketCap, holders, newest"
+  description:
+    "relevance (default: text match + liquidity, see the description), liquidity, volume (24 h), marketCap, holders, newest"
 })
 const poolSort = Schema.optional(Schema.Literals(PoolSorts)).annotate({
   description: "relevance (default: text tier, then TVL), liquidity (TVL), volume (24 h), newest"
 })
 
 export const MatchKindSchema = Schema.Literals(["address", "token", "exact", "prefix", "typo", "all"]).annotate({
-  description: "address: the query is its address · token: the query is one of its tokens' address (pools) · exact: every " +
+  description:
+    "address: the query is its address · token: the query is one of its tokens' address (pools) · exact: every " +
     "word equals a word of it · prefix: the last word is a prefix, no typos · typo: within the typo budget · all: empty query"
 })
 
@@ -61,8 +67,14 @@ const pageFields = {
   limit: Schema.Int,
   hasMore: Schema.Boolean.annotate({ description: "A next page exists (and is within the depth limit)" })
 }
-export class TokenResults extends Schema.Class<TokenResults>("TokenResults")({ items: Schema.Array(TokenHit), ...pageFields }) {}
-export class PoolResults extends Schema.Class<PoolResults>("PoolResults")({ items: Schema.Array(PoolHit), ...pageFields }) {}
+export class TokenResults extends Schema.Class<TokenResults>("TokenResults")({
+  items: Schema.Array(TokenHit),
+  ...pageFields
+}) {}
+export class PoolResults extends Schema.Class<PoolResults>("PoolResults")({
+  items: Schema.Array(PoolHit),
+  ...pageFields
+}) {}
 export class CombinedResults extends Schema.Class<CombinedResults>("CombinedResults")({
   query: Schema.String,
   tokens: TokenResults,
@@ -95,7 +107,9 @@ export class Suggestions extends Schema.Class<Suggestions>("Suggestions")({
   pools: Schema.Array(PoolSuggestion)
 }) {}
 
-const DocumentCounts = Schema.Struct({ tokens: Schema.Int, pools: Schema.Int }).annotate({ identifier: "DocumentCounts" })
+const DocumentCounts = Schema.Struct({ tokens: Schema.Int, pools: Schema.Int }).annotate({
+  identifier: "DocumentCounts"
+})
 
 export class SearchHealth extends Schema.Class<SearchHealth>("SearchHealth")({
   status: Schema.Literals(["ok"]),
@@ -106,7 +120,9 @@ export class SearchHealth extends Schema.Class<SearchHealth>("SearchHealth")({
 
 export class ChainSync extends Schema.Class<ChainSync>("ChainSync")({
   chainId: Schema.Int,
-  searchBlock: Schema.NullOr(Schema.String).annotate({ description: "Last indexer block whose changes the index holds" }),
+  searchBlock: Schema.NullOr(Schema.String).annotate({
+    description: "Last indexer block whose changes the index holds"
+  }),
   indexerBlock: Schema.String.annotate({ description: "The indexer checkpoint (last committed block)" })
 }) {}
 
@@ -119,7 +135,8 @@ export class IndexInfo extends Schema.Class<IndexInfo>("IndexInfo")({
   lastUpdateAt: Schema.NullOr(Schema.String).annotate({ description: "ISO time of the last change applied" }),
   updates: Schema.Int.annotate({ description: "Changes applied since start" }),
   lastError: Schema.NullOr(Schema.Literals(SyncErrorCodes)).annotate({
-    description: "The step that failed last, as a stable code (the error itself is in the service's log); null once the index started"
+    description:
+      "The step that failed last, as a stable code (the error itself is in the service's log); null once the index started"
   })
 }) {}
 
@@ -138,10 +155,22 @@ const errors = [BadRequest, ServiceUnavailable]
 export class SearchGroup extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.get("search", "/api/v1/search", {
-      query: { q: qRequired, ...base, limit: base.limit, sort: Schema.optional(Schema.Literals(["relevance", "liquidity", "volume", "newest"])).annotate({ description: "Applied to both lists" }) },
+      query: {
+        q: qRequired,
+        ...base,
+        limit: base.limit,
+        sort: Schema.optional(Schema.Literals(["relevance", "liquidity", "volume", "newest"])).annotate({
+          description: "Applied to both lists"
+        })
+      },
       success: CombinedResults,
       error: errors
-    }).annotateMerge(doc("Search tokens and pools", `Tokens and pools for one query, each list ranked and paged on its own (same page and limit). ${RANKING}`)),
+    }).annotateMerge(
+      doc(
+        "Search tokens and pools",
+        `Tokens and pools for one query, each list ranked and paged on its own (same page and limit). ${RANKING}`
+      )
+    ),
     HttpApiEndpoint.get("searchTokens", "/api/v1/search/tokens", {
       query: { q: qOptional, ...base, sort: tokenSort },
       success: TokenResults,
@@ -162,23 +191,35 @@ export class SearchGroup extends HttpApiGroup.make("search")
       },
       success: Suggestions,
       error: errors
-    }).annotateMerge(doc("Autocomplete", `Prefix completion as the user types: the same matching and ranking as /search, small records. ${RANKING}`)),
+    }).annotateMerge(
+      doc(
+        "Autocomplete",
+        `Prefix completion as the user types: the same matching and ranking as /search, small records. ${RANKING}`
+      )
+    ),
     HttpApiEndpoint.get("searchHealth", "/api/v1/search/health", {
       success: SearchHealth,
       error: ServiceUnavailable
-    }).annotateMerge(doc(
-      "Search health",
-      "200 when the index is loaded and its backend answers; 503 SEARCH_NOT_READY while the first load runs, " +
-        "503 SEARCH_UNAVAILABLE when Typesense does not answer. (Process liveness: /api/health.)"
-    )).annotate(McpExclude, true), // operators' probe, not an agent's tool
+    })
+      .annotateMerge(
+        doc(
+          "Search health",
+          "200 when the index is loaded and its backend answers; 503 SEARCH_NOT_READY while the first load runs, " +
+            "503 SEARCH_UNAVAILABLE when Typesense does not answer. (Process liveness: /api/health.)"
+        )
+      )
+      .annotate(McpExclude, true), // operators' probe, not an agent's tool
 
     HttpApiEndpoint.get("searchIndex", "/api/v1/search/index", {
       success: IndexInfo,
       error: ServiceUnavailable
-    }).annotateMerge(doc(
-      "Index introspection",
-      "Backend, document counts (index vs Postgres), per chain the block the index holds vs the indexer checkpoint, last update, last error."
-    )).annotate(McpExclude, true) // operators' introspection, not an agent's tool
+    })
+      .annotateMerge(
+        doc(
+          "Index introspection",
+          "Backend, document counts (index vs Postgres), per chain the block the index holds vs the indexer checkpoint, last update, last error."
+        )
+      )
+      .annotate(McpExclude, true) // operators' introspection, not an agent's tool
   )
-  .annotateMerge(OpenApi.annotations({ description: "Token and pool search, autocomplete" }))
-{}
+  .annotateMerge(OpenApi.annotations({ description: "Token and pool search, autocomplete" })) {}

@@ -25,23 +25,38 @@ export interface SearchResponse {
  * (default) and Typesense (`TYPESENSE_URL`). Both take the same documents and the same queries; ranking rules are in
  * `Ranking.ts` (embedded) and `typesense/TypesenseQueries.ts` (the closest Typesense parameters).
  */
-export class SearchIndex extends Context.Service<SearchIndex, {
-  readonly backend: "embedded" | "typesense"
-  readonly search: (request: SearchRequest) => Effect.Effect<SearchResponse, SearchUnavailable>
-  /** Creates or migrates collections (Typesense); nothing to do in memory. */
-  readonly prepare: Effect.Effect<void, SearchUnavailable>
-  readonly upsert: (tokens: ReadonlyArray<TokenDocument>, pools: ReadonlyArray<PoolDocument>) => Effect.Effect<void, SearchUnavailable>
-  /** Removes documents by id (`<address>-<chainId>`). */
-  readonly remove: (tokenIds: ReadonlyArray<string>, poolIds: ReadonlyArray<string>) => Effect.Effect<void, SearchUnavailable>
-  /**
-   * Starts a full rebuild: documents sent through `upsert` until `commit` replace the whole index (embedded: a new
-   * index swapped in at once; Typesense: documents not re-sent since `begin` are deleted at `commit`).
-   */
-  readonly rebuild: Effect.Effect<{
-    readonly add: (tokens: ReadonlyArray<TokenDocument>, pools: ReadonlyArray<PoolDocument>) => Effect.Effect<void, SearchUnavailable>
-    readonly commit: Effect.Effect<void, SearchUnavailable>
-  }, SearchUnavailable>
-  readonly counts: Effect.Effect<IndexCounts, SearchUnavailable>
-  /** Round trip to the backend (in memory: always up). */
-  readonly ping: Effect.Effect<number, SearchUnavailable>
-}>()("app/search/SearchIndex") {}
+export class SearchIndex extends Context.Service<
+  SearchIndex,
+  {
+    readonly backend: "embedded" | "typesense"
+    readonly search: (request: SearchRequest) => Effect.Effect<SearchResponse, SearchUnavailable>
+    /** Creates or migrates collections (Typesense); nothing to do in memory. */
+    readonly prepare: Effect.Effect<void, SearchUnavailable>
+    readonly upsert: (
+      tokens: ReadonlyArray<TokenDocument>,
+      pools: ReadonlyArray<PoolDocument>
+    ) => Effect.Effect<void, SearchUnavailable>
+    /** Removes documents by id (`<address>-<chainId>`). */
+    readonly remove: (
+      tokenIds: ReadonlyArray<string>,
+      poolIds: ReadonlyArray<string>
+    ) => Effect.Effect<void, SearchUnavailable>
+    /**
+     * Starts a full rebuild: documents sent through `upsert` until `commit` replace the whole index (embedded: a new
+     * index swapped in at once; Typesense: documents not re-sent since `begin` are deleted at `commit`).
+     */
+    readonly rebuild: Effect.Effect<
+      {
+        readonly add: (
+          tokens: ReadonlyArray<TokenDocument>,
+          pools: ReadonlyArray<PoolDocument>
+        ) => Effect.Effect<void, SearchUnavailable>
+        readonly commit: Effect.Effect<void, SearchUnavailable>
+      },
+      SearchUnavailable
+    >
+    readonly counts: Effect.Effect<IndexCounts, SearchUnavailable>
+    /** Round trip to the backend (in memory: always up). */
+    readonly ping: Effect.Effect<number, SearchUnavailable>
+  }
+>()("app/search/SearchIndex") {}

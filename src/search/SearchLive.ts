@@ -12,7 +12,8 @@ export const SearchIndexFromConfig = Layer.unwrap(
     Option.match(settings.typesense, {
       onNone: () => EmbeddedSearchIndexLive,
       onSome: (typesense) => TypesenseSearchIndex.layer(typesense, settings.batchSize)
-    }))
+    })
+  )
 )
 
 /**

@@ -19,9 +19,17 @@ export interface SyncStatus {
   readonly lastError: SyncErrorCode | null
 }
 
-const errorCodeOf = { start: "SEARCH_START_FAILED", change: "SEARCH_CHANGE_FAILED", poll: "SEARCH_POLL_FAILED", refresh: "SEARCH_REFRESH_FAILED" } as const
+const errorCodeOf = {
+  start: "SEARCH_START_FAILED",
+  change: "SEARCH_CHANGE_FAILED",
+  poll: "SEARCH_POLL_FAILED",
+  refresh: "SEARCH_REFRESH_FAILED"
+} as const
 
-type Signal = { readonly _tag: "change"; readonly change: IndexerChange } | { readonly _tag: "poll" } | { readonly _tag: "refresh" }
+type Signal =
+  | { readonly _tag: "change"; readonly change: IndexerChange }
+  | { readonly _tag: "poll" }
+  | { readonly _tag: "refresh" }
 
 /**
  * Keeps the search index equal to the indexed tables:
@@ -38,36 +46,52 @@ type Signal = { readonly _tag: "change"; readonly change: IndexerChange } | { re
  *   - every SEARCH_REFRESH_MS a full rebuild, so that 24 h volumes age without events.
  * Everything runs in one fiber, so index writes never interleave.
  */
-export class SearchSync extends Context.Service<SearchSync, {
-  readonly status: Effect.Effect<SyncStatus>
-  /** Waits until the index holds block `block` of `chainId` (tests, the reindex command). */
-  readonly awaitBlock: (chainId: number, block: bigint) => Effect.Effect<void>
-  /** Full rebuild now (the reindex command; tests that write rows directly). */
-  readonly rebuild: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
-}>()("app/search/SearchSync") {
+export class SearchSync extends Context.Service<
+  SearchSync,
+  {
+    readonly status: Effect.Effect<SyncStatus>
+    /** Waits until the index holds block `block` of `chainId` (tests, the reindex command). */
+    readonly awaitBlock: (chainId: number, block: bigint) => Effect.Effect<void>
+    /** Full rebuild now (the reindex command; tests that write rows directly). */
+    readonly rebuild: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
+  }
+>()("app/search/SearchSync") {
   static readonly layer = Layer.effect(
     SearchSync,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* SearchIndex
       const repo = yield* SearchDocumentsRepo
       const settings = yield* SearchConfig
       const events = yield* IndexerEvents
       const sql = yield* SqlClient.SqlClient
-      const status = yield* Ref.make<SyncStatus>({ ready: false, lastUpdateAt: null, blocks: new Map(), updates: 0, lastError: null })
+      const status = yield* Ref.make<SyncStatus>({
+        ready: false,
+        lastUpdateAt: null,
+        blocks: new Map(),
+        updates: 0,
+        lastError: null
+      })
       const persistent = index.backend !== "embedded"
       // Database time from which claims and hides are still to be applied (set when a full load starts).
       let listingsSince: string | null = null
 
       const setBlock = (chainId: number, block: bigint) =>
-        Effect.gen(function*() {
-          yield* Ref.update(status, (s) => ({ ...s, blocks: new Map(s.blocks).set(chainId, block), lastUpdateAt: Date.now(), updates: s.updates + 1 }))
+        Effect.gen(function* () {
+          yield* Ref.update(status, (s) => ({
+            ...s,
+            blocks: new Map(s.blocks).set(chainId, block),
+            lastUpdateAt: Date.now(),
+            updates: s.updates + 1
+          }))
           if (persistent) {
             yield* sql`INSERT INTO search_sync_state (backend, chain_id, block_number) VALUES (${index.backend}, ${chainId}, ${block.toString()})
-                       ON CONFLICT (backend, chain_id) DO UPDATE SET block_number = excluded.block_number, synced_at = now()`.pipe(Effect.orDie)
+                       ON CONFLICT (backend, chain_id) DO UPDATE SET block_number = excluded.block_number, synced_at = now()`.pipe(
+              Effect.orDie
+            )
           }
         })
 
-      const rebuild = Effect.gen(function*() {
+      const rebuild = Effect.gen(function* () {
         listingsSince = (yield* repo.listingChanges(null)).now
         const checkpoints = yield* repo.checkpoints
         const run = yield* index.rebuild
@@ -98,9 +122,12 @@ export class SearchSync extends Context.Service<SearchSync, {
 
       /** Rebuilds the documents of the changed keys; keys without a row any more are removed. */
       const apply = (changed: ChangedKeys) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const keys = yield* repo.expand(changed)
-          const [tokens, pools] = yield* Effect.all([repo.tokens(keys.chainId, keys.tokens), repo.pools(keys.chainId, keys.pools)])
+          const [tokens, pools] = yield* Effect.all([
+            repo.tokens(keys.chainId, keys.tokens),
+            repo.pools(keys.chainId, keys.pools)
+          ])
           const foundTokens = new Set(tokens.map((t) => t.address))
           const foundPools = new Set(pools.map((p) => p.address))
           yield* index.upsert(tokens, pools)
@@ -113,27 +140,32 @@ export class SearchSync extends Context.Service<SearchSync, {
       const known = (chainId: number) => Effect.map(Ref.get(status), (s) => s.blocks.get(chainId))
 
       const onChange = (change: IndexerChange) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const seen = yield* known(change.chainId)
           if (change.kind === "batch" && seen !== undefined && change.fromBlock > seen + 1n) {
             // A change was dropped (a slow subscriber loses the oldest): catch up the gap from the tables.
             return yield* catchUp(change.chainId, seen, change.toBlock)
           }
           if (change.kind === "batch" && seen !== undefined && change.toBlock <= seen) return
-          yield* apply({ chainId: change.chainId, tokens: [...new Set([...change.tokens, ...change.launches])], pools: change.pools })
+          yield* apply({
+            chainId: change.chainId,
+            tokens: [...new Set([...change.tokens, ...change.launches])],
+            pools: change.pools
+          })
           yield* setBlock(change.chainId, change.kind === "batch" ? change.toBlock : change.fromBlock - 1n)
         })
 
       const catchUp = (chainId: number, from: bigint, to: bigint) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* apply(yield* repo.changedBetween(chainId, from, to))
           yield* setBlock(chainId, to)
         })
 
-      const poll = Effect.gen(function*() {
+      const poll = Effect.gen(function* () {
         const listings = yield* repo.listingChanges(listingsSince)
         for (const keys of listings.keys) yield* apply(keys)
-        if (listings.keys.length > 0) yield* Ref.update(status, (s) => ({ ...s, lastUpdateAt: Date.now(), updates: s.updates + 1 }))
+        if (listings.keys.length > 0)
+          yield* Ref.update(status, (s) => ({ ...s, lastUpdateAt: Date.now(), updates: s.updates + 1 }))
         listingsSince = listings.now
         for (const cp of yield* repo.checkpoints) {
           const seen = yield* known(cp.chainId)
@@ -146,13 +178,19 @@ export class SearchSync extends Context.Service<SearchSync, {
         }
       })
 
-      const start = Effect.gen(function*() {
+      const start = Effect.gen(function* () {
         yield* index.prepare
         if (persistent) {
-          const rows = (yield* sql`SELECT chain_id, block_number::text AS block_number FROM search_sync_state WHERE backend = ${index.backend}`
-            .pipe(Effect.orDie)) as unknown as ReadonlyArray<{ chainId: number; blockNumber: string }>
+          const rows =
+            (yield* sql`SELECT chain_id, block_number::text AS block_number FROM search_sync_state WHERE backend = ${index.backend}`.pipe(
+              Effect.orDie
+            )) as unknown as ReadonlyArray<{ chainId: number; blockNumber: string }>
           if (rows.length > 0) {
-            for (const r of rows) yield* Ref.update(status, (s) => ({ ...s, blocks: new Map(s.blocks).set(r.chainId, BigInt(r.blockNumber)) }))
+            for (const r of rows)
+              yield* Ref.update(status, (s) => ({
+                ...s,
+                blocks: new Map(s.blocks).set(r.chainId, BigInt(r.blockNumber))
+              }))
             yield* poll
           } else yield* rebuild
         } else yield* rebuild
@@ -160,7 +198,7 @@ export class SearchSync extends Context.Service<SearchSync, {
       })
 
       const recordError = (step: keyof typeof errorCodeOf) => (cause: Cause.Cause<unknown>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const what = step === "start" ? "start" : `applying ${step}`
           const message = `${what}: ${Cause.squash(cause) instanceof Error ? (Cause.squash(cause) as Error).message : Cause.pretty(cause)}`
           yield* Ref.update(status, (s) => ({ ...s, lastError: errorCodeOf[step] }))
@@ -170,32 +208,43 @@ export class SearchSync extends Context.Service<SearchSync, {
       const handle = (signal: Signal) =>
         (signal._tag === "change" ? onChange(signal.change) : signal._tag === "poll" ? poll : rebuild).pipe(
           Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recordError(signal._tag)(cause))
+            Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recordError(signal._tag)(cause)
+          )
         )
 
       const changes = yield* events.subscribe
-      const signals = Stream.mergeAll([
-        Stream.map(changes, (change): Signal => ({ _tag: "change", change })),
-        Stream.map(Stream.tick(`${settings.pollMs} millis`), (): Signal => ({ _tag: "poll" })),
-        ...(settings.refreshMs > 0
-          ? [Stream.map(Stream.drop(Stream.tick(`${settings.refreshMs} millis`), 1), (): Signal => ({ _tag: "refresh" }))]
-          : [])
-      ], { concurrency: "unbounded" })
+      const signals = Stream.mergeAll(
+        [
+          Stream.map(changes, (change): Signal => ({ _tag: "change", change })),
+          Stream.map(Stream.tick(`${settings.pollMs} millis`), (): Signal => ({ _tag: "poll" })),
+          ...(settings.refreshMs > 0
+            ? [
+                Stream.map(
+                  Stream.drop(Stream.tick(`${settings.refreshMs} millis`), 1),
+                  (): Signal => ({ _tag: "refresh" })
+                )
+              ]
+            : [])
+        ],
+        { concurrency: "unbounded" }
+      )
 
-      yield* Effect.forkScoped(Effect.gen(function*() {
-        // The start is retried (Typesense may come up after us); until it succeeds searches answer 503.
-        yield* start.pipe(
-          Effect.tapCause(recordError("start")),
-          Effect.retry(Schedule.spaced("2 seconds"))
-        )
-        yield* Stream.runForEach(signals, handle)
-      }))
+      yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          // The start is retried (Typesense may come up after us); until it succeeds searches answer 503.
+          yield* start.pipe(Effect.tapCause(recordError("start")), Effect.retry(Schedule.spaced("2 seconds")))
+          yield* Stream.runForEach(signals, handle)
+        })
+      )
 
       return SearchSync.of({
         status: Ref.get(status),
         awaitBlock: (chainId, block) =>
           Ref.get(status).pipe(
-            Effect.repeat({ until: (s) => s.ready && (s.blocks.get(chainId) ?? -1n) >= block, schedule: Schedule.spaced("20 millis") }),
+            Effect.repeat({
+              until: (s) => s.ready && (s.blocks.get(chainId) ?? -1n) >= block,
+              schedule: Schedule.spaced("20 millis")
+            }),
             Effect.asVoid
           ),
         rebuild: rebuild.pipe(Effect.orDie)

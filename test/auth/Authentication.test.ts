@@ -2,7 +2,16 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { decodeJwt, SignJWT } from "jose"
 import { SqlClient } from "effect/sql"
-import { AccountsServer, bearer, client, newAccount, postJson, signIn, TEST_JWT_SECRET, tokenFor } from "../sessions/support.ts"
+import {
+  AccountsServer,
+  bearer,
+  client,
+  newAccount,
+  postJson,
+  signIn,
+  TEST_JWT_SECRET,
+  tokenFor
+} from "../sessions/support.ts"
 
 const admin = newAccount()
 
@@ -32,23 +41,27 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
   "auth middleware: required, optional, admin",
   (it) => {
     it.effect("every JWT route without a token → 401 UNAUTHORIZED (missing)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (const [method, path, init] of jwtRoutes) {
           const res = yield* call(method, path, init)
           assert.strictEqual(res.status, 401, `${method} ${path}`)
           assert.strictEqual(res.body.code, "UNAUTHORIZED")
           assert.strictEqual(res.body.details.reason, "missing")
         }
-      }))
+      })
+    )
 
     it.effect("garbage, another key, an expired token, an unknown session, a swapped subject → 401 UNAUTHORIZED", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const token = yield* tokenFor(newAccount())
         const { jti, sub } = decodeJwt(token)
         const now = Math.floor(Date.now() / 1000)
         const cases: Record<string, readonly [string, string]> = {
           garbage: ["not.a.jwt", "invalid"],
-          "another key": [yield* forge({ sub, jti, exp: now + 600 }, "another-secret-0123456789abcdef0123456789"), "invalid"],
+          "another key": [
+            yield* forge({ sub, jti, exp: now + 600 }, "another-secret-0123456789abcdef0123456789"),
+            "invalid"
+          ],
           expired: [yield* forge({ sub, jti, exp: now - 10 }), "expired"],
           "unknown session": [yield* forge({ sub, jti: crypto.randomUUID(), exp: now + 600 }), "revoked"],
           "another user's id": [yield* forge({ sub: crypto.randomUUID(), jti, exp: now + 600 }), "revoked"],
@@ -61,67 +74,102 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
           assert.strictEqual(res.body.code, "UNAUTHORIZED", name)
           assert.strictEqual(res.body.details.reason, reason, name)
         }
-        assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(token) })).status, 200, "the real one still works")
-      }))
+        assert.strictEqual(
+          (yield* client("/v1/users/me", { headers: bearer(token) })).status,
+          200,
+          "the real one still works"
+        )
+      })
+    )
 
     it.effect("admin route: a non-admin → 403 FORBIDDEN; an ADMIN_WALLETS wallet is admin", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const user = yield* signIn(newAccount())
-        const asUser = yield* call("PATCH", `/v1/users/admin/${user.body.user.id}`, {
-          body: JSON.stringify({ hidden: true }),
-          headers: { "content-type": "application/json" }
-        }, bearer(user.body.token))
+        const asUser = yield* call(
+          "PATCH",
+          `/v1/users/admin/${user.body.user.id}`,
+          {
+            body: JSON.stringify({ hidden: true }),
+            headers: { "content-type": "application/json" }
+          },
+          bearer(user.body.token)
+        )
         assert.strictEqual(asUser.status, 403)
         assert.strictEqual(asUser.body.code, "FORBIDDEN")
         const adminToken = yield* tokenFor(admin)
         assert.isTrue((yield* client("/v1/users/me", { headers: bearer(adminToken) })).body.isAdmin)
-        const asAdmin = yield* call("PATCH", `/v1/users/admin/${user.body.user.id}`, {
-          body: JSON.stringify({ hidden: true }),
-          headers: { "content-type": "application/json" }
-        }, bearer(adminToken))
+        const asAdmin = yield* call(
+          "PATCH",
+          `/v1/users/admin/${user.body.user.id}`,
+          {
+            body: JSON.stringify({ hidden: true }),
+            headers: { "content-type": "application/json" }
+          },
+          bearer(adminToken)
+        )
         assert.strictEqual(asAdmin.status, 200)
         assert.isTrue(asAdmin.body.hidden)
-      }))
+      })
+    )
 
-    it.effect("a banned user: 403 USER_BANNED on every JWT route, served anonymously on optional ones, and cannot sign in again", () =>
-      Effect.gen(function*() {
-        const account = newAccount()
-        const session = yield* signIn(account)
-        const adminToken = yield* tokenFor(admin)
-        const ban = yield* call("PATCH", `/v1/users/admin/${session.body.user.id}`, {
-          body: JSON.stringify({ banned: true, reason: "spam" }),
-          headers: { "content-type": "application/json" }
-        }, bearer(adminToken))
-        assert.strictEqual(ban.status, 200)
-        assert.isTrue(ban.body.banned)
-        for (const [method, path, init] of jwtRoutes) {
-          const res = yield* call(method, path, init, bearer(session.body.token))
-          assert.strictEqual(res.status, 403, `${method} ${path}`)
-          assert.strictEqual(res.body.code, "USER_BANNED")
-        }
-        // Optional-JWT routes work without credentials (spec), so a banned user's token reads them as anonymous.
-        const stats = `/v1/users/stats?address=${session.body.user.walletAddress}`
-        const optional = yield* client(stats, { headers: bearer(session.body.token) })
-        const anonymous = yield* client(stats)
-        assert.strictEqual(optional.status, 200, JSON.stringify(optional.body))
-        assert.deepStrictEqual(optional.body, anonymous.body)
-        const again = yield* signIn(account)
-        assert.strictEqual(again.status, 403)
-        assert.strictEqual(again.body.code, "USER_BANNED")
-        // Unban: the same session works again.
-        yield* call("PATCH", `/v1/users/admin/${session.body.user.id}`, {
-          body: JSON.stringify({ banned: false }),
-          headers: { "content-type": "application/json" }
-        }, bearer(adminToken))
-        assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(session.body.token) })).status, 200)
-        const sql = yield* SqlClient.SqlClient
-        const audit = yield* sql<{ action: string; reason: string | null }>`
+    it.effect(
+      "a banned user: 403 USER_BANNED on every JWT route, served anonymously on optional ones, and cannot sign in again",
+      () =>
+        Effect.gen(function* () {
+          const account = newAccount()
+          const session = yield* signIn(account)
+          const adminToken = yield* tokenFor(admin)
+          const ban = yield* call(
+            "PATCH",
+            `/v1/users/admin/${session.body.user.id}`,
+            {
+              body: JSON.stringify({ banned: true, reason: "spam" }),
+              headers: { "content-type": "application/json" }
+            },
+            bearer(adminToken)
+          )
+          assert.strictEqual(ban.status, 200)
+          assert.isTrue(ban.body.banned)
+          for (const [method, path, init] of jwtRoutes) {
+            const res = yield* call(method, path, init, bearer(session.body.token))
+            assert.strictEqual(res.status, 403, `${method} ${path}`)
+            assert.strictEqual(res.body.code, "USER_BANNED")
+          }
+          // Optional-JWT routes work without credentials (spec), so a banned user's token reads them as anonymous.
+          const stats = `/v1/users/stats?address=${session.body.user.walletAddress}`
+          const optional = yield* client(stats, { headers: bearer(session.body.token) })
+          const anonymous = yield* client(stats)
+          assert.strictEqual(optional.status, 200, JSON.stringify(optional.body))
+          assert.deepStrictEqual(optional.body, anonymous.body)
+          const again = yield* signIn(account)
+          assert.strictEqual(again.status, 403)
+          assert.strictEqual(again.body.code, "USER_BANNED")
+          // Unban: the same session works again.
+          yield* call(
+            "PATCH",
+            `/v1/users/admin/${session.body.user.id}`,
+            {
+              body: JSON.stringify({ banned: false }),
+              headers: { "content-type": "application/json" }
+            },
+            bearer(adminToken)
+          )
+          assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(session.body.token) })).status, 200)
+          const sql = yield* SqlClient.SqlClient
+          const audit = yield* sql<{ action: string; reason: string | null }>`
           SELECT action, reason FROM user_admin_actions WHERE user_id = ${session.body.user.id} ORDER BY id`
-        assert.deepStrictEqual(audit.map((a) => [a.action, a.reason]), [["ban", "spam"], ["unban", null]])
-      }))
+          assert.deepStrictEqual(
+            audit.map((a) => [a.action, a.reason]),
+            [
+              ["ban", "spam"],
+              ["unban", null]
+            ]
+          )
+        })
+    )
 
     it.effect("optional routes: anonymous without a token or with a stale one, personalised with a valid one", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const account = newAccount()
         const token = yield* tokenFor(account)
         const anonymous = yield* client("/v1/users/stats")
@@ -134,18 +182,20 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
         assert.strictEqual(mine.body.walletAddress, account.address)
         const byCookie = yield* client("/v1/users/stats", { headers: { cookie: `fire_session=${token}` } })
         assert.strictEqual(byCookie.body.walletAddress, account.address)
-      }))
+      })
+    )
 
     it.effect("a logout seen by the optional middleware: the next request is anonymous", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const token = yield* tokenFor(newAccount())
         yield* client("/v1/session/logout", { method: "POST", headers: bearer(token) })
         const res = yield* postJson("/v1/session/wallet-state", { status: "disconnected" }, bearer(token))
         assert.deepStrictEqual(res.body, { recorded: true, userId: null })
-      }))
+      })
+    )
 
     it.effect("OpenAPI documents every account route with a summary, its auth and its error statuses", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const doc = (yield* client("/docs/openapi.json")).body
         const jwt = ["401", "403"]
         const routes: ReadonlyArray<readonly [string, string, ReadonlyArray<string>, boolean]> = [
@@ -184,6 +234,7 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
           in: "cookie",
           description: doc.components.securitySchemes.cookie.description
         })
-      }))
+      })
+    )
   }
 )

@@ -35,7 +35,10 @@ describe("bench progress lines", () => {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true)
     assert.strictEqual(await withProgress("short", async () => 1), 1)
     const failing = withProgress("failing", () => Promise.reject(new Error("boom")))
-    await failing.then(() => assert.fail("should fail"), (e: Error) => assert.strictEqual(e.message, "boom"))
+    await failing.then(
+      () => assert.fail("should fail"),
+      (e: Error) => assert.strictEqual(e.message, "boom")
+    )
     await vi.advanceTimersByTimeAsync(20_000)
     assert.strictEqual(write.mock.calls.length, 0)
   })

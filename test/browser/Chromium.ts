@@ -24,16 +24,21 @@ export interface OpenedPage {
  * reported), so a page that works here works without internet. `open` starts a page that records console errors,
  * uncaught exceptions and blocked requests.
  */
-export class Chromium extends Context.Service<Chromium, {
-  readonly context: BrowserContext
-  /** A new page at `url`, closed with the scope. */
-  readonly open: (url: string) => Effect.Effect<OpenedPage, never, Scope.Scope>
-}>()("test/browser/Chromium") {
+export class Chromium extends Context.Service<
+  Chromium,
+  {
+    readonly context: BrowserContext
+    /** A new page at `url`, closed with the scope. */
+    readonly open: (url: string) => Effect.Effect<OpenedPage, never, Scope.Scope>
+  }
+>()("test/browser/Chromium") {
   static readonly layer = Layer.effect(
     Chromium,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (!NodeFs.existsSync(chromiumPath)) {
-        return yield* Effect.die(new Error(`${chromiumPath} is missing: install Debian's chromium (apt-get install -y chromium)`))
+        return yield* Effect.die(
+          new Error(`${chromiumPath} is missing: install Debian's chromium (apt-get install -y chromium)`)
+        )
       }
       const profile = yield* Effect.acquireRelease(
         Effect.sync(() => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-test-chromium-"))),
@@ -79,7 +84,10 @@ export class Chromium extends Context.Service<Chromium, {
             })
             page.on("pageerror", (error) => seen.push(`uncaught: ${error.message}`))
             await page.goto(url)
-            return { page, problems: () => [...seen, ...blocked.slice(blockedBefore).map((u) => `blocked request to ${u}`)] }
+            return {
+              page,
+              problems: () => [...seen, ...blocked.slice(blockedBefore).map((u) => `blocked request to ${u}`)]
+            }
           }),
           ({ page }) => Effect.promise(() => page.close())
         )

@@ -22,10 +22,12 @@ const setQuery = async (page: Page, query: string) => {
   await page.keyboard.press("Delete")
   // Monaco shows spaces as no-break spaces, which `\s` matches.
   const shown = query.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&").replaceAll(" ", "\\s")
-  await queryEditor(page).filter({ hasText: new RegExp(`^\\s*${shown}\\s*$`, "u") }).waitFor()
+  await queryEditor(page)
+    .filter({ hasText: new RegExp(`^\\s*${shown}\\s*$`, "u") })
+    .waitFor()
 }
 
-const openGraphiql = Effect.gen(function*() {
+const openGraphiql = Effect.gen(function* () {
   const opened = yield* (yield* Chromium).open(`${yield* baseUrl("indexer")}/v1/graphql`)
   yield* Effect.promise(() => queryEditor(opened.page).filter({ hasText: "{" }).waitFor())
   return opened
@@ -33,7 +35,12 @@ const openGraphiql = Effect.gen(function*() {
 
 const gql = (query: string) =>
   Effect.flatMap(baseUrl("indexer"), (base) =>
-    fetchJson(`${base}/v1/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }))
+    fetchJson(`${base}/v1/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query })
+    })
+  )
 
 /** Live subscription readers on the server (src/indexer/graphql/Subscriptions.ts), waited for until `ok` (bounded). */
 const upstreams = (ok: (n: number) => boolean) =>
@@ -46,53 +53,72 @@ const upstreams = (ok: (n: number) => boolean) =>
 const ignite = (name: string) =>
   Effect.flatMap(AnvilChain, (anvil) =>
     Effect.promise(() =>
-      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [name, name.toUpperCase()])
-    ))
+      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+        name,
+        name.toUpperCase()
+      ])
+    )
+  )
 
 /**
  * GraphiQL at the indexer's GET /v1/graphql, offline (every request off this machine is aborted, and any console error
  * fails): a query runs and its result shows; the schema explorer and completion come from the server's schema; a
  * subscription started in the page shows the event of a launch made on the devnet afterwards.
  */
-layer(Layer.merge(TestServices(["indexer"]), Chromium.layer), { timeout: "120 seconds", excludeTestServices: true })("GraphiQL in a browser", (it) => {
-  it.effect("runs a query and shows its result", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const { page, problems } = yield* openGraphiql
-      yield* Effect.promise(async () => {
-        await setQuery(page, "query { _meta { database ready } }")
-        await page.getByRole("button", { name: /^Execute query/ }).click()
-        await response(page, /"database":\s*"up"/).waitFor()
-      })
-      assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
-    })))
+layer(Layer.merge(TestServices(["indexer"]), Chromium.layer), { timeout: "120 seconds", excludeTestServices: true })(
+  "GraphiQL in a browser",
+  (it) => {
+    it.effect("runs a query and shows its result", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { page, problems } = yield* openGraphiql
+          yield* Effect.promise(async () => {
+            await setQuery(page, "query { _meta { database ready } }")
+            await page.getByRole("button", { name: /^Execute query/ }).click()
+            await response(page, /"database":\s*"up"/).waitFor()
+          })
+          assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
+        })
+      )
+    )
 
-  it.effect("the schema explorer shows the root types and fields; the editor completes field names", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const { page, problems } = yield* openGraphiql
-      yield* Effect.promise(async () => {
-        await page.getByRole("button", { name: "Show Documentation Explorer" }).click()
-        const docs = page.getByRole("region", { name: "Documentation Explorer" })
-        await docs.getByRole("link", { name: "Subscription", exact: true }).click()
-        await docs.getByText("launches", { exact: true }).first().waitFor()
-        await setQuery(page, "query { _me")
-        await page.keyboard.press("Control+Space")
-        await page.getByRole("listbox", { name: "Suggest" }).getByRole("option", { name: /^_meta/ }).waitFor()
-      })
-      assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
-    })))
+    it.effect("the schema explorer shows the root types and fields; the editor completes field names", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { page, problems } = yield* openGraphiql
+          yield* Effect.promise(async () => {
+            await page.getByRole("button", { name: "Show Documentation Explorer" }).click()
+            const docs = page.getByRole("region", { name: "Documentation Explorer" })
+            await docs.getByRole("link", { name: "Subscription", exact: true }).click()
+            await docs.getByText("launches", { exact: true }).first().waitFor()
+            await setQuery(page, "query { _me")
+            await page.keyboard.press("Control+Space")
+            await page
+              .getByRole("listbox", { name: "Suggest" })
+              .getByRole("option", { name: /^_meta/ })
+              .waitFor()
+          })
+          assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
+        })
+      )
+    )
 
-  it.effect("a subscription shows the event of a launch made after it started (graphql-ws)", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const { page, problems } = yield* openGraphiql
-      const before = yield* upstreams(() => true)
-      yield* Effect.promise(async () => {
-        await setQuery(page, "subscription { launches { token tokenInfo { symbol } } }")
-        await page.getByRole("button", { name: /^Execute query/ }).click()
-      })
-      // The page's subscription is live on the server before the launch is made.
-      yield* upstreams((n) => n >= before + 1)
-      yield* ignite("Lumen")
-      yield* Effect.promise(() => response(page, /"symbol":\s*"LUMEN"/).waitFor())
-      assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
-    })))
-})
+    it.effect("a subscription shows the event of a launch made after it started (graphql-ws)", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { page, problems } = yield* openGraphiql
+          const before = yield* upstreams(() => true)
+          yield* Effect.promise(async () => {
+            await setQuery(page, "subscription { launches { token tokenInfo { symbol } } }")
+            await page.getByRole("button", { name: /^Execute query/ }).click()
+          })
+          // The page's subscription is live on the server before the launch is made.
+          yield* upstreams((n) => n >= before + 1)
+          yield* ignite("Lumen")
+          yield* Effect.promise(() => response(page, /"symbol":\s*"LUMEN"/).waitFor())
+          assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
+        })
+      )
+    )
+  }
+)

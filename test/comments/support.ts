@@ -9,7 +9,9 @@ import { bearer, client, postJson, signIn } from "../sessions/support.ts"
 /** Comment-test plumbing over the social server (client + indexer over the seeded devnet). */
 
 /** Canonical launched tokens of the seeded devnet (visible once the indexer has caught up). */
-export const launchedTokens = Effect.map(AnvilChain, (anvil) => anvil.deployments.launches.filter((l) => l.canonical).map((l) => l.token))
+export const launchedTokens = Effect.map(AnvilChain, (anvil) =>
+  anvil.deployments.launches.filter((l) => l.canonical).map((l) => l.token)
+)
 
 export interface Member {
   readonly token: string
@@ -51,19 +53,30 @@ export const notificationsOf = (who: Member) =>
  */
 export const postFresh = (path: string, body: unknown, headers: Record<string, string>) =>
   Effect.flatMap(baseUrl("client"), (base) =>
-    Effect.promise(() =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
-        const data = JSON.stringify(body)
-        const request = NodeHttp.request(`${base}${path}`, {
-          method: "POST",
-          agent: false,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers }
-        }, (response) => {
-          const chunks: Array<Buffer> = []
-          response.on("data", (c: Buffer) => chunks.push(c))
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || "null") }))
+    Effect.promise(
+      () =>
+        new Promise<{ status: number; body: any }>((resolve, reject) => {
+          const data = JSON.stringify(body)
+          const request = NodeHttp.request(
+            `${base}${path}`,
+            {
+              method: "POST",
+              agent: false,
+              headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers }
+            },
+            (response) => {
+              const chunks: Array<Buffer> = []
+              response.on("data", (c: Buffer) => chunks.push(c))
+              response.on("end", () =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  body: JSON.parse(Buffer.concat(chunks).toString() || "null")
+                })
+              )
+            }
+          )
+          request.on("error", reject)
+          request.end(data)
         })
-        request.on("error", reject)
-        request.end(data)
-      })
-    ))
+    )
+  )

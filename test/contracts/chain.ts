@@ -177,7 +177,12 @@ export const write = async <const abi extends Abi, name extends WriteName<abi>>(
     account: from,
     ...(value === undefined ? {} : { value })
   } as Parameters<PublicClient["simulateContract"]>[0])
-  return sendTx(chain, { from, to: address, data: encodeFunctionData(params), ...(value === undefined ? {} : { value }) })
+  return sendTx(chain, {
+    from,
+    to: address,
+    data: encodeFunctionData(params),
+    ...(value === undefined ? {} : { value })
+  })
 }
 
 export const deploy = async (
@@ -218,7 +223,9 @@ export const uniswapArtifacts = {
   factory: () => artifact("@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json"),
   pool: () => artifact("@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json"),
   positionManager: () =>
-    artifact("@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json"),
+    artifact(
+      "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json"
+    ),
   swapRouter02: () => artifact("@uniswap/swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json"),
   quoterV2: () => artifact("@uniswap/swap-router-contracts/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json")
 }

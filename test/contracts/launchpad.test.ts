@@ -81,7 +81,10 @@ const ignitedOf = (receipt: TransactionReceipt): Launched => {
 }
 
 const nextTokenAddress = async (): Promise<Address> =>
-  getContractAddress({ from: pad.launch, nonce: BigInt(await chain.public.getTransactionCount({ address: pad.launch })) })
+  getContractAddress({
+    from: pad.launch,
+    nonce: BigInt(await chain.public.getTransactionCount({ address: pad.launch }))
+  })
 
 const balanceOf = (token: Address, account: Address) =>
   chain.public.readContract({ address: token, abi: abis.erc20, functionName: "balanceOf", args: [account] })
@@ -99,7 +102,14 @@ interface LaunchParams {
 const ODD: LaunchParams = { fee: 3000, tickLower: -120_000, tickUpper: 887_220, sqrtPriceX96: sqrtAtTick(-120_060) }
 
 const igniteWithConfig = (from: Address, name: string, c: LaunchParams) =>
-  write(chain, from, pad.launch, FireLaunchAbi, "igniteWithConfig", [name, name.toUpperCase(), c.fee, c.sqrtPriceX96, c.tickLower, c.tickUpper])
+  write(chain, from, pad.launch, FireLaunchAbi, "igniteWithConfig", [
+    name,
+    name.toUpperCase(),
+    c.fee,
+    c.sqrtPriceX96,
+    c.tickLower,
+    c.tickUpper
+  ])
 
 /** Launches non-canonical filler tokens until the next launched token will be token0 (or token1) of its pool. */
 const untilNextIsToken0 = async (token0: boolean): Promise<void> => {
@@ -111,15 +121,25 @@ const untilNextIsToken0 = async (token0: boolean): Promise<void> => {
 }
 
 const read = {
-    launch: (
+  launch: (
     functionName: "creatorOf" | "poolOf" | "positionIdOf" | "isCanonical" | "graduationConditionAt",
     token: Address
   ): Promise<unknown> =>
     chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName, args: [token] } as const),
   canGraduate: (token: Address) =>
-      chain.public.readContract({ address: pad.graduator, abi: FireGraduatorAbi, functionName: "canGraduate", args: [token] }),
-    isGraduated: (token: Address) =>
-      chain.public.readContract({ address: pad.graduator, abi: FireGraduatorAbi, functionName: "isGraduated", args: [token] })
+    chain.public.readContract({
+      address: pad.graduator,
+      abi: FireGraduatorAbi,
+      functionName: "canGraduate",
+      args: [token]
+    }),
+  isGraduated: (token: Address) =>
+    chain.public.readContract({
+      address: pad.graduator,
+      abi: FireGraduatorAbi,
+      functionName: "isGraduated",
+      args: [token]
+    })
 }
 
 const quoteAndBuy = async (launched: Launched, tokenIn: Address, tokenOut: Address, amountIn: bigint) => {
@@ -176,7 +196,9 @@ beforeAll(async () => {
     const predicted = await nextTokenAddress()
     const isLow = below(predicted, uni.weth)
     const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
-    const launched = ignitedOf(await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`]))
+    const launched = ignitedOf(
+      await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`])
+    )
     ignitions.push({ predicted, creator, launched })
     if (creator === creatorA) found.low = launched
     if (creator === creatorB) found.high = launched
@@ -192,36 +214,54 @@ afterAll(async () => {
 
 describe("FireRegistry", () => {
   it("has the documented defaults", async () => {
-    const r = (functionName: "gracePeriodDuration" | "forceGraduationDelay" | "streamingRecipientsTotalBps" | "graduationThreshold") =>
-      chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName })
+    const r = (
+      functionName:
+        | "gracePeriodDuration"
+        | "forceGraduationDelay"
+        | "streamingRecipientsTotalBps"
+        | "graduationThreshold"
+    ) => chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName })
     expect(await r("gracePeriodDuration")).toBe(3600n)
     expect(await r("forceGraduationDelay")).toBe(86400n)
     expect(await r("streamingRecipientsTotalBps")).toBe(10_000n)
     expect(await r("graduationThreshold")).toBe(parseEther("1"))
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" }))
-      .toEqual({
-        fee: 10_000,
-        startTick: -207_200,
-        tickLower: -207_200,
-        tickUpper: 887_200,
-        totalSupply: parseEther("1000000000"),
-        sqrtPriceX96: 2510809139091789284100322n,
-        sqrtPriceX96Inverted: 2500031419217008302293562112940196n
-      })
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" }))
-      .toEqual([{ account: gov, bps: 10_000 }])
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "stream" })).toBe(pad.stream)
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    ).toEqual({
+      fee: 10_000,
+      startTick: -207_200,
+      tickLower: -207_200,
+      tickUpper: 887_200,
+      totalSupply: parseEther("1000000000"),
+      sqrtPriceX96: 2510809139091789284100322n,
+      sqrtPriceX96Inverted: 2500031419217008302293562112940196n
+    })
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" })
+    ).toEqual([{ account: gov, bps: 10_000 }])
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "stream" })
+    ).toBe(pad.stream)
   })
 
   it("stores the start prices as the exact tick prices: recomputed with @uniswap/v3-sdk TickMath", async () => {
-    const config = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    const config = await chain.public.readContract({
+      address: pad.registry,
+      abi: FireRegistryAbi,
+      functionName: "launchConfig"
+    })
     expect(config.sqrtPriceX96).toBe(sqrtAtTick(config.startTick))
     expect(config.sqrtPriceX96Inverted).toBe(sqrtAtTick(-config.startTick))
   })
 
   it("setLaunchConfig takes the start prices, emits them and rejects implausible ones", async () => {
-    const config = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
-    const set = (from: Address, c: typeof config) => write(chain, from, pad.registry, FireRegistryAbi, "setLaunchConfig", [c])
+    const config = await chain.public.readContract({
+      address: pad.registry,
+      abi: FireRegistryAbi,
+      functionName: "launchConfig"
+    })
+    const set = (from: Address, c: typeof config) =>
+      write(chain, from, pad.registry, FireRegistryAbi, "setLaunchConfig", [c])
     expect(await revertNameOf(set(other, config))).toBe("NotGovernance")
     const invalid = [
       { ...config, sqrtPriceX96: 0n },
@@ -233,12 +273,23 @@ describe("FireRegistry", () => {
     ]
     for (const c of invalid) expect(await revertNameOf(set(gov, c))).toBe("InvalidLaunchConfig")
 
-    const next = { ...config, startTick: -207_400, sqrtPriceX96: sqrtAtTick(-207_400), sqrtPriceX96Inverted: sqrtAtTick(207_400) }
+    const next = {
+      ...config,
+      startTick: -207_400,
+      sqrtPriceX96: sqrtAtTick(-207_400),
+      sqrtPriceX96Inverted: sqrtAtTick(207_400)
+    }
     const receipt = await set(gov, next)
-    expect(parseEventLogs({ abi: FireRegistryAbi, logs: receipt.logs, eventName: "LaunchConfigUpdated" })[0]?.args).toEqual(next)
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })).toEqual(next)
+    expect(
+      parseEventLogs({ abi: FireRegistryAbi, logs: receipt.logs, eventName: "LaunchConfigUpdated" })[0]?.args
+    ).toEqual(next)
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    ).toEqual(next)
     await set(gov, config)
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })).toEqual(config)
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "launchConfig" })
+    ).toEqual(config)
   })
 
   it("is changeable only by governance, with events", async () => {
@@ -248,24 +299,35 @@ describe("FireRegistry", () => {
     expect(
       await revertNameOf(write(chain, gov, pad.registry, FireRegistryAbi, "setGracePeriodDuration", [86_401n]))
     ).toBe("InvalidDelays")
-    const tooMuch = [{ account: r1, bps: 6000 }, { account: r2, bps: 5000 }]
+    const tooMuch = [
+      { account: r1, bps: 6000 },
+      { account: r2, bps: 5000 }
+    ]
     expect(await revertNameOf(write(chain, gov, pad.registry, FireRegistryAbi, "setFeeRecipients", [tooMuch]))).toBe(
       "InvalidBps"
     )
 
     const receipt = await write(chain, gov, pad.registry, FireRegistryAbi, "setFeeRecipients", [
-      [{ account: r1, bps: 5000 }, { account: r2, bps: 3000 }, { account: r3, bps: 1500 }]
+      [
+        { account: r1, bps: 5000 },
+        { account: r2, bps: 3000 },
+        { account: r3, bps: 1500 }
+      ]
     ])
     const [event] = parseEventLogs({ abi: FireRegistryAbi, logs: receipt.logs, eventName: "FeeRecipientsUpdated" })
     expect(event?.args).toEqual({ accounts: [r1, r2, r3], bps: [5000, 3000, 1500] })
 
     const moved = await write(chain, gov, pad.registry, FireRegistryAbi, "setGovernance", [other])
-    expect(parseEventLogs({ abi: FireRegistryAbi, logs: moved.logs, eventName: "GovernanceUpdated" })[0]?.args).toEqual({
-      previous: gov,
-      current: other
-    })
+    expect(parseEventLogs({ abi: FireRegistryAbi, logs: moved.logs, eventName: "GovernanceUpdated" })[0]?.args).toEqual(
+      {
+        previous: gov,
+        current: other
+      }
+    )
     await write(chain, other, pad.registry, FireRegistryAbi, "setGovernance", [gov])
-    expect(await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "governance" })).toBe(gov)
+    expect(
+      await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "governance" })
+    ).toBe(gov)
   })
 })
 
@@ -276,7 +338,11 @@ describe("FireLaunch", () => {
       expect(launched.creator).toBe(creator)
     }
 
-    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    const config = await chain.public.readContract({
+      address: pad.launch,
+      abi: FireLaunchAbi,
+      functionName: "launchConfig"
+    })
     for (const launched of [low, high]) {
       const isToken0 = launched === low
       const [token0, token1] = isToken0 ? [launched.token, uni.weth] : [uni.weth, launched.token]
@@ -289,7 +355,12 @@ describe("FireLaunch", () => {
       })
       expect(launched.pool).toBe(expectedPool)
       expect(
-        await chain.public.readContract({ address: uni.factory, abi: abis.factory, functionName: "getPool", args: [launched.token, uni.weth, config.fee] })
+        await chain.public.readContract({
+          address: uni.factory,
+          abi: abis.factory,
+          functionName: "getPool",
+          args: [launched.token, uni.weth, config.fee]
+        })
       ).toBe(expectedPool)
 
       expect(launched.canonical).toBe(true)
@@ -301,32 +372,61 @@ describe("FireLaunch", () => {
 
       // Ticks and start price: the canonical ones, mirrored when the token is token1.
       const startTick = isToken0 ? config.startTick : -config.startTick
-      const [tickLower, tickUpper] = isToken0 ? [config.tickLower, config.tickUpper] : [-config.tickUpper, -config.tickLower]
+      const [tickLower, tickUpper] = isToken0
+        ? [config.tickLower, config.tickUpper]
+        : [-config.tickUpper, -config.tickLower]
       expect([launched.tickLower, launched.tickUpper]).toEqual([tickLower, tickUpper])
       expect(launched.sqrtPriceX96).toBe(sqrtAtTick(startTick))
       expect(
-        await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "canonicalPoolConfig", args: [isToken0] })
+        await chain.public.readContract({
+          address: pad.launch,
+          abi: FireLaunchAbi,
+          functionName: "canonicalPoolConfig",
+          args: [isToken0]
+        })
       ).toEqual([config.fee, launched.sqrtPriceX96, tickLower, tickUpper])
-      const [sqrtPriceX96, tick] = await chain.public.readContract({ address: launched.pool, abi: abis.pool, functionName: "slot0" })
+      const [sqrtPriceX96, tick] = await chain.public.readContract({
+        address: launched.pool,
+        abi: abis.pool,
+        functionName: "slot0"
+      })
       expect(sqrtPriceX96).toBe(launched.sqrtPriceX96)
       expect(tick).toBe(startTick)
 
       // One single-sided position holding (all but rounding dust of) the supply, owned by FireLaunch.
       expect(
-        await chain.public.readContract({ address: uni.positionManager, abi: abis.positionManager, functionName: "ownerOf", args: [launched.positionId] })
+        await chain.public.readContract({
+          address: uni.positionManager,
+          abi: abis.positionManager,
+          functionName: "ownerOf",
+          args: [launched.positionId]
+        })
       ).toBe(pad.launch)
-      const position = await chain.public.readContract({ address: uni.positionManager, abi: abis.positionManager, functionName: "positions", args: [launched.positionId] })
+      const position = await chain.public.readContract({
+        address: uni.positionManager,
+        abi: abis.positionManager,
+        functionName: "positions",
+        args: [launched.positionId]
+      })
       expect([position[5], position[6]]).toEqual([tickLower, tickUpper])
       expect(position[7]).toBeGreaterThan(0n)
-      const supply = await chain.public.readContract({ address: launched.token, abi: abis.erc20, functionName: "totalSupply" })
+      const supply = await chain.public.readContract({
+        address: launched.token,
+        abi: abis.erc20,
+        functionName: "totalSupply"
+      })
       expect(supply).toBe(config.totalSupply)
       const inPool = await balanceOf(launched.token, launched.pool)
       expect(supply - inPool).toBe(await balanceOf(launched.token, pad.launch))
       expect(supply - inPool).toBeLessThan(1_000_000n) // dust only
       expect(await balanceOf(uni.weth, launched.pool)).toBe(0n)
-      expect(await chain.public.readContract({ address: launched.token, abi: abis.erc20, functionName: "decimals" })).toBe(18)
+      expect(
+        await chain.public.readContract({ address: launched.token, abi: abis.erc20, functionName: "decimals" })
+      ).toBe(18)
     }
-    expect(await chain.public.readContract({ address: low.token, abi: abis.erc20, functionName: "symbol" })).toMatch(/^FIRE\d+$/)
+    expect(await chain.public.readContract({ address: low.token, abi: abis.erc20, functionName: "symbol" })).toMatch(
+      /^FIRE\d+$/
+    )
     expect(low.receipt.gasUsed).toBeLessThan(7_000_000n)
   })
 
@@ -340,11 +440,18 @@ describe("FireLaunch", () => {
       expect(launched.canonical).toBe(false)
       expect(await read.launch("isCanonical", launched.token)).toBe(false)
       expect(launched.fee).toBe(fee)
-      expect([launched.tickLower, launched.tickUpper]).toEqual(isToken0 ? [tickLower, tickUpper] : [-tickUpper, -tickLower])
-      const [poolPrice, tick] = await chain.public.readContract({ address: launched.pool, abi: abis.pool, functionName: "slot0" })
+      expect([launched.tickLower, launched.tickUpper]).toEqual(
+        isToken0 ? [tickLower, tickUpper] : [-tickUpper, -tickLower]
+      )
+      const [poolPrice, tick] = await chain.public.readContract({
+        address: launched.pool,
+        abi: abis.pool,
+        functionName: "slot0"
+      })
       expect(poolPrice).toBe(launched.sqrtPriceX96)
       expect(poolPrice).toBe(isToken0 ? sqrtPriceX96 : inverse(sqrtPriceX96))
-      if (isToken0) expect(tick).toBeLessThan(tickLower) // below the range: all token0
+      if (isToken0)
+        expect(tick).toBeLessThan(tickLower) // below the range: all token0
       else expect(tick).toBeGreaterThanOrEqual(-tickLower) // at or above the mirrored range: all token1
       expect(await balanceOf(uni.weth, launched.pool)).toBe(0n)
       // And it is tradeable.
@@ -355,14 +462,23 @@ describe("FireLaunch", () => {
   })
 
   it("igniteWithConfig with the canonical parameters is a canonical launch in both token orders", async () => {
-    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    const config = await chain.public.readContract({
+      address: pad.launch,
+      abi: FireLaunchAbi,
+      functionName: "launchConfig"
+    })
     for (const token0 of [true, false]) {
       await untilNextIsToken0(token0)
       const launched = ignitedOf(await igniteWithConfig(other, `Same ${token0}`, config))
       expect(below(launched.token, uni.weth)).toBe(token0)
       expect(launched.canonical).toBe(true)
       expect(await read.launch("isCanonical", launched.token)).toBe(true)
-      const canonical = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "canonicalPoolConfig", args: [token0] })
+      const canonical = await chain.public.readContract({
+        address: pad.launch,
+        abi: FireLaunchAbi,
+        functionName: "canonicalPoolConfig",
+        args: [token0]
+      })
       expect([launched.fee, launched.sqrtPriceX96, launched.tickLower, launched.tickUpper]).toEqual(canonical)
       // The token1 pool starts at the registry's exact price of -startTick, not at the (rounded) inverse.
       expect(launched.sqrtPriceX96).toBe(sqrtAtTick(token0 ? config.startTick : -config.startTick))
@@ -371,15 +487,19 @@ describe("FireLaunch", () => {
   })
 
   it("rejects launches that would not be single-sided, checked in the pool (both token orders and the exact edge)", async () => {
-    const config = await chain.public.readContract({ address: pad.launch, abi: FireLaunchAbi, functionName: "launchConfig" })
+    const config = await chain.public.readContract({
+      address: pad.launch,
+      abi: FireLaunchAbi,
+      functionName: "launchConfig"
+    })
     const rejected = (name: string, c: LaunchParams) => revertNameOf(igniteWithConfig(other, name, c))
     for (const token0 of [true, false]) {
       await untilNextIsToken0(token0)
       // A price inside the range (for token1: its inverse lands inside the mirrored range).
       expect(await rejected("Bad", { ...ODD, sqrtPriceX96: sqrtAtTick(ODD.tickLower + 60) })).toBe("NotSingleSided")
-      expect(
-        await rejected("Bad", { ...config, sqrtPriceX96: sqrtAtTick(config.tickLower + 200) })
-      ).toBe("NotSingleSided")
+      expect(await rejected("Bad", { ...config, sqrtPriceX96: sqrtAtTick(config.tickLower + 200) })).toBe(
+        "NotSingleSided"
+      )
       // Prices the pool cannot start at, and invalid ranges.
       expect(await rejected("Bad", { ...ODD, sqrtPriceX96: 4295128738n })).toBe("NotSingleSided")
       expect(await rejected("Bad", { ...ODD, tickLower: ODD.tickUpper })).toBe("InvalidTickRange")
@@ -398,11 +518,17 @@ describe("FireLaunch", () => {
 
     // Governance passing start prices that are close but not exact: canonical launches revert instead of
     // starting inside the range (token0: just above the edge price; token1: inverse just below the mirrored edge).
-    const off = { ...config, sqrtPriceX96: config.sqrtPriceX96 + 1n, sqrtPriceX96Inverted: config.sqrtPriceX96Inverted - 1n }
+    const off = {
+      ...config,
+      sqrtPriceX96: config.sqrtPriceX96 + 1n,
+      sqrtPriceX96Inverted: config.sqrtPriceX96Inverted - 1n
+    }
     await write(chain, gov, pad.registry, FireRegistryAbi, "setLaunchConfig", [off])
     for (const token0 of [true, false]) {
       await untilNextIsToken0(token0)
-      expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "ignite", ["Off", "OFF"]))).toBe("NotSingleSided")
+      expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "ignite", ["Off", "OFF"]))).toBe(
+        "NotSingleSided"
+      )
     }
     await write(chain, gov, pad.registry, FireRegistryAbi, "setLaunchConfig", [config])
   })
@@ -421,11 +547,15 @@ describe("FireLaunch", () => {
 
 describe("FuelVault", () => {
   it("rejects a self-gift with SelfGiftNotAllowed, zero amounts and unknown tokens", async () => {
-    expect(await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "give", [low.token], parseEther("1")))).toBe(
-      "SelfGiftNotAllowed"
+    expect(
+      await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "give", [low.token], parseEther("1")))
+    ).toBe("SelfGiftNotAllowed")
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 0n))).toBe(
+      "ZeroAmount"
     )
-    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 0n))).toBe("ZeroAmount")
-    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [uni.weth], 1n))).toBe("UnknownToken")
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [uni.weth], 1n))).toBe(
+      "UnknownToken"
+    )
   })
 
   it("accrues fuel per token and withdraw pays the creator exactly", async () => {
@@ -438,7 +568,12 @@ describe("FuelVault", () => {
       creator: creatorA,
       amount: parseEther("0.25")
     })
-    const fuel = await chain.public.readContract({ address: pad.fuelVault, abi: FuelVaultAbi, functionName: "fuelOf", args: [low.token] })
+    const fuel = await chain.public.readContract({
+      address: pad.fuelVault,
+      abi: FuelVaultAbi,
+      functionName: "fuelOf",
+      args: [low.token]
+    })
     expect(fuel).toBe(parseEther("0.3"))
 
     const before = await chain.public.getBalance({ address: creatorA })
@@ -449,21 +584,25 @@ describe("FuelVault", () => {
       creator: creatorA,
       amount: parseEther("0.3")
     })
-    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe("NothingToWithdraw")
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe(
+      "NothingToWithdraw"
+    )
 
     // The creator withdrawing itself: the balance grows by the fuel minus the gas paid.
     const beforeB = await chain.public.getBalance({ address: creatorB })
     const own = await write(chain, creatorB, pad.fuelVault, FuelVaultAbi, "withdraw", [high.token])
-    expect((await chain.public.getBalance({ address: creatorB })) - beforeB).toBe(parseEther("0.5") - own.gasUsed * own.effectiveGasPrice)
+    expect((await chain.public.getBalance({ address: creatorB })) - beforeB).toBe(
+      parseEther("0.5") - own.gasUsed * own.effectiveGasPrice
+    )
   })
 })
 
 describe("FireGraduator", () => {
   it("graduates after the recorded condition and the grace period", async () => {
     expect(await read.canGraduate(low.token)).toBe(false) // 0.3 WETH < 1 WETH
-    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))).toBe(
-      "GraduationConditionNotMet"
-    )
+    expect(
+      await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))
+    ).toBe("GraduationConditionNotMet")
     await buy(low, parseEther("0.8"))
     expect(await read.canGraduate(low.token)).toBe(true)
     expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe(
@@ -472,18 +611,24 @@ describe("FireGraduator", () => {
 
     const recorded = await write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token])
     const block = await chain.public.getBlock({ blockNumber: recorded.blockNumber })
-    expect(parseEventLogs({ abi: FireLaunchAbi, logs: recorded.logs, eventName: "GraduationConditionRecorded" })[0]?.args).toEqual({
+    expect(
+      parseEventLogs({ abi: FireLaunchAbi, logs: recorded.logs, eventName: "GraduationConditionRecorded" })[0]?.args
+    ).toEqual({
       token: low.token,
       timestamp: block.timestamp
     })
     expect(await read.launch("graduationConditionAt", low.token)).toBe(block.timestamp)
-    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))).toBe(
-      "GraduationConditionAlreadyRecorded"
-    )
+    expect(
+      await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [low.token]))
+    ).toBe("GraduationConditionAlreadyRecorded")
 
-    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("GracePeriodNotOver")
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe(
+      "GracePeriodNotOver"
+    )
     await advance(1800)
-    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("GracePeriodNotOver")
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe(
+      "GracePeriodNotOver"
+    )
     await advance(1800)
     const graduated = await write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token])
     const gradBlock = await chain.public.getBlock({ blockNumber: graduated.blockNumber })
@@ -493,11 +638,17 @@ describe("FireGraduator", () => {
       timestamp: gradBlock.timestamp
     })
     expect(await read.isGraduated(low.token)).toBe(true)
-    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe("AlreadyGraduated")
+    expect(await revertNameOf(write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [low.token]))).toBe(
+      "AlreadyGraduated"
+    )
 
     // Fuel ends at graduation.
-    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 1n))).toBe("AlreadyGraduated")
-    expect(await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe("AlreadyGraduated")
+    expect(await revertNameOf(write(chain, giver, pad.fuelVault, FuelVaultAbi, "give", [low.token], 1n))).toBe(
+      "AlreadyGraduated"
+    )
+    expect(await revertNameOf(write(chain, creatorA, pad.fuelVault, FuelVaultAbi, "withdraw", [low.token]))).toBe(
+      "AlreadyGraduated"
+    )
   })
 
   it("can be forced after forceGraduationDelay when the condition no longer holds", async () => {
@@ -521,16 +672,26 @@ describe("FireGraduator", () => {
 describe("FireStream", () => {
   it("claimFees reverts before graduation", async () => {
     const receipt = await write(chain, creatorA, pad.launch, FireLaunchAbi, "ignite", ["Young", "YNG"])
-    expect(await revertNameOf(write(chain, other, pad.stream, FireStreamAbi, "claimFees", [ignitedOf(receipt).token]))).toBe(
-      "NotGraduated"
+    expect(
+      await revertNameOf(write(chain, other, pad.stream, FireStreamAbi, "claimFees", [ignitedOf(receipt).token]))
+    ).toBe("NotGraduated")
+    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "collectFees", [low.token]))).toBe(
+      "NotStream"
     )
-    expect(await revertNameOf(write(chain, other, pad.launch, FireLaunchAbi, "collectFees", [low.token]))).toBe("NotStream")
   })
 
   it("after swaps, claimFees pays each recipient exactly its bps share of both tokens (both token orders)", async () => {
     await write(chain, buyer, low.token, abis.erc20, "approve", [uni.swapRouter02, maxUint256])
-    const recipients = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "feeRecipients" })
-    const totalBps = await chain.public.readContract({ address: pad.registry, abi: FireRegistryAbi, functionName: "streamingRecipientsTotalBps" })
+    const recipients = await chain.public.readContract({
+      address: pad.registry,
+      abi: FireRegistryAbi,
+      functionName: "feeRecipients"
+    })
+    const totalBps = await chain.public.readContract({
+      address: pad.registry,
+      abi: FireRegistryAbi,
+      functionName: "streamingRecipientsTotalBps"
+    })
 
     for (const launched of [low, high]) {
       // Fees in both tokens: buys pay WETH fees, sells pay token fees.
@@ -543,7 +704,14 @@ describe("FireStream", () => {
         address: uni.positionManager,
         abi: abis.positionManager,
         functionName: "collect",
-        args: [{ tokenId: launched.positionId, recipient: pad.stream, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
+        args: [
+          {
+            tokenId: launched.positionId,
+            recipient: pad.stream,
+            amount0Max: 2n ** 128n - 1n,
+            amount1Max: 2n ** 128n - 1n
+          }
+        ],
         account: pad.launch
       })
       expect(expected[0]).toBeGreaterThan(0n)
@@ -555,7 +723,9 @@ describe("FireStream", () => {
       const before = await balances()
       const receipt = await write(chain, other, pad.stream, FireStreamAbi, "claimFees", [launched.token])
       const after = await balances()
-      const events = parseEventLogs({ abi: FireStreamAbi, logs: receipt.logs, eventName: "FeesClaimed" }).map((e) => e.args)
+      const events = parseEventLogs({ abi: FireStreamAbi, logs: receipt.logs, eventName: "FeesClaimed" }).map(
+        (e) => e.args
+      )
 
       const shares = recipients.map((r) => ({
         token: launched.token,

@@ -18,21 +18,27 @@ const CANONICAL_POOL_INIT_CODE_HASH = "0xe34f199b19b2b4f47f68442619d555527d244f7
 
 layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded state)", (it) => {
   it.effect("has code at every address of deployments.json", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { publicClient, deployments } = yield* AnvilChain
       const addresses: Array<[string, Address]> = [
         ...Object.entries(deployments.contracts),
-        ...deployments.launches.flatMap((l): Array<[string, Address]> => [[`${l.symbol} token`, l.token], [`${l.symbol} pool`, l.pool]])
+        ...deployments.launches.flatMap(
+          (l): Array<[string, Address]> => [
+            [`${l.symbol} token`, l.token],
+            [`${l.symbol} pool`, l.pool]
+          ]
+        )
       ]
       assert.isAtLeast(addresses.length, 16 + 2 * 4)
       for (const [name, address] of addresses) {
         const code = yield* Effect.promise(() => publicClient.getCode({ address }))
         assert.isTrue(code !== undefined && code.length > 2, `no code at ${name} ${address}`)
       }
-    }))
+    })
+  )
 
   it.effect("stores the pool init code hash of the deployed pool bytecode (the canonical one for v3-core 1.0.1)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { deployments } = yield* AnvilChain
       assert.strictEqual(deployments.poolInitCodeHash, poolInitCodeHash())
       assert.strictEqual(deployments.poolInitCodeHash, CANONICAL_POOL_INIT_CODE_HASH)
@@ -40,10 +46,11 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
       const { publicClient } = yield* AnvilChain
       const factoryCode = yield* Effect.promise(() => publicClient.getCode({ address: deployments.contracts.factory }))
       assert.include(factoryCode!, artifacts.pool().bytecode.slice(2, 2 + 2_000))
-    }))
+    })
+  )
 
   it.effect("every seeded pool is at the SDK-computed address, which is the factory's getPool", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { publicClient, deployments, chainId } = yield* AnvilChain
       const pools = deployments.pools ?? []
       assert.isAtLeast(pools.length, 6) // USDT/WETH + 5 launches
@@ -73,26 +80,59 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
         )
         assert.deepStrictEqual([token0, token1], [pool.token0, pool.token1])
       }
-    }))
+    })
+  )
 
   it.effect("launches match FireLaunch: creator, pool, canonical flag; one graduated, one non-canonical", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { publicClient, deployments } = yield* AnvilChain
       const { fireLaunch, fireGraduator } = deployments.contracts
       for (const launch of deployments.launches) {
         const read = <T>(p: Promise<T>) => Effect.promise(() => p)
-        const creator = yield* read(publicClient.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "creatorOf", args: [launch.token] }))
-        const pool = yield* read(publicClient.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "poolOf", args: [launch.token] }))
-        const canonical = yield* read(publicClient.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "isCanonical", args: [launch.token] }))
-        const graduated = yield* read(publicClient.readContract({ address: fireGraduator, abi: FireGraduatorAbi, functionName: "isGraduated", args: [launch.token] }))
-        assert.deepStrictEqual({ creator, pool, canonical, graduated }, {
-          creator: launch.creator,
-          pool: launch.pool,
-          canonical: launch.canonical,
-          graduated: launch.graduated
-        })
+        const creator = yield* read(
+          publicClient.readContract({
+            address: fireLaunch,
+            abi: FireLaunchAbi,
+            functionName: "creatorOf",
+            args: [launch.token]
+          })
+        )
+        const pool = yield* read(
+          publicClient.readContract({
+            address: fireLaunch,
+            abi: FireLaunchAbi,
+            functionName: "poolOf",
+            args: [launch.token]
+          })
+        )
+        const canonical = yield* read(
+          publicClient.readContract({
+            address: fireLaunch,
+            abi: FireLaunchAbi,
+            functionName: "isCanonical",
+            args: [launch.token]
+          })
+        )
+        const graduated = yield* read(
+          publicClient.readContract({
+            address: fireGraduator,
+            abi: FireGraduatorAbi,
+            functionName: "isGraduated",
+            args: [launch.token]
+          })
+        )
+        assert.deepStrictEqual(
+          { creator, pool, canonical, graduated },
+          {
+            creator: launch.creator,
+            pool: launch.pool,
+            canonical: launch.canonical,
+            graduated: launch.graduated
+          }
+        )
       }
       assert.strictEqual(deployments.launches.filter((l) => l.graduated).length, 1)
       assert.strictEqual(deployments.launches.filter((l) => !l.canonical).length, 1)
-    }))
+    })
+  )
 })

@@ -62,7 +62,7 @@ const launch = (chain: AnvilChainShape, symbol: string) => {
 
 layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet", (it) => {
   it.effect("SwapRouter02 exactInputSingle with ETH pays exactly what QuoterV2 predicted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* AnvilChain
       const { weth9, swapRouter02 } = chain.deployments.contracts
       const blze = launch(chain, "BLZE")
@@ -72,23 +72,33 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet",
       assert.isTrue(quoted > 0n)
       const [eth0, token0] = yield* promise(() => balances(chain, trader.address, [blze.token]))
       const receipt = yield* promise(() =>
-        chain.sender.write(trader, swapRouter02, swapRouter02Abi, "exactInputSingle", [{
-          tokenIn: weth9,
-          tokenOut: blze.token,
-          fee: blze.fee,
-          recipient: trader.address,
-          amountIn,
-          amountOutMinimum: quoted,
-          sqrtPriceLimitX96: 0n
-        }], amountIn)
+        chain.sender.write(
+          trader,
+          swapRouter02,
+          swapRouter02Abi,
+          "exactInputSingle",
+          [
+            {
+              tokenIn: weth9,
+              tokenOut: blze.token,
+              fee: blze.fee,
+              recipient: trader.address,
+              amountIn,
+              amountOutMinimum: quoted,
+              sqrtPriceLimitX96: 0n
+            }
+          ],
+          amountIn
+        )
       )
       const [eth1, token1] = yield* promise(() => balances(chain, trader.address, [blze.token]))
       assert.strictEqual(token1! - token0!, quoted)
       assert.strictEqual(eth0! - eth1!, amountIn + gasCost(receipt))
-    }))
+    })
+  )
 
   it.effect("SwapRouter02 multi-hop USDT → WETH → token pays exactly quoteExactInput", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* AnvilChain
       const { weth9, swapRouter02, stablecoin } = chain.deployments.contracts
       const cndr = launch(chain, "CNDR")
@@ -99,20 +109,23 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet",
       yield* promise(() => chain.sender.write(trader, stablecoin, erc20Abi, "approve", [swapRouter02, amountIn]))
       const [, usdt0, token0] = yield* promise(() => balances(chain, trader.address, [stablecoin, cndr.token]))
       yield* promise(() =>
-        chain.sender.write(trader, swapRouter02, swapRouter02Abi, "exactInput", [{
-          path,
-          recipient: trader.address,
-          amountIn,
-          amountOutMinimum: quoted
-        }])
+        chain.sender.write(trader, swapRouter02, swapRouter02Abi, "exactInput", [
+          {
+            path,
+            recipient: trader.address,
+            amountIn,
+            amountOutMinimum: quoted
+          }
+        ])
       )
       const [, usdt1, token1] = yield* promise(() => balances(chain, trader.address, [stablecoin, cndr.token]))
       assert.strictEqual(usdt0! - usdt1!, amountIn)
       assert.strictEqual(token1! - token0!, quoted)
-    }))
+    })
+  )
 
   it.effect("UniversalRouter sells through a Permit2 allowance and pays as quoted; the allowance is spent", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* AnvilChain
       const { weth9, permit2, universalRouter } = chain.deployments.contracts
       const cndr = launch(chain, "CNDR")
@@ -123,14 +136,21 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet",
       const deadline = (yield* promise(() => chain.publicClient.getBlock())).timestamp + 600n
       const [, before] = yield* promise(() => balances(chain, trader.address, [cndr.token]))
       yield* promise(() =>
-        chain.sender.write(trader, universalRouter, universalRouterAbi, "execute", [
-          commands(urCommands.WRAP_ETH, urCommands.V3_SWAP_EXACT_IN),
+        chain.sender.write(
+          trader,
+          universalRouter,
+          universalRouterAbi,
+          "execute",
           [
-            recipientAmount(ADDRESS_THIS, ethIn),
-            v3ExactIn(MSG_SENDER, ethIn, buyQuote, encodePath([weth9, cndr.token], [cndr.fee]), false)
+            commands(urCommands.WRAP_ETH, urCommands.V3_SWAP_EXACT_IN),
+            [
+              recipientAmount(ADDRESS_THIS, ethIn),
+              v3ExactIn(MSG_SENDER, ethIn, buyQuote, encodePath([weth9, cndr.token], [cndr.fee]), false)
+            ],
+            deadline
           ],
-          deadline
-        ], ethIn)
+          ethIn
+        )
       )
       const [, bought] = yield* promise(() => balances(chain, trader.address, [cndr.token]))
       assert.strictEqual(bought! - before!, buyQuote)
@@ -140,7 +160,12 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet",
       const sellQuote = yield* promise(() => quoteSingle(chain, cndr.token, weth9, cndr.fee, amountIn))
       yield* promise(() => chain.sender.write(trader, cndr.token, erc20Abi, "approve", [permit2, maxUint256]))
       yield* promise(() =>
-        chain.sender.write(trader, permit2, permit2Abi, "approve", [cndr.token, universalRouter, amountIn, Number(deadline)])
+        chain.sender.write(trader, permit2, permit2Abi, "approve", [
+          cndr.token,
+          universalRouter,
+          amountIn,
+          Number(deadline)
+        ])
       )
       const [, token0, weth0] = yield* promise(() => balances(chain, trader.address, [cndr.token, weth9]))
       yield* promise(() =>
@@ -162,10 +187,12 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("swaps on the seeded devnet",
         })
       )
       assert.strictEqual(allowance, 0n)
-    }))
+    })
+  )
 })
 
-const commands = (...codes: ReadonlyArray<number>): Hex => `0x${codes.map((c) => c.toString(16).padStart(2, "0")).join("")}`
+const commands = (...codes: ReadonlyArray<number>): Hex =>
+  `0x${codes.map((c) => c.toString(16).padStart(2, "0")).join("")}`
 const recipientAmount = (recipient: Address, amount: bigint) =>
   encodeAbiParameters(parseAbiParameters("address, uint256"), [recipient, amount])
 const v3ExactIn = (recipient: Address, amountIn: bigint, minOut: bigint, path: Hex, payerIsUser: boolean) =>

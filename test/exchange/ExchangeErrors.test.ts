@@ -18,24 +18,31 @@ import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
  * "exchange"): a probe API with the `PublicRateLimit` and `ExchangeValidation` middleware the real groups use.
  */
 class Thing extends Schema.Class<Thing>("Thing")({ id: Schema.Int }) {}
-class ProbeApi extends HttpApi.make("probe").add(
-  HttpApiGroup.make("things").add(
-    HttpApiEndpoint.get("getThing", "/api/v1/things/:id", {
-      params: { id: Schema.Int },
-      query: { n: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10 }))) },
-      success: Thing,
-      error: ExchangeNotFound
-    }),
-    HttpApiEndpoint.get("boom", "/api/v1/boom", { success: Thing })
-  ).middleware(PublicRateLimit)
-).middleware(ExchangeValidation) {}
+class ProbeApi extends HttpApi.make("probe")
+  .add(
+    HttpApiGroup.make("things")
+      .add(
+        HttpApiEndpoint.get("getThing", "/api/v1/things/:id", {
+          params: { id: Schema.Int },
+          query: { n: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10 }))) },
+          success: Thing,
+          error: ExchangeNotFound
+        }),
+        HttpApiEndpoint.get("boom", "/api/v1/boom", { success: Thing })
+      )
+      .middleware(PublicRateLimit)
+  )
+  .middleware(ExchangeValidation) {}
 
 const ProbeHttp = HttpApiBuilder.group(ProbeApi, "things", (h) =>
-  h.handle("getThing", ({ params }) =>
-    params.id === 1
-      ? Effect.succeed(new Thing({ id: 1 }))
-      : Effect.fail(new ExchangeNotFound({ error: `No thing ${params.id}`, code: "THING_NOT_FOUND" })))
-    .handle("boom", () => Effect.die(new Error("secret internals"))))
+  h
+    .handle("getThing", ({ params }) =>
+      params.id === 1
+        ? Effect.succeed(new Thing({ id: 1 }))
+        : Effect.fail(new ExchangeNotFound({ error: `No thing ${params.id}`, code: "THING_NOT_FOUND" }))
+    )
+    .handle("boom", () => Effect.die(new Error("secret internals")))
+)
 
 const ProbeServer = serveService(
   "exchange",
@@ -43,7 +50,9 @@ const ProbeServer = serveService(
   exchangeErrorShape
 ).pipe(
   Layer.provide(RateLimiter.layerNoDeps.pipe(Layer.provide(RateLimitStore.layerMemory))),
-  Layer.provide(RateLimitConfig.layerWith({ ...defaultRateLimitSettings, exchangePublic: { limit: 4, windowSeconds: 30 } })),
+  Layer.provide(
+    RateLimitConfig.layerWith({ ...defaultRateLimitSettings, exchangePublic: { limit: 4, windowSeconds: 30 } })
+  ),
   Layer.provideMerge(Layer.mergeAll(AppConfig.layerWith(testSettings()), Listening.layer)),
   Layer.provideMerge(NodeServices.layer)
 )
@@ -57,61 +66,66 @@ const isExchangeError = (body: any) => {
 }
 
 layer(ProbeServer, { timeout: "30 seconds" })("exchange error shape and per-IP limit", (it) => {
-  it.effect("errors are { error, code, details? }; limit 4: 200s and errors count, the 5th → 429 with Retry-After", () =>
-    Effect.gen(function*() {
-      const base = yield* baseUrl("exchange")
-      const ok = yield* fetchJson(`${base}/api/v1/things/1`)
-      assert.strictEqual(ok.status, 200)
-      assert.strictEqual(ok.headers.get("ratelimit-limit"), "4")
-      assert.strictEqual(ok.headers.get("ratelimit-remaining"), "3")
-      assert.strictEqual(ok.headers.get("ratelimit-policy"), "4;w=30")
-      assert.isAtLeast(Number(ok.headers.get("ratelimit-reset")), 1)
+  it.effect(
+    "errors are { error, code, details? }; limit 4: 200s and errors count, the 5th → 429 with Retry-After",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl("exchange")
+        const ok = yield* fetchJson(`${base}/api/v1/things/1`)
+        assert.strictEqual(ok.status, 200)
+        assert.strictEqual(ok.headers.get("ratelimit-limit"), "4")
+        assert.strictEqual(ok.headers.get("ratelimit-remaining"), "3")
+        assert.strictEqual(ok.headers.get("ratelimit-policy"), "4;w=30")
+        assert.isAtLeast(Number(ok.headers.get("ratelimit-reset")), 1)
 
-      const missing = yield* fetchJson(`${base}/api/v1/things/2`)
-      assert.strictEqual(missing.status, 404)
-      isExchangeError(missing.body)
-      assert.deepStrictEqual(missing.body, { error: "No thing 2", code: "THING_NOT_FOUND" })
-      assert.strictEqual(missing.headers.get("ratelimit-remaining"), "2", "error answers carry the headers too")
+        const missing = yield* fetchJson(`${base}/api/v1/things/2`)
+        assert.strictEqual(missing.status, 404)
+        isExchangeError(missing.body)
+        assert.deepStrictEqual(missing.body, { error: "No thing 2", code: "THING_NOT_FOUND" })
+        assert.strictEqual(missing.headers.get("ratelimit-remaining"), "2", "error answers carry the headers too")
 
-      const bad = yield* fetchJson(`${base}/api/v1/things/1?n=99`)
-      assert.strictEqual(bad.status, 400)
-      isExchangeError(bad.body)
-      assert.strictEqual(bad.body.code, "INVALID_QUERY")
-      assert.include(bad.body.error, `"n"`)
-      assert.strictEqual(bad.body.details.issues[0].field, "n")
+        const bad = yield* fetchJson(`${base}/api/v1/things/1?n=99`)
+        assert.strictEqual(bad.status, 400)
+        isExchangeError(bad.body)
+        assert.strictEqual(bad.body.code, "INVALID_QUERY")
+        assert.include(bad.body.error, `"n"`)
+        assert.strictEqual(bad.body.details.issues[0].field, "n")
 
-      const boom = yield* fetchJson(`${base}/api/v1/boom`)
-      assert.strictEqual(boom.status, 500)
-      isExchangeError(boom.body)
-      assert.strictEqual(boom.body.code, "INTERNAL")
-      assert.notInclude(JSON.stringify(boom.body), "secret")
+        const boom = yield* fetchJson(`${base}/api/v1/boom`)
+        assert.strictEqual(boom.status, 500)
+        isExchangeError(boom.body)
+        assert.strictEqual(boom.body.code, "INTERNAL")
+        assert.notInclude(JSON.stringify(boom.body), "secret")
 
-      const limited = yield* fetchJson(`${base}/api/v1/things/1`)
-      assert.strictEqual(limited.status, 429)
-      isExchangeError(limited.body)
-      assert.strictEqual(limited.body.code, "RATE_LIMITED")
-      assert.strictEqual(limited.body.details.limit, 4)
-      assert.strictEqual(limited.headers.get("ratelimit-remaining"), "0")
-      const retryAfter = Number(limited.headers.get("retry-after"))
-      assert.isAtLeast(retryAfter, 1)
-      assert.isAtMost(retryAfter, 30)
-    }))
+        const limited = yield* fetchJson(`${base}/api/v1/things/1`)
+        assert.strictEqual(limited.status, 429)
+        isExchangeError(limited.body)
+        assert.strictEqual(limited.body.code, "RATE_LIMITED")
+        assert.strictEqual(limited.body.details.limit, 4)
+        assert.strictEqual(limited.headers.get("ratelimit-remaining"), "0")
+        const retryAfter = Number(limited.headers.get("retry-after"))
+        assert.isAtLeast(retryAfter, 1)
+        assert.isAtMost(retryAfter, 30)
+      })
+  )
 
   it.effect("unknown routes on the exchange port answer 404 in the exchange shape", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const res = yield* fetchJson(`${yield* baseUrl("exchange")}/api/v1/nope`)
       assert.strictEqual(res.status, 404)
       isExchangeError(res.body)
       assert.strictEqual(res.body.code, "NOT_FOUND")
-    }))
+    })
+  )
 
   it.effect("OpenAPI documents the 429 and 400 of a limited route", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { OpenApi } = yield* Effect.promise(() => import("effect/http-api"))
       const doc = OpenApi.fromApi(ProbeApi) as any
       const responses = doc.paths["/api/v1/things/{id}"].get.responses
       assert.property(responses, "429")
       assert.property(responses, "400")
       assert.property(responses, "404")
-    }))
+    })
+  )
 })

@@ -27,52 +27,71 @@ interface Raw {
 }
 
 const raw = (url: string, headers: Record<string, string>) =>
-  Effect.promise(() =>
-    new Promise<Raw>((resolve, reject) => {
-      httpRequest(url, { headers }, (res) => {
-        const chunks: Array<Buffer> = []
-        res.on("data", (c: Buffer) => chunks.push(c))
-        res.on("end", () => {
-          const pairs: Array<readonly [string, string]> = []
-          for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!])
-          resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) })
+  Effect.promise(
+    () =>
+      new Promise<Raw>((resolve, reject) => {
+        httpRequest(url, { headers }, (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (c: Buffer) => chunks.push(c))
+          res.on("end", () => {
+            const pairs: Array<readonly [string, string]> = []
+            for (let i = 0; i < res.rawHeaders.length; i += 2)
+              pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!])
+            resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) })
+          })
         })
-      }).on("error", reject).end()
-    })
+          .on("error", reject)
+          .end()
+      })
   )
 const header = (r: Raw, name: string) => r.headers.find(([n]) => n === name)?.[1]
 /** What must be equal between the lanes: everything but the date and the two per-counter limit figures. */
 const comparable = (r: Raw) =>
-  r.headers.map(([n, v]) => (n === "date" || n === "ratelimit-remaining" || n === "ratelimit-reset" ? [n, "*"] : [n, v]))
+  r.headers.map(([n, v]) =>
+    n === "date" || n === "ratelimit-remaining" || n === "ratelimit-reset" ? [n, "*"] : [n, v]
+  )
 
 const laneCount = (status: "200" | "304") =>
   Effect.map(Metric.value(status === "200" ? fastLaneResponses.ok : fastLaneResponses.notModified), (s) => s.count)
 
 /** A second exchange server over the same database and chain, with other exchange settings. */
 const otherExchange = (settings: Partial<ExchangeSettings>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const listening = new Map<ServiceName, string>()
-    yield* Layer.build(servicesLayer(["exchange"]).pipe(
-      Layer.provide(Layer.mergeAll(ExchangeConfig.layerWith(settings), Layer.succeed(Listening, listening)))
-    ))
+    yield* Layer.build(
+      servicesLayer(["exchange"]).pipe(
+        Layer.provide(Layer.mergeAll(ExchangeConfig.layerWith(settings), Layer.succeed(Listening, listening)))
+      )
+    )
     return listening.get("exchange")!
   })
 
 layer(
-  TestServices(["exchange", "indexer"], { trustProxy: true }, {
-    exchangePublic: { limit: 300, windowSeconds: 60 },
-    local: { batch: 20, flushMs: 20 }
-  }),
+  TestServices(
+    ["exchange", "indexer"],
+    { trustProxy: true },
+    {
+      exchangePublic: { limit: 300, windowSeconds: 60 },
+      local: { batch: 20, flushMs: 20 }
+    }
+  ),
   { timeout: "120 seconds", excludeTestServices: true }
 )("exchange fast lane", (it) => {
   it.effect("a hit via the lane = the Effect path's hit (lane off): status, headers in order, body; 304 likewise", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* indexedHead
       const sql = yield* SqlClient.SqlClient
-      const [launch] = yield* sql<{ token: string; pool: string }>`SELECT token, pool FROM launches WHERE chain_id = ${chainId} ORDER BY block_number LIMIT 1`
+      const [launch] = yield* sql<{
+        token: string
+        pool: string
+      }>`SELECT token, pool FROM launches WHERE chain_id = ${chainId} ORDER BY block_number LIMIT 1`
       const on = yield* baseUrl("exchange")
       const off = yield* otherExchange({ fastLane: false })
-      const paths = [`/api/v1/tokens/${launch!.token}-${chainId}`, "/api/v1/pools/list?sort=volume&limit=5", `/api/v1/pools/${launch!.pool}-${chainId}/ticks`]
+      const paths = [
+        `/api/v1/tokens/${launch!.token}-${chainId}`,
+        "/api/v1/pools/list?sort=volume&limit=5",
+        `/api/v1/pools/${launch!.pool}-${chainId}/ticks`
+      ]
       const client = { "x-forwarded-for": "10.0.0.1", "x-request-id": "fast-lane-test" }
       for (const path of paths) {
         yield* raw(`${off}${path}`, client) // fills the lane-off server's cache
@@ -98,17 +117,22 @@ layer(
         assert.deepStrictEqual(comparable(lane304), comparable(effect304), `${path} (304)`)
       }
       // Without a request id (or with one that is not plain) the lane mints one, as the Effect path does.
-      const minted = yield* raw(`${on}${paths[1]}`, { "x-forwarded-for": "10.0.0.1", "x-request-id": "no spaces allowed" })
+      const minted = yield* raw(`${on}${paths[1]}`, {
+        "x-forwarded-for": "10.0.0.1",
+        "x-request-id": "no spaces allowed"
+      })
       assert.match(header(minted, "x-request-id")!, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u)
       // The lane-off server and a cache-off server never answer from the lane.
       const cacheOff = yield* otherExchange({ cacheEnabled: false })
       const count = yield* laneCount("200")
-      for (const base of [off, off, cacheOff, cacheOff]) assert.strictEqual((yield* raw(`${base}${paths[1]}`, client)).status, 200)
+      for (const base of [off, off, cacheOff, cacheOff])
+        assert.strictEqual((yield* raw(`${base}${paths[1]}`, client)).status, 200)
       assert.strictEqual(yield* laneCount("200"), count)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.effect("the per-IP limit applies on the lane: 300 allowed (remaining 299..0), then 429 from the Effect path", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* indexedHead
       const on = yield* baseUrl("exchange")
       const path = "/api/v1/pools/list?limit=3"
@@ -117,21 +141,30 @@ layer(
       const answers: Array<Raw> = []
       for (let i = 0; i < 320; i++) answers.push(yield* raw(`${on}${path}`, client))
       const byLane = (yield* laneCount("200")) - before
-      assert.deepStrictEqual(answers.map((r) => r.status), [...Array(300).fill(200), ...Array(20).fill(429)])
-      assert.deepStrictEqual(answers.slice(0, 300).map((r) => Number(header(r, "ratelimit-remaining"))), Array.from({ length: 300 }, (_, i) => 299 - i))
+      assert.deepStrictEqual(
+        answers.map((r) => r.status),
+        [...Array(300).fill(200), ...Array(20).fill(429)]
+      )
+      assert.deepStrictEqual(
+        answers.slice(0, 300).map((r) => Number(header(r, "ratelimit-remaining"))),
+        Array.from({ length: 300 }, (_, i) => 299 - i)
+      )
       assert.strictEqual(JSON.parse(answers[300]!.body.toString()).code, "RATE_LIMITED")
       assert.isDefined(header(answers[300]!, "retry-after"))
       // The first request fills the cache and the last `batch` before the limit are the store's; most are the lane's.
       assert.isAtLeast(byLane, 150)
       assert.isAtMost(byLane, 300 - 20)
-    }))
+    })
+  )
 
   it.effect("an indexer change message drops what the lane serves: the next answer is read afresh", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* indexedHead
       const sql = yield* SqlClient.SqlClient
       const on = yield* baseUrl("exchange")
-      const [launch] = yield* sql<{ token: string }>`SELECT token FROM launches WHERE chain_id = ${chainId} ORDER BY block_number LIMIT 1`
+      const [launch] = yield* sql<{
+        token: string
+      }>`SELECT token FROM launches WHERE chain_id = ${chainId} ORDER BY block_number LIMIT 1`
       const path = `/api/v1/tokens/${launch!.token}-${chainId}`
       const client = { "x-forwarded-for": "10.0.0.3" }
       const first = yield* raw(`${on}${path}`, client)
@@ -141,8 +174,14 @@ layer(
       assert.strictEqual(yield* laneCount("200"), before + 1)
       assert.isTrue(stale.body.equals(first.body), "the lane serves the cached answer until a change")
       const message = {
-        kind: "batch", chainId, fromBlock: "1", toBlock: "1", pools: 0, tokens: 1,
-        status: { phase: "following", eventsPerSecond: 0, reorgs: 0, lastError: null, head: null }, at: Date.now()
+        kind: "batch",
+        chainId,
+        fromBlock: "1",
+        toBlock: "1",
+        pools: 0,
+        tokens: 1,
+        status: { phase: "following", eventsPerSecond: 0, reorgs: 0, lastError: null, head: null },
+        at: Date.now()
       }
       yield* sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(message)})`
       const fresh = yield* raw(`${on}${path}`, client).pipe(
@@ -151,5 +190,6 @@ layer(
       )
       assert.strictEqual(JSON.parse(fresh.body.toString()).name, "Edited behind the lane")
       assert.notStrictEqual(header(fresh, "etag"), header(first, "etag"))
-    }))
+    })
+  )
 })

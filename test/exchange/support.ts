@@ -31,21 +31,38 @@ export const exchange = (path: string, init?: RequestInit) =>
   Effect.flatMap(baseUrl("exchange"), (base) => fetchJson(`${base}${path}`, init))
 
 /** Waits (bounded) until the indexer has committed the chain head; returns the indexed block. */
-export const indexedHead = Effect.gen(function*() {
+export const indexedHead = Effect.gen(function* () {
   const chain = yield* AnvilChain
   const head = yield* Effect.promise(() => chain.blockNumber())
   const status = yield* exchange("/api/v1/indexer/status").pipe(
-    Effect.repeat({ until: (r) => r.body.lastIndexedBlock !== null && BigInt(r.body.lastIndexedBlock) >= head, schedule: Schedule.spaced("50 millis") }),
+    Effect.repeat({
+      until: (r) => r.body.lastIndexedBlock !== null && BigInt(r.body.lastIndexedBlock) >= head,
+      schedule: Schedule.spaced("50 millis")
+    }),
     Effect.timeout("60 seconds")
   )
   return BigInt(status.body.lastIndexedBlock as string)
 })
 
-export const read = <T>(address: string, abi: any, functionName: string, args: ReadonlyArray<unknown>, blockNumber: bigint) =>
-  Effect.gen(function*() {
+export const read = <T>(
+  address: string,
+  abi: any,
+  functionName: string,
+  args: ReadonlyArray<unknown>,
+  blockNumber: bigint
+) =>
+  Effect.gen(function* () {
     const chain = yield* AnvilChain
-    return yield* Effect.promise(() =>
-      chain.publicClient.readContract({ address: address as Address, abi, functionName, args, blockNumber } as any) as Promise<T>)
+    return yield* Effect.promise(
+      () =>
+        chain.publicClient.readContract({
+          address: address as Address,
+          abi,
+          functionName,
+          args,
+          blockNumber
+        } as any) as Promise<T>
+    )
   })
 
 export type { Hex }

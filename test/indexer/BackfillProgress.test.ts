@@ -1,5 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { advanceProgress, type BackfillProgress, type CommittedBatch, formatDuration } from "../../src/indexer/loop/BackfillProgress.ts"
+import {
+  advanceProgress,
+  type BackfillProgress,
+  type CommittedBatch,
+  formatDuration
+} from "../../src/indexer/loop/BackfillProgress.ts"
 
 /** Feeds batches in order and collects the lines logged. */
 const run = (batches: ReadonlyArray<CommittedBatch>, everyMs = 5_000) => {
@@ -15,13 +20,16 @@ const run = (batches: ReadonlyArray<CommittedBatch>, everyMs = 5_000) => {
 
 /** A backfill of blocks 1..10,000 in batches of 1,000 blocks, one per `msPerBatch`, 2,000 events each. */
 const backfill = (msPerBatch: number, head = 10_000n) =>
-  Array.from({ length: Number(head / 1000n) }, (_, i): CommittedBatch => ({
-    from: BigInt(i * 1000 + 1),
-    to: BigInt((i + 1) * 1000),
-    events: 2_000,
-    head,
-    now: 1_000_000 + (i + 1) * msPerBatch
-  }))
+  Array.from(
+    { length: Number(head / 1000n) },
+    (_, i): CommittedBatch => ({
+      from: BigInt(i * 1000 + 1),
+      to: BigInt((i + 1) * 1000),
+      events: 2_000,
+      head,
+      now: 1_000_000 + (i + 1) * msPerBatch
+    })
+  )
 
 describe("backfill progress lines (src/indexer/loop/BackfillProgress.ts)", () => {
   it("a line every interval: blocks done of the total, events/s since the last line, ETA at the block rate so far", () => {
@@ -55,6 +63,13 @@ describe("backfill progress lines (src/indexer/loop/BackfillProgress.ts)", () =>
   })
 
   it("durations read as seconds, minutes or hours", () => {
-    assert.deepStrictEqual([0, 45.4, 192, 3_600, 7_500, -1].map(formatDuration), ["0s", "45s", "3m 12s", "1h 00m", "2h 05m", "0s"])
+    assert.deepStrictEqual([0, 45.4, 192, 3_600, 7_500, -1].map(formatDuration), [
+      "0s",
+      "45s",
+      "3m 12s",
+      "1h 00m",
+      "2h 05m",
+      "0s"
+    ])
   })
 })

@@ -15,11 +15,24 @@ import {
 import type { Checkpoint } from "../../src/indexer/store/Store.ts"
 
 /** Block n of a chain named `fork`: its hash names both, its parent is block n-1 of the same chain. */
-const header = (n: bigint, fork = "a"): BlockHeader => ({ number: n, hash: `${fork}${n}`, parentHash: `${fork}${n - 1n}`, timestamp: 1000n + n })
-const checkpointAt = (n: bigint, fork = "a"): Option.Option<Checkpoint> => Option.some({ blockNumber: n, hash: `${fork}${n}`, timestamp: 1000n + n })
+const header = (n: bigint, fork = "a"): BlockHeader => ({
+  number: n,
+  hash: `${fork}${n}`,
+  parentHash: `${fork}${n - 1n}`,
+  timestamp: 1000n + n
+})
+const checkpointAt = (n: bigint, fork = "a"): Option.Option<Checkpoint> =>
+  Option.some({ blockNumber: n, hash: `${fork}${n}`, timestamp: 1000n + n })
 const headersOf = (numbers: ReadonlyArray<bigint>, fork = "a") => new Map(numbers.map((n) => [n, header(n, fork)]))
-const input = (over: Partial<PlanInput>): PlanInput =>
-  ({ checkpoint: Option.none(), head: 100n, startBlock: 10n, finalityDepth: 5, rangeBlocks: 20, ahead: null, ...over })
+const input = (over: Partial<PlanInput>): PlanInput => ({
+  checkpoint: Option.none(),
+  head: 100n,
+  startBlock: 10n,
+  finalityDepth: 5,
+  rangeBlocks: 20,
+  ahead: null,
+  ...over
+})
 const readRange = (over: Partial<PlanInput>): ReadRange => {
   const p = plan(input(over))
   if (p._tag !== "ReadRange") throw new Error(`expected ReadRange, got ${p._tag}`)
@@ -33,7 +46,10 @@ describe("indexer loop decisions (pure)", () => {
     // Not past the head; the unfinalized blocks (above head - finality) all get a header, the final ones only the ends.
     const near = readRange({ checkpoint: checkpointAt(90n) })
     assert.deepInclude(near, { from: 91n, to: 100n, finalBoundary: 95n })
-    assert.deepStrictEqual([...near.headerNumbers].sort((a, b) => Number(a - b)), [91n, 96n, 97n, 98n, 99n, 100n])
+    assert.deepStrictEqual(
+      [...near.headerNumbers].sort((a, b) => Number(a - b)),
+      [91n, 96n, 97n, 98n, 99n, 100n]
+    )
   })
 
   it("counts a checkpoint below the start block as none (a database wedged before the fix)", () => {
@@ -46,17 +62,28 @@ describe("indexer loop decisions (pure)", () => {
     assert.deepInclude(plan(input({ checkpoint, ahead: { from: 41n, to: 45n } })), { to: 45n, fetchedAhead: true })
     assert.deepInclude(plan(input({ checkpoint, ahead: { from: 42n, to: 45n } })), { to: 60n, fetchedAhead: false })
     // An older head (a load-balanced RPC) makes the range unfinalized again.
-    assert.deepInclude(plan(input({ checkpoint, head: 48n, ahead: { from: 41n, to: 45n } })), { to: 48n, fetchedAhead: false })
+    assert.deepInclude(plan(input({ checkpoint, head: 48n, ahead: { from: 41n, to: 45n } })), {
+      to: 48n,
+      fetchedAhead: false
+    })
   })
 
   it("at the head: AtHead while the indexed tip is the chain's; Reorg when it was replaced", () => {
     const atHead = plan(input({ checkpoint: checkpointAt(100n) }))
-    assert.deepStrictEqual(atHead, { _tag: "CheckTip", checkpoint: Option.getOrThrow(checkpointAt(100n)), head: 100n, block: 100n })
+    assert.deepStrictEqual(atHead, {
+      _tag: "CheckTip",
+      checkpoint: Option.getOrThrow(checkpointAt(100n)),
+      head: 100n,
+      block: 100n
+    })
     if (atHead._tag !== "CheckTip") return
     assert.strictEqual(decideAtTip(atHead, header(100n), Option.some("a100"))._tag, "AtHead")
     assert.strictEqual(decideAtTip(atHead, header(100n), Option.none())._tag, "AtHead")
-    assert.deepStrictEqual(decideAtTip(atHead, header(100n, "b"), Option.some("a100")), { _tag: "Reorg", from: 100n, tip: 100n })
-
+    assert.deepStrictEqual(decideAtTip(atHead, header(100n, "b"), Option.some("a100")), {
+      _tag: "Reorg",
+      from: 100n,
+      tip: 100n
+    })
   })
 
   it("a head below the checkpoint (a lagging node behind a load balancer) is waited out, unless the block there was replaced", () => {
@@ -65,13 +92,21 @@ describe("indexer loop decisions (pure)", () => {
     assert.deepInclude(lagging, { _tag: "CheckTip", block: 97n })
     if (lagging._tag !== "CheckTip") return
     // Its block 97 is the one indexed: the node is behind, not on another chain. No rollback.
-    assert.deepStrictEqual(decideAtTip(lagging, header(97n), Option.some("a97")), { _tag: "Lagging", checkpoint, head: 97n })
+    assert.deepStrictEqual(decideAtTip(lagging, header(97n), Option.some("a97")), {
+      _tag: "Lagging",
+      checkpoint,
+      head: 97n
+    })
     // Lagging more than FINALITY_DEPTH: no hash kept there to compare, so nothing says the chain changed. No stop.
     const far = plan(input({ checkpoint: checkpointAt(100n), head: 60n }))
     if (far._tag !== "CheckTip") return assert.fail(far._tag)
     assert.deepStrictEqual(decideAtTip(far, header(60n), Option.none()), { _tag: "Lagging", checkpoint, head: 60n })
     // The block at that height is not the one indexed: a reorg (the node is on another branch).
-    assert.deepStrictEqual(decideAtTip(lagging, header(97n, "b"), Option.some("a97")), { _tag: "Reorg", from: 97n, tip: 100n })
+    assert.deepStrictEqual(decideAtTip(lagging, header(97n, "b"), Option.some("a97")), {
+      _tag: "Reorg",
+      from: 97n,
+      tip: 100n
+    })
   })
 
   it("behind the head: Reorg when the range's first block is not the checkpoint's child", () => {
@@ -97,19 +132,37 @@ describe("indexer loop decisions (pure)", () => {
     assert.strictEqual(step._tag, "Batch")
     const b = step as Batch
     assert.deepStrictEqual(b.to, header(100n))
-    assert.deepStrictEqual(b.unfinalized.map((h) => h.number), [96n, 97n, 98n, 99n, 100n])
+    assert.deepStrictEqual(
+      b.unfinalized.map((h) => h.number),
+      [96n, 97n, 98n, 99n, 100n]
+    )
     assert.strictEqual(b.finalBoundary, 95n)
   })
 
   it("a batch's logs must come from the blocks whose headers were read", () => {
     const headers = headersOf([96n, 97n])
-    assert.isTrue(logsMatchHeaders(new Map([[96n, "a96"], [50n, "x50"]]), headers))
+    assert.isTrue(
+      logsMatchHeaders(
+        new Map([
+          [96n, "a96"],
+          [50n, "x50"]
+        ]),
+        headers
+      )
+    )
     assert.isFalse(logsMatchHeaders(new Map([[97n, "b97"]]), headers))
   })
 
   it("fetches ahead only final ranges, behind the head, with more than one RPC request at a time", () => {
     const batchTo = (to: bigint, head: bigint): Batch => ({
-      _tag: "Batch", head, from: to - 9n, to: header(to), headers: new Map(), unfinalized: [], finalBoundary: head - 5n, fetchedAhead: false
+      _tag: "Batch",
+      head,
+      from: to - 9n,
+      to: header(to),
+      headers: new Map(),
+      unfinalized: [],
+      finalBoundary: head - 5n,
+      fetchedAhead: false
     })
     assert.deepStrictEqual(nextAhead(batchTo(40n, 100n), 20, 16), { from: 41n, to: 60n })
     assert.isNull(nextAhead(batchTo(40n, 100n), 20, 1))

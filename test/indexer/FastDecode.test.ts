@@ -22,7 +22,12 @@ const wordArb = fc.oneof(
 
 /** Every kind's events, with the ones the fast path compiles. */
 const events = (Object.entries(abiOf) as Array<[SourceKind, ReadonlyArray<AbiEvent>]>).flatMap(([kind, list]) =>
-  list.map((event) => ({ kind, event, selector: selectorsOf([event])[0]!, fast: compileFastDecoder(event) !== undefined }))
+  list.map((event) => ({
+    kind,
+    event,
+    selector: selectorsOf([event])[0]!,
+    fast: compileFastDecoder(event) !== undefined
+  }))
 )
 
 /** A log of one of those events, with the expected number of topics and words give or take one, sometimes odd data. */
@@ -31,8 +36,14 @@ const logArb = fc.constantFrom(...events).chain(({ kind, event, selector }) => {
   const words = event.inputs.length - indexed
   return fc.record({
     kind: fc.constant(kind),
-    topics: fc.array(wordArb, { minLength: Math.max(0, indexed - 1), maxLength: indexed + 1 }).map((ts) => [selector, ...ts.map((t) => `0x${t}`)]),
-    data: fc.tuple(fc.array(wordArb, { minLength: Math.max(0, words - 1), maxLength: words + 1 }), fc.constantFrom("", "", "", "0", "ab"))
+    topics: fc
+      .array(wordArb, { minLength: Math.max(0, indexed - 1), maxLength: indexed + 1 })
+      .map((ts) => [selector, ...ts.map((t) => `0x${t}`)]),
+    data: fc
+      .tuple(
+        fc.array(wordArb, { minLength: Math.max(0, words - 1), maxLength: words + 1 }),
+        fc.constantFrom("", "", "", "0", "ab")
+      )
       .map(([ws, tail]) => `0x${ws.join("")}${tail}`)
   })
 })
@@ -50,8 +61,17 @@ const rawLog = (i: number, topics: ReadonlyArray<string>, data: string): RawLog 
 describe("fast event decoding", () => {
   it("compiles the hot events (Swap, Transfer, Mint, Burn, Collect, position manager)", () => {
     const fastNames = events.filter((e) => e.fast).map((e) => `${e.kind}.${e.event.name}`)
-    for (const name of ["token.Transfer", "pool.Swap", "pool.Mint", "pool.Burn", "pool.Collect", "pool.Initialize",
-      "positionManager.IncreaseLiquidity", "positionManager.Transfer", "factory.PoolCreated"]) {
+    for (const name of [
+      "token.Transfer",
+      "pool.Swap",
+      "pool.Mint",
+      "pool.Burn",
+      "pool.Collect",
+      "pool.Initialize",
+      "positionManager.IncreaseLiquidity",
+      "positionManager.Transfer",
+      "factory.PoolCreated"
+    ]) {
       assert.include(fastNames, name)
     }
   })
@@ -66,8 +86,13 @@ describe("fast event decoding", () => {
         const viem = decodeLogsWithViem(logs, (a) => kinds.get(a))
         assert.deepStrictEqual(ours, viem)
         // Key order too: registry args are stored as JSON text.
-        assert.deepStrictEqual(ours.map((d) => Object.keys(d.args)), viem.map((d) => Object.keys(d.args)))
-        counts.fastDecoded += ours.filter((d) => compileFastDecoder(abiOf[d.kind].find((e) => e.name === d.name)!) !== undefined).length
+        assert.deepStrictEqual(
+          ours.map((d) => Object.keys(d.args)),
+          viem.map((d) => Object.keys(d.args))
+        )
+        counts.fastDecoded += ours.filter(
+          (d) => compileFastDecoder(abiOf[d.kind].find((e) => e.name === d.name)!) !== undefined
+        ).length
         counts.dropped += logs.length - ours.length
       }),
       { numRuns: 2_000 }
@@ -79,13 +104,27 @@ describe("fast event decoding", () => {
   it("decodes real encodings of the hot events exactly", () => {
     const swap = events.find((e) => e.kind === "pool" && e.event.name === "Swap")!.event
     const args = {
-      sender: getAddress("0x00000000000000000000000000000000000000aa"), recipient: getAddress("0xabcdef0000000000000000000000000000000bbb"),
-      amount0: -123456789012345678901234567890n, amount1: 987654321n, sqrtPriceX96: (1n << 159n) + 7n,
-      liquidity: (1n << 127n) - 1n, tick: -887272
+      sender: getAddress("0x00000000000000000000000000000000000000aa"),
+      recipient: getAddress("0xabcdef0000000000000000000000000000000bbb"),
+      amount0: -123456789012345678901234567890n,
+      amount1: 987654321n,
+      sqrtPriceX96: (1n << 159n) + 7n,
+      liquidity: (1n << 127n) - 1n,
+      tick: -887272
     }
-    const topics = encodeEventTopics({ abi: [swap], args: { sender: args.sender, recipient: args.recipient } } as never) as Array<string>
-    const data = encodeAbiParameters(swap.inputs.filter((i) => !i.indexed), [args.amount0, args.amount1, args.sqrtPriceX96, args.liquidity, args.tick])
+    const topics = encodeEventTopics({
+      abi: [swap],
+      args: { sender: args.sender, recipient: args.recipient }
+    } as never) as Array<string>
+    const data = encodeAbiParameters(
+      swap.inputs.filter((i) => !i.indexed),
+      [args.amount0, args.amount1, args.sqrtPriceX96, args.liquidity, args.tick]
+    )
     const [decoded] = decodeLogs([rawLog(0, topics, data)], () => "pool")
-    assert.deepStrictEqual(decoded!.args, { ...args, sender: args.sender.toLowerCase(), recipient: args.recipient.toLowerCase() })
+    assert.deepStrictEqual(decoded!.args, {
+      ...args,
+      sender: args.sender.toLowerCase(),
+      recipient: args.recipient.toLowerCase()
+    })
   })
 })

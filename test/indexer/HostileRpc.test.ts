@@ -16,7 +16,14 @@ import { rangeErrorVectors } from "./rpc-error-vectors.ts"
 const vector = (provider: string) => rangeErrorVectors.find((v) => v.provider === provider)!
 const refusing = (provider: string, maxBlocks: number): RpcFaults => {
   const v = vector(provider)
-  return { range: { maxBlocks, code: v.code, message: v.message.replace(/10,?000/, String(maxBlocks)), httpStatus: v.httpStatus } }
+  return {
+    range: {
+      maxBlocks,
+      code: v.code,
+      message: v.message.replace(/10,?000/, String(maxBlocks)),
+      httpStatus: v.httpStatus
+    }
+  }
 }
 
 const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
@@ -24,7 +31,17 @@ const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
   ["QuickNode -32614 range cap (HTTP 413)", refusing("QuickNode", 8)],
   ["Infura range cap", refusing("Infura (block range)", 8)],
   ["Infura result cap (no size in the text)", refusing("Infura (result count)", 8)],
-  ["Alchemy with a range hint", { range: { maxBlocks: 6, code: -32600, message: "You can make eth_getLogs requests with up to a 6 block range.", httpStatus: 400 } }],
+  [
+    "Alchemy with a range hint",
+    {
+      range: {
+        maxBlocks: 6,
+        code: -32600,
+        message: "You can make eth_getLogs requests with up to a 6 block range.",
+        httpStatus: 400
+      }
+    }
+  ],
   ["dRPC range cap (code 35)", refusing("dRPC (free tier)", 8)],
   ["Chainstack", refusing("Chainstack", 8)],
   ["HTTP 429 with Retry-After", { rateLimit: { every: 4, retryAfterSeconds: 0 } }],
@@ -38,32 +55,45 @@ layer(TestDatabase, { timeout: "300 seconds", excludeTestServices: true })("inde
   let head: bigint
   let expected: Record<string, string>
 
-  it.effect("devnet seeded, and its fresh index through a clean RPC", () =>
-    Effect.gen(function*() {
-      d = yield* Effect.promise(() => startDevnet())
-      yield* Effect.promise(() => seed(d))
-      head = yield* headOf(d)
-      expected = yield* freshDump(d, head)
-    }), 120_000)
+  it.effect(
+    "devnet seeded, and its fresh index through a clean RPC",
+    () =>
+      Effect.gen(function* () {
+        d = yield* Effect.promise(() => startDevnet())
+        yield* Effect.promise(() => seed(d))
+        head = yield* headOf(d)
+        expected = yield* freshDump(d, head)
+      }),
+    120_000
+  )
 
   for (const [name, fault] of faults) {
-    it.effect(`${name}: reaches the head with the same tables as a clean read, no rollback`, () =>
-      Effect.gen(function*() {
-        const proxy = yield* Effect.acquireRelease(
-          Effect.promise(() => startRpcProxy(d.anvil.rpcUrl, fault)),
-          (p) => Effect.promise(() => p.close())
-        )
-        // A short request deadline (RPC_TIMEOUT_MS) so that the proxy's unanswered requests time out quickly.
-        const client = makePublicClient(31337, proxy.url, 500)
-        const after = yield* Effect.gen(function*() {
-          const status = yield* IndexerStatus
-          const reached = yield* status.awaitBlock(head, "90 seconds")
-          return { status: reached, dump: yield* dumpTables }
-        }).pipe(Effect.provide(indexerLayer(d, { finalityDepth: 2 }, { client }).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))))
-        assert.isAbove(proxy.counts.faulted, 0, `the fault was injected (${proxy.counts.requests} requests)`)
-        assert.strictEqual(after.status.reorgs, 0, "no rollback")
-        for (const table of Object.keys(expected)) assert.strictEqual(after.dump[table], expected[table], `table ${table}`)
-      }).pipe(Effect.scoped), 120_000)
+    it.effect(
+      `${name}: reaches the head with the same tables as a clean read, no rollback`,
+      () =>
+        Effect.gen(function* () {
+          const proxy = yield* Effect.acquireRelease(
+            Effect.promise(() => startRpcProxy(d.anvil.rpcUrl, fault)),
+            (p) => Effect.promise(() => p.close())
+          )
+          // A short request deadline (RPC_TIMEOUT_MS) so that the proxy's unanswered requests time out quickly.
+          const client = makePublicClient(31337, proxy.url, 500)
+          const after = yield* Effect.gen(function* () {
+            const status = yield* IndexerStatus
+            const reached = yield* status.awaitBlock(head, "90 seconds")
+            return { status: reached, dump: yield* dumpTables }
+          }).pipe(
+            Effect.provide(
+              indexerLayer(d, { finalityDepth: 2 }, { client }).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))
+            )
+          )
+          assert.isAbove(proxy.counts.faulted, 0, `the fault was injected (${proxy.counts.requests} requests)`)
+          assert.strictEqual(after.status.reorgs, 0, "no rollback")
+          for (const table of Object.keys(expected))
+            assert.strictEqual(after.dump[table], expected[table], `table ${table}`)
+        }).pipe(Effect.scoped),
+      120_000
+    )
   }
 
   it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))

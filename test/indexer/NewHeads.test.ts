@@ -8,24 +8,33 @@ import { ignite, startDevnet } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 
 layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })("indexer new heads over WebSocket", (it) => {
-  it.effect("with a ws:// RPC URL the indexer wakes on anvil's newHeads: a new block is indexed though the poll interval is 10 minutes", () =>
-    Effect.gen(function*() {
-      const d = yield* Effect.promise(() => startDevnet())
-      yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
-      // anvil serves JSON-RPC over WebSocket on the same port.
-      const client = createPublicClient({ transport: webSocket(d.anvil.rpcUrl.replace(/^http/, "ws")) }) as PublicClient
-      yield* Effect.addFinalizer(() => Effect.promise(async () => (await client.transport.getRpcClient()).close()))
+  it.effect(
+    "with a ws:// RPC URL the indexer wakes on anvil's newHeads: a new block is indexed though the poll interval is 10 minutes",
+    () =>
+      Effect.gen(function* () {
+        const d = yield* Effect.promise(() => startDevnet())
+        yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
+        // anvil serves JSON-RPC over WebSocket on the same port.
+        const client = createPublicClient({
+          transport: webSocket(d.anvil.rpcUrl.replace(/^http/, "ws"))
+        }) as PublicClient
+        yield* Effect.addFinalizer(() => Effect.promise(async () => (await client.transport.getRpcClient()).close()))
 
-      yield* Effect.gen(function*() {
-        assert.isTrue((yield* ChainReader).subscribedToHeads)
-        const status = yield* IndexerStatus
-        yield* status.awaitBlock(yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 })), "30 seconds")
-        // The indexer is now waiting at the head; only a newHeads notification can wake it before 10 minutes.
-        const launched = yield* Effect.promise(() => ignite(d, d.accounts.creatorA, "Woken"))
-        const head = yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 }))
-        const reached = yield* status.awaitBlock(head, "30 seconds")
-        assert.isTrue(reached.lastIndexedBlock! >= head)
-        assert.isString(launched.token)
-      }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 600_000 }, { client })))
-    }).pipe(Effect.scoped), 120_000)
+        yield* Effect.gen(function* () {
+          assert.isTrue((yield* ChainReader).subscribedToHeads)
+          const status = yield* IndexerStatus
+          yield* status.awaitBlock(
+            yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 })),
+            "30 seconds"
+          )
+          // The indexer is now waiting at the head; only a newHeads notification can wake it before 10 minutes.
+          const launched = yield* Effect.promise(() => ignite(d, d.accounts.creatorA, "Woken"))
+          const head = yield* Effect.promise(() => d.chain.public.getBlockNumber({ cacheTime: 0 }))
+          const reached = yield* status.awaitBlock(head, "30 seconds")
+          assert.isTrue(reached.lastIndexedBlock! >= head)
+          assert.isString(launched.token)
+        }).pipe(Effect.provide(indexerLayer(d, { pollIntervalMs: 600_000 }, { client })))
+      }).pipe(Effect.scoped),
+    120_000
+  )
 })

@@ -3,7 +3,10 @@ import { Duration } from "effect"
 import { afterRollback, noRollback, repeatDelay, rollbackKey } from "../../src/indexer/loop/RepeatedRollback.ts"
 import type { RollbackTarget } from "../../src/indexer/store/Store.ts"
 
-const block = (number: bigint, hash = "0xaa"): RollbackTarget => ({ _tag: "Block", header: { number, hash, parentHash: "0x00", timestamp: 0n } })
+const block = (number: bigint, hash = "0xaa"): RollbackTarget => ({
+  _tag: "Block",
+  header: { number, hash, parentHash: "0x00", timestamp: 0n }
+})
 const beforeStart: RollbackTarget = { _tag: "BeforeStart", startBlock: 1n }
 
 describe("repeated rollbacks (pure)", () => {
@@ -19,6 +22,9 @@ describe("repeated rollbacks (pure)", () => {
   })
 
   it("waits 0, then 1 s, 2 s, 4 s … and never more than a minute", () => {
-    assert.deepStrictEqual([0, 1, 2, 3, 6, 7, 100].map((n) => Duration.toMillis(repeatDelay(n))), [0, 1_000, 2_000, 4_000, 32_000, 60_000, 60_000])
+    assert.deepStrictEqual(
+      [0, 1, 2, 3, 6, 7, 100].map((n) => Duration.toMillis(repeatDelay(n))),
+      [0, 1_000, 2_000, 4_000, 32_000, 60_000, 60_000]
+    )
   })
 })

@@ -40,7 +40,14 @@ export interface Devnet {
   readonly pad: Launchpad
   readonly stable: Address
   readonly startBlock: bigint
-  readonly accounts: { gov: Address; creatorA: Address; creatorB: Address; buyer: Address; giver: Address; other: Address }
+  readonly accounts: {
+    gov: Address
+    creatorA: Address
+    creatorB: Address
+    buyer: Address
+    giver: Address
+    other: Address
+  }
   readonly contracts: IndexedContracts
 }
 
@@ -55,7 +62,9 @@ const npm = parseAbi([
   "function transferFrom(address from, address to, uint256 tokenId)"
 ])
 const require = createRequire(import.meta.url)
-const v3Sdk = require("@uniswap/v3-sdk") as { TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } } }
+const v3Sdk = require("@uniswap/v3-sdk") as {
+  TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } }
+}
 const sqrtAtTick = (tick: number): bigint => BigInt(v3Sdk.TickMath.getSqrtRatioAtTick(tick).toString())
 export const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"])
 
@@ -69,27 +78,54 @@ const sqrtBig = (n: bigint): bigint => {
   }
 }
 /** sqrtPriceX96 for `price` token1 per token0 (both 18 decimals). */
-const sqrtPriceOf = (price: number) => sqrtBig(BigInt(Math.round(price * 1e12)) * (1n << 192n) / 1_000_000_000_000n)
+const sqrtPriceOf = (price: number) => sqrtBig((BigInt(Math.round(price * 1e12)) * (1n << 192n)) / 1_000_000_000_000n)
 
 export const startDevnet = async (): Promise<Devnet> => {
   const anvil = await startAnvil()
   const chain = await connect(anvil.rpcUrl)
-  const [gov, creatorA, creatorB, buyer, giver, other] = chain.accounts as [Address, Address, Address, Address, Address, Address]
+  const [gov, creatorA, creatorB, buyer, giver, other] = chain.accounts as [
+    Address,
+    Address,
+    Address,
+    Address,
+    Address,
+    Address
+  ]
   const startBlock = (await chain.public.getBlockNumber()) + 1n
   const uni = await deployUniswap(chain, gov)
   const pad = await deployLaunchpad(chain, gov, uni)
-  const stable = await deploy(chain, gov, { abi: FireTokenAbi as Abi, bytecode: FireTokenBytecode }, ["Tether", "USDT", parseEther("1000000000"), gov])
+  const stable = await deploy(chain, gov, { abi: FireTokenAbi as Abi, bytecode: FireTokenBytecode }, [
+    "Tether",
+    "USDT",
+    parseEther("1000000000"),
+    gov
+  ])
   return {
-    anvil, chain, uni, pad, stable, startBlock,
+    anvil,
+    chain,
+    uni,
+    pad,
+    stable,
+    startBlock,
     accounts: { gov, creatorA, creatorB, buyer, giver, other },
     contracts: {
-      factory: uni.factory, positionManager: uni.positionManager, weth: uni.weth, fireRegistry: pad.registry,
-      fireLaunch: pad.launch, fireGraduator: pad.graduator, fuelVault: pad.fuelVault, fireStream: pad.stream, stablecoin: stable
+      factory: uni.factory,
+      positionManager: uni.positionManager,
+      weth: uni.weth,
+      fireRegistry: pad.registry,
+      fireLaunch: pad.launch,
+      fireGraduator: pad.graduator,
+      fuelVault: pad.fuelVault,
+      fireStream: pad.stream,
+      stablecoin: stable
     }
   }
 }
 
-const ignited = async (_d: Devnet, receipt: Promise<{ logs: ReadonlyArray<{ topics: ReadonlyArray<string>; data: string; address: string }> }>) => {
+const ignited = async (
+  _d: Devnet,
+  receipt: Promise<{ logs: ReadonlyArray<{ topics: ReadonlyArray<string>; data: string; address: string }> }>
+) => {
   const { parseEventLogs } = await import("viem")
   const r = await receipt
   const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: r.logs as never, eventName: "Ignited" })
@@ -121,28 +157,54 @@ export const seed = async (d: Devnet) => {
   // stablecoin/WETH at 3,000 USD per ETH, full-range NFT position of gov.
   const [token0, token1] = BigInt(d.stable) < BigInt(d.uni.weth) ? [d.stable, d.uni.weth] : [d.uni.weth, d.stable]
   const price = token0 === d.uni.weth ? 3000 : 1 / 3000
-  await write(c, gov, d.uni.positionManager, npm, "createAndInitializePoolIfNecessary", [token0, token1, 3000, sqrtPriceOf(price)])
+  await write(c, gov, d.uni.positionManager, npm, "createAndInitializePoolIfNecessary", [
+    token0,
+    token1,
+    3000,
+    sqrtPriceOf(price)
+  ])
   const amountWeth = parseEther("10")
   const amountStable = parseEther("30000")
-  await write(c, gov, d.uni.positionManager, npm, "mint", [{
-    token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220,
-    amount0Desired: token0 === d.uni.weth ? amountWeth : amountStable,
-    amount1Desired: token1 === d.uni.weth ? amountWeth : amountStable,
-    amount0Min: 0n, amount1Min: 0n, recipient: gov, deadline: maxUint256
-  }])
+  await write(c, gov, d.uni.positionManager, npm, "mint", [
+    {
+      token0,
+      token1,
+      fee: 3000,
+      tickLower: -887220,
+      tickUpper: 887220,
+      amount0Desired: token0 === d.uni.weth ? amountWeth : amountStable,
+      amount1Desired: token1 === d.uni.weth ? amountWeth : amountStable,
+      amount0Min: 0n,
+      amount1Min: 0n,
+      recipient: gov,
+      deadline: maxUint256
+    }
+  ])
   const nftId = 1n
 
   const a = await ignite(d, creatorA, "Alpha")
   const b = await ignite(d, creatorB, "Beta")
   // Not canonical: fee 0.3 %, another range; the indexer must skip it.
-  await write(c, other, d.pad.launch, FireLaunchAbi, "igniteWithConfig", ["Odd", "ODD", 3000, sqrtAtTick(-120_060), -120_000, 887_220])
+  await write(c, other, d.pad.launch, FireLaunchAbi, "igniteWithConfig", [
+    "Odd",
+    "ODD",
+    3000,
+    sqrtAtTick(-120_060),
+    -120_000,
+    887_220
+  ])
 
   for (const t of [a, b]) {
     await swap(d, buyer, d.uni.weth, t.token, t.fee, parseEther("0.4"))
     await swap(d, buyer, d.uni.weth, t.token, t.fee, parseEther("0.7"))
   }
   await write(c, buyer, a.token, abis.erc20, "approve", [d.uni.swapRouter02, maxUint256])
-  const bal = await c.public.readContract({ address: a.token, abi: abis.erc20, functionName: "balanceOf", args: [buyer] })
+  const bal = await c.public.readContract({
+    address: a.token,
+    abi: abis.erc20,
+    functionName: "balanceOf",
+    args: [buyer]
+  })
   await write(c, buyer, a.token, erc20, "transfer", [other, bal / 10n])
   await write(c, other, a.token, erc20, "transfer", [giver, bal / 100n])
   await swap(d, buyer, d.stable, d.uni.weth, 3000, parseEther("3000"))
@@ -161,8 +223,12 @@ export const seed = async (d: Devnet) => {
   await write(c, other, d.pad.stream, FireStreamAbi, "claimFees", [a.token])
 
   // NFT: take half out, collect, hand the NFT to another wallet.
-  await write(c, gov, d.uni.positionManager, npm, "decreaseLiquidity", [{ tokenId: nftId, liquidity: 10n ** 18n, amount0Min: 0n, amount1Min: 0n, deadline: maxUint256 }])
-  await write(c, gov, d.uni.positionManager, npm, "collect", [{ tokenId: nftId, recipient: gov, amount0Max: 2n ** 127n, amount1Max: 2n ** 127n }])
+  await write(c, gov, d.uni.positionManager, npm, "decreaseLiquidity", [
+    { tokenId: nftId, liquidity: 10n ** 18n, amount0Min: 0n, amount1Min: 0n, deadline: maxUint256 }
+  ])
+  await write(c, gov, d.uni.positionManager, npm, "collect", [
+    { tokenId: nftId, recipient: gov, amount0Max: 2n ** 127n, amount1Max: 2n ** 127n }
+  ])
   await write(c, gov, d.uni.positionManager, npm, "transferFrom", [gov, other, nftId])
   return { a, b, nftId, zero: zeroAddress }
 }
@@ -175,7 +241,11 @@ export const seed = async (d: Devnet) => {
  * block 1's parentHash. An embedded devnet was seen serving that chain after a warm start (a rollback to block 0
  * then repeated forever); the state files of the anvil in this repository keep block 0, so tests drop it to get it.
  */
-export const warmRestart = async (d: Devnet, dir: string, options: { readonly dropGenesis?: boolean } = {}): Promise<Devnet> => {
+export const warmRestart = async (
+  d: Devnet,
+  dir: string,
+  options: { readonly dropGenesis?: boolean } = {}
+): Promise<Devnet> => {
   const file = join(dir, "state.json")
   await dumpAnvilState(d.anvil.rpcUrl, file)
   await d.anvil.stop()
@@ -211,7 +281,7 @@ export const headOf = (d: Devnet) => Effect.promise(() => d.chain.public.getBloc
 export const poolAbi = uniswapArtifacts.pool().abi
 
 /** A seeded devnet for the scope of an Effect test: anvil stops when the scope closes. */
-export const scopedSeededDevnet = Effect.gen(function*() {
+export const scopedSeededDevnet = Effect.gen(function* () {
   const d = yield* Effect.promise(() => startDevnet())
   yield* Effect.addFinalizer(() => Effect.promise(() => d.anvil.stop()))
   const seeded = yield* Effect.promise(() => seed(d))

@@ -15,24 +15,59 @@ export const indexerLayer = (
 ) =>
   Indexer.layerFiber.pipe(
     Layer.provideMerge(indexerServices(31337)),
-    Layer.provideMerge(Layer.mergeAll(
-      IndexerSource.make({ client: d.chain.public, chainId: 31337, startBlock: d.startBlock, contracts: d.contracts, baseTokens: [], ...source }),
-      IndexerConfig.layerWith({ ...defaultIndexerSettings(31337), finalityDepth: 32, pollIntervalMs: 50, ...overrides })
-    ))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        IndexerSource.make({
+          client: d.chain.public,
+          chainId: 31337,
+          startBlock: d.startBlock,
+          contracts: d.contracts,
+          baseTokens: [],
+          ...source
+        }),
+        IndexerConfig.layerWith({
+          ...defaultIndexerSettings(31337),
+          finalityDepth: 32,
+          pollIntervalMs: 50,
+          ...overrides
+        })
+      )
+    )
   )
 
 export const indexedTables = [
-  "launches", "skipped_launches", "graduation_events", "fuel_events", "fee_claims", "registry_events", "token_transfers",
-  "pools", "pool_initializations", "swaps", "mints", "burns", "collects", "position_events", "tokens", "token_balances",
-  "pool_states", "ticks", "positions", "nft_positions", "pool_candles", "token_candles"
+  "launches",
+  "skipped_launches",
+  "graduation_events",
+  "fuel_events",
+  "fee_claims",
+  "registry_events",
+  "token_transfers",
+  "pools",
+  "pool_initializations",
+  "swaps",
+  "mints",
+  "burns",
+  "collects",
+  "position_events",
+  "tokens",
+  "token_balances",
+  "pool_states",
+  "ticks",
+  "positions",
+  "nft_positions",
+  "pool_candles",
+  "token_candles"
 ] as const
 
 /** Every indexed table as sorted JSON text (plus the checkpoint), to compare two databases row for row. */
-export const dumpTables = Effect.gen(function*() {
+export const dumpTables = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const out: Record<string, string> = {}
   for (const table of indexedTables) {
-    const rows = yield* sql.unsafe(`SELECT coalesce(json_agg(x ORDER BY x::text), '[]')::text AS j FROM (SELECT * FROM ${table}) x`)
+    const rows = yield* sql.unsafe(
+      `SELECT coalesce(json_agg(x ORDER BY x::text), '[]')::text AS j FROM (SELECT * FROM ${table}) x`
+    )
     out[table] = (rows[0] as { j: string }).j
   }
   const cp = yield* sql.unsafe(`SELECT block_number::text || ':' || block_hash AS c FROM indexer_checkpoints`)
@@ -42,7 +77,7 @@ export const dumpTables = Effect.gen(function*() {
 
 /** Indexes a fresh database (Layer.fresh: not the file's memoized one) from the start block to `block` and dumps it. */
 export const freshDump = (d: Devnet, block: bigint) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* (yield* IndexerStatus).awaitBlock(block, "60 seconds")
     return yield* dumpTables
   }).pipe(Effect.provide(indexerLayer(d).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))))

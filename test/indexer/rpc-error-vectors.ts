@@ -19,7 +19,8 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
     provider: "Alchemy (response size)",
     seen: "https://github.com/ethereum/go-ethereum/issues/25343",
     code: -32602,
-    message: "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on " +
+    message:
+      "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on " +
       "the response size, or you can request any block range with a cap of 10K logs in the response. Based on your " +
       "parameters and the response size limit, this block range should work: [0x0, 0x87fe9]",
     httpStatus: 200,
@@ -29,7 +30,8 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
     provider: "Alchemy (block range)",
     seen: "https://github.com/boundless-xyz/boundless/issues/838",
     code: -32600,
-    message: "You can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range " +
+    message:
+      "You can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range " +
       "should work: [0x1a30dfd, 0x1a30ff0]",
     httpStatus: 400,
     hint: 0x1a30ff0 - 0x1a30dfd + 1
@@ -60,7 +62,8 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
   },
   {
     provider: "dRPC (free tier)",
-    seen: "answered by eth.drpc.org with code 35; quoted verbatim in public RPC-adapter code and test fixtures (found by " +
+    seen:
+      "answered by eth.drpc.org with code 35; quoted verbatim in public RPC-adapter code and test fixtures (found by " +
       "a code search; no issue thread of dRPC's own)",
     code: 35,
     message: "ranges over 10000 blocks are not supported on freetier",
@@ -69,7 +72,8 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
   },
   {
     provider: "BlastAPI (public endpoint)",
-    seen: "eth-mainnet.public.blastapi.io, quoted as -32600 \"up to a 10 block range\" (only that fragment is public; the " +
+    seen:
+      'eth-mainnet.public.blastapi.io, quoted as -32600 "up to a 10 block range" (only that fragment is public; the ' +
       "sentence around it follows Alchemy's wording)",
     code: -32600,
     message: "You can make eth_getLogs requests with up to a 10 block range.",
@@ -118,7 +122,8 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
   },
   {
     provider: "LlamaRPC (with a range)",
-    seen: "quoted as \"query exceeds max results 20000, retry with the range 1-2\" in public log-range test vectors " +
+    seen:
+      'quoted as "query exceeds max results 20000, retry with the range 1-2" in public log-range test vectors ' +
       "(found by a code search)",
     code: -32602,
     message: "query exceeds max results 20000, retry with the range 1-2",
@@ -130,11 +135,17 @@ export const rangeErrorVectors: ReadonlyArray<RangeErrorVector> = [
 /** The error viem throws for a vector: an RpcRequestError for a 200 answer, an HttpRequestError otherwise. */
 export const viemErrorOf = (v: RangeErrorVector) =>
   v.httpStatus === 200
-    ? { name: "RpcRequestError", code: v.code, message: v.message, details: v.message, shortMessage: "RPC Request failed." }
+    ? {
+        name: "RpcRequestError",
+        code: v.code,
+        message: v.message,
+        details: v.message,
+        shortMessage: "RPC Request failed."
+      }
     : {
-      name: "HttpRequestError",
-      status: v.httpStatus,
-      shortMessage: "HTTP request failed.",
-      details: JSON.stringify({ code: v.code, message: v.message }),
-      message: `HTTP request failed. Status: ${v.httpStatus}`
-    }
+        name: "HttpRequestError",
+        status: v.httpStatus,
+        shortMessage: "HTTP request failed.",
+        details: JSON.stringify({ code: v.code, message: v.message }),
+        message: `HTTP request failed. Status: ${v.httpStatus}`
+      }

@@ -16,16 +16,18 @@ const env = (name: string) => {
 }
 const chain = await connect(env("RPC_URL"))
 const layer = indexerServices(31337).pipe(
-  Layer.provideMerge(Layer.mergeAll(
-    IndexerSource.make({
-      client: chain.public,
-      chainId: 31337,
-      startBlock: BigInt(env("START_BLOCK")),
-      contracts: JSON.parse(env("CONTRACTS")),
-      baseTokens: []
-    }),
-    IndexerConfig.layerConfig(31337),
-    pgClientLayer(Redacted.make(env("DATABASE_URL")), 4)
-  ))
+  Layer.provideMerge(
+    Layer.mergeAll(
+      IndexerSource.make({
+        client: chain.public,
+        chainId: 31337,
+        startBlock: BigInt(env("START_BLOCK")),
+        contracts: JSON.parse(env("CONTRACTS")),
+        baseTokens: []
+      }),
+      IndexerConfig.layerConfig(31337),
+      pgClientLayer(Redacted.make(env("DATABASE_URL")), 4)
+    )
+  )
 )
 Effect.runFork(runIndexer.pipe(Effect.provide(layer), Effect.scoped))

@@ -25,7 +25,9 @@ import { devnetAccounts, makeSender, type Sender } from "../../scripts/devnet/tx
  */
 
 /** A transaction for `reorg`: a signed raw transaction, or a request from one of anvil's unlocked accounts. */
-export type ReorgTransaction = Hex | { readonly from: Hex; readonly to?: Hex; readonly data?: Hex; readonly value?: Hex }
+export type ReorgTransaction =
+  | Hex
+  | { readonly from: Hex; readonly to?: Hex; readonly data?: Hex; readonly value?: Hex }
 
 export interface ReplacedBlock {
   readonly number: bigint
@@ -95,9 +97,7 @@ export const startAnvilChain = async (options: AnvilChainOptions = {}): Promise<
   return {
     rpcUrl,
     chainId,
-    deployments: deployments === undefined
-      ? emptyDeployments(chainId)
-      : { ...deployments, rpcUrl },
+    deployments: deployments === undefined ? emptyDeployments(chainId) : { ...deployments, rpcUrl },
     publicClient: sender.publicClient,
     accounts,
     wallets: accounts.map((account) =>
@@ -139,9 +139,21 @@ const emptyDeployments = (chainId: number): Deployments => {
     chainId,
     startBlock: 0,
     contracts: {
-      weth9: zero, factory: zero, positionManager: zero, swapRouter02: zero, quoterV2: zero, tickLens: zero,
-      multicall3: zero, permit2: zero, universalRouter: zero, fireRegistry: zero, fireLaunch: zero,
-      fireGraduator: zero, fuelVault: zero, fireStream: zero, stablecoin: zero
+      weth9: zero,
+      factory: zero,
+      positionManager: zero,
+      swapRouter02: zero,
+      quoterV2: zero,
+      tickLens: zero,
+      multicall3: zero,
+      permit2: zero,
+      universalRouter: zero,
+      fireRegistry: zero,
+      fireLaunch: zero,
+      fireGraduator: zero,
+      fuelVault: zero,
+      fireStream: zero,
+      stablecoin: zero
     },
     poolInitCodeHash: `0x${"00".repeat(32)}`,
     launches: []
@@ -153,7 +165,10 @@ export class AnvilChain extends Context.Service<AnvilChain, AnvilChainShape>()("
   static readonly layerWith = (options: AnvilChainOptions): Layer.Layer<AnvilChain> =>
     Layer.effect(
       AnvilChain,
-      Effect.acquireRelease(Effect.promise(() => startAnvilChain(options)), (chain) => Effect.promise(chain.stop))
+      Effect.acquireRelease(
+        Effect.promise(() => startAnvilChain(options)),
+        (chain) => Effect.promise(chain.stop)
+      )
     )
   static readonly layer: Layer.Layer<AnvilChain> = AnvilChain.layerWith({})
   /** The app's `Chain` service (mode "devnet") over this file's anvil, with `AnvilChain` for the test's own moves. */
@@ -166,6 +181,7 @@ export class AnvilChain extends Context.Service<AnvilChain, AnvilChainShape>()("
         publicClient: chain.publicClient,
         deployments: chain.deployments,
         mode: "devnet"
-      }))
+      })
+    )
   ).pipe(Layer.provideMerge(AnvilChain.layer))
 }

@@ -9,7 +9,9 @@ export interface RpcFaults {
   /** Added before every answer. */
   latencyMs?: number
   /** eth_getLogs over more than `maxBlocks` blocks is refused with this provider's text (test/indexer/rpc-error-vectors.ts). */
-  range?: { readonly maxBlocks: number; readonly code: number; readonly message: string; readonly httpStatus: number } | undefined
+  range?:
+    | { readonly maxBlocks: number; readonly code: number; readonly message: string; readonly httpStatus: number }
+    | undefined
   /** Every `every`-th request answers HTTP 429, with `Retry-After` when given. */
   rateLimit?: { readonly every: number; readonly retryAfterSeconds?: number } | undefined
   /** Every `every`-th request is never answered (the client's timeout ends it). */
@@ -89,7 +91,10 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     }
     if (faults.rateLimit && n % faults.rateLimit.every === 0) {
       counts.faulted++
-      const headers: Record<string, string> = faults.rateLimit.retryAfterSeconds === undefined ? {} : { "retry-after": String(faults.rateLimit.retryAfterSeconds) }
+      const headers: Record<string, string> =
+        faults.rateLimit.retryAfterSeconds === undefined
+          ? {}
+          : { "retry-after": String(faults.rateLimit.retryAfterSeconds) }
       return reply(429, { jsonrpc: "2.0", id: req.id, error: { code: 429, message: "Too Many Requests" } }, headers)
     }
     const range = faults.range

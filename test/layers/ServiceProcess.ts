@@ -23,7 +23,7 @@ export interface ServiceProcess {
  * scope unless the test killed it first.
  */
 export const startServiceProcess = (services: ReadonlyArray<ServiceName>, env: Record<string, string> = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* TestDatabaseInfo
     const chain = yield* AnvilChain
     const base = {
@@ -42,12 +42,13 @@ export const startServiceProcess = (services: ReadonlyArray<ServiceName>, env: R
     return yield* Effect.acquireRelease(
       Effect.promise(() => spawnReady(services, { ...base, ...env })),
       ({ child }) =>
-        Effect.promise(() =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve()
-            child.once("exit", () => resolve())
-            child.kill("SIGTERM")
-          })
+        Effect.promise(
+          () =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve()
+              child.once("exit", () => resolve())
+              child.kill("SIGTERM")
+            })
         )
     )
   })

@@ -16,10 +16,13 @@ export const withAdmin = <A, E>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A
   )
 
 /** The fresh database of the current test file: its name and URL. */
-export class TestDatabaseInfo extends Context.Service<TestDatabaseInfo, {
-  readonly name: string
-  readonly url: Redacted.Redacted
-}>()("test/TestDatabaseInfo") {}
+export class TestDatabaseInfo extends Context.Service<
+  TestDatabaseInfo,
+  {
+    readonly name: string
+    readonly url: Redacted.Redacted
+  }
+>()("test/TestDatabaseInfo") {}
 
 const urlFor = (admin: string, database: string) => {
   const url = new URL(admin)
@@ -31,7 +34,7 @@ const urlFor = (admin: string, database: string) => {
 export const FreshDatabase = Layer.effect(
   TestDatabaseInfo,
   Effect.acquireRelease(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const name = `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
       yield* withAdmin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
       return TestDatabaseInfo.of({ name, url: Redacted.make(urlFor(inject("adminDatabaseUrl"), name)) })

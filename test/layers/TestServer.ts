@@ -31,12 +31,14 @@ export const TestServices = (
   rateLimits: Partial<RateLimitSettings> = {}
 ) => {
   const started = servicesLayer(services).pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      AppConfig.layerWith(testSettings(overrides)),
-      Listening.layer,
-      // Postgres counters (the default without REDIS_URL) with a limit no other test reaches.
-      RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "postgres", ...rateLimits })
-    )),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        AppConfig.layerWith(testSettings(overrides)),
+        Listening.layer,
+        // Postgres counters (the default without REDIS_URL) with a limit no other test reaches.
+        RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "postgres", ...rateLimits })
+      )
+    ),
     Layer.provideMerge(Layer.mergeAll(TestDatabase, AnvilChain.chainLayer)),
     Layer.provideMerge(NodeServices.layer)
   )
@@ -48,26 +50,29 @@ export const TestServices = (
  * commits a long history in several batches (its range follows the log density), and a test that sees one indexed
  * entity must not conclude that the rest of the seeded history is there too.
  */
-const seededDevnetIndexed = Layer.effectDiscard(Effect.gen(function*() {
-  const chain = yield* AnvilChain
-  const head = yield* Effect.promise(() => chain.blockNumber())
-  const url = `${yield* baseUrl("indexer")}/v1/graphql`
-  // Real timers, not Effect's clock: suites that keep the test services run this layer under a TestClock.
-  yield* Effect.promise(async () => {
-    const deadline = Date.now() + 60_000
-    for (;;) {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "{ _meta { lastIndexedBlock } }" })
-      })
-      const indexed = ((await response.json()) as { data?: { _meta?: { lastIndexedBlock?: string | null } } }).data?._meta?.lastIndexedBlock
-      if (indexed != null && BigInt(indexed) >= head) return
-      if (Date.now() > deadline) throw new Error(`the indexer did not reach block ${head} in 60 s (at ${indexed})`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+const seededDevnetIndexed = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const chain = yield* AnvilChain
+    const head = yield* Effect.promise(() => chain.blockNumber())
+    const url = `${yield* baseUrl("indexer")}/v1/graphql`
+    // Real timers, not Effect's clock: suites that keep the test services run this layer under a TestClock.
+    yield* Effect.promise(async () => {
+      const deadline = Date.now() + 60_000
+      for (;;) {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ _meta { lastIndexedBlock } }" })
+        })
+        const indexed = ((await response.json()) as { data?: { _meta?: { lastIndexedBlock?: string | null } } }).data
+          ?._meta?.lastIndexedBlock
+        if (indexed != null && BigInt(indexed) >= head) return
+        if (Date.now() > deadline) throw new Error(`the indexer did not reach block ${head} in 60 s (at ${indexed})`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    })
   })
-}))
+)
 
 /** Base URL of a started service. */
 export const baseUrl = (service: ServiceName) =>

@@ -30,8 +30,14 @@ export const ephemeralPorts = {
 }
 
 export const spawnApp = (env: Record<string, string>, args: ReadonlyArray<string> = []): AppProcess => {
-  const { DATABASE_URL: _db, RPC_URL: _rpc, DEPLOYMENTS_FILE: _deployments, LOG_LEVEL: _level, LOG_FORMAT: _format, ...inherited } =
-    process.env
+  const {
+    DATABASE_URL: _db,
+    RPC_URL: _rpc,
+    DEPLOYMENTS_FILE: _deployments,
+    LOG_LEVEL: _level,
+    LOG_FORMAT: _format,
+    ...inherited
+  } = process.env
   const child = spawn(process.execPath, [NodePath.join(root, "src/main.ts"), ...args], {
     cwd: root,
     // A test deployment: with RPC_URL the default would be production mode, which refuses test settings.
@@ -78,16 +84,24 @@ const running = new Set<AppProcess>()
  * PostgreSQL and anvil; SIGKILL after 15 s.
  */
 export const stopLeftoverApps = () =>
-  Promise.all([...running].map(async (app) => {
-    process.kill(-app.pid, "SIGINT")
-    const timer = setTimeout(() => process.kill(-app.pid, "SIGKILL"), 15_000)
-    await app.exited
-    clearTimeout(timer)
-  }))
+  Promise.all(
+    [...running].map(async (app) => {
+      process.kill(-app.pid, "SIGINT")
+      const timer = setTimeout(() => process.kill(-app.pid, "SIGKILL"), 15_000)
+      await app.exited
+      clearTimeout(timer)
+    })
+  )
 
 /** The exit code, or "ready" when the app came up instead of exiting. */
 export const exitOrReady = (app: AppProcess): Promise<number | string> =>
-  Promise.race([app.exited, app.waitFor(/^ready: /m).then(() => "ready", () => app.exited)])
+  Promise.race([
+    app.exited,
+    app.waitFor(/^ready: /m).then(
+      () => "ready",
+      () => app.exited
+    )
+  ])
 
 /** The URL a ready line gives for a service (`client    http://…`). */
 export const urlOf = (output: string, service: string): string => {
@@ -98,4 +112,6 @@ export const urlOf = (output: string, service: string): string => {
 
 /** Lines that are warnings, errors or stack frames (pretty log format). */
 export const noisyLines = (output: string): Array<string> =>
-  output.split("\n").filter((line) => /\b(WARN|ERROR|FATAL)\b/.test(line) || /^\s+at /.test(line) || /\[cause\]/.test(line))
+  output
+    .split("\n")
+    .filter((line) => /\b(WARN|ERROR|FATAL)\b/.test(line) || /^\s+at /.test(line) || /\[cause\]/.test(line))

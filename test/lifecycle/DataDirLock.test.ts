@@ -79,17 +79,22 @@ describe("one instance per DATA_DIR", () => {
     const other = spawn("sleep", ["120"], { stdio: "ignore" })
     try {
       const lock = (startTicks: string) =>
-        NodeFs.writeFileSync(lockFileOf(dataDir), JSON.stringify({
-          pid: other.pid,
-          startTicks,
-          bootId: null,
-          startedAt: "2026-01-01T00:00:00.000Z",
-          serving: ["client http://127.0.0.1:1"]
-        }))
+        NodeFs.writeFileSync(
+          lockFileOf(dataDir),
+          JSON.stringify({
+            pid: other.pid,
+            startTicks,
+            bootId: null,
+            startedAt: "2026-01-01T00:00:00.000Z",
+            serving: ["client http://127.0.0.1:1"]
+          })
+        )
       lock(startTicksOf(other.pid!)!)
       const refused = spawnApp({ DATA_DIR: dataDir })
       expect(await exitOrReady(refused)).toBe(1)
-      expect(errorLines(refused.output())).toEqual([expect.stringContaining(`in use by fire-api pid ${other.pid} (serving client http://127.0.0.1:1`)])
+      expect(errorLines(refused.output())).toEqual([
+        expect.stringContaining(`in use by fire-api pid ${other.pid} (serving client http://127.0.0.1:1`)
+      ])
 
       lock("1") // the pid was reused: the program behind it started at another time than the lock's writer
       const app = spawnApp({ DATA_DIR: dataDir })

@@ -53,7 +53,8 @@ const start = (): Promise<Started> =>
     const urls = new Map<string, string>()
     const onData = (chunk: Buffer) => {
       out += chunk.toString()
-      for (const match of out.matchAll(/^(client|exchange|search|indexer|chain)\s+(http:\/\/\S+)/gm)) urls.set(match[1]!, match[2]!)
+      for (const match of out.matchAll(/^(client|exchange|search|indexer|chain)\s+(http:\/\/\S+)/gm))
+        urls.set(match[1]!, match[2]!)
       if (/^ready: /m.test(out)) resolve({ child, urls, output: () => out })
     }
     child.stdout!.on("data", onData)
@@ -76,7 +77,8 @@ function stop(child: ChildProcess, signal: NodeJS.Signals) {
 const pgrep = (args: ReadonlyArray<string>): Array<string> => {
   const res = spawnSync("pgrep", args, { encoding: "utf8" })
   if (res.status === 1 && res.error === undefined) return []
-  if (res.status !== 0) throw new Error(`pgrep ${args.join(" ")} failed (${res.error?.message ?? `exit ${res.status}`}): ${res.stderr}`)
+  if (res.status !== 0)
+    throw new Error(`pgrep ${args.join(" ")} failed (${res.error?.message ?? `exit ${res.status}`}): ${res.stderr}`)
   return res.stdout.trim().split("\n")
 }
 
@@ -84,7 +86,10 @@ const pgrep = (args: ReadonlyArray<string>): Array<string> => {
 const leftovers = () => pgrep(["-af", dataDir]).join("\n")
 
 /** The app's direct child processes, by command name (postgres, anvil). */
-const childrenOf = (pid: number) => pgrep(["-P", String(pid)]).map(Number).map((child) => ({ pid: child, name: commandOf(child) ?? "" }))
+const childrenOf = (pid: number) =>
+  pgrep(["-P", String(pid)])
+    .map(Number)
+    .map((child) => ({ pid: child, name: commandOf(child) ?? "" }))
 
 const rpc = async (url: string, method: string) => {
   const res = await fetch(url, {
@@ -104,14 +109,24 @@ const healthPaths = { client: "/healthz", exchange: "/api/health", search: "/api
 const coldStart = async () => {
   const app = await start()
   const health: Record<string, number> = {}
-  for (const [service, path] of Object.entries(healthPaths)) health[service] = (await fetch(`${app.urls.get(service)}${path}`)).status
+  for (const [service, path] of Object.entries(healthPaths))
+    health[service] = (await fetch(`${app.urls.get(service)}${path}`)).status
   const runningBefore = leftovers()
   const children = childrenOf(app.child.pid!)
   // Activity on the devnet while the app runs must survive the restart (the database keeps its side too).
   await rpc(app.urls.get("chain")!, "evm_mine")
   const mined = BigInt(await rpc(app.urls.get("chain")!, "eth_blockNumber"))
   const { code, ms } = await stop(app.child, "SIGTERM")
-  return { services: [...app.urls.keys()].sort(), health, runningBefore, children, mined, code, ms, leftoversAfter: leftovers() }
+  return {
+    services: [...app.urls.keys()].sort(),
+    health,
+    runningBefore,
+    children,
+    mined,
+    code,
+    ms,
+    leftoversAfter: leftovers()
+  }
 }
 let cold: Awaited<ReturnType<typeof coldStart>>
 

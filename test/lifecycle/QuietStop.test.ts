@@ -18,7 +18,10 @@ afterAll(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))
 
 const childrenOf = (pid: number): Array<number> => {
   try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number)
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map(Number)
   } catch {
     return [] // pgrep exits 1 when nothing matches
   }
@@ -45,7 +48,10 @@ describe("a stop by signal to the whole process group (a terminal's Ctrl-C, an o
       expect(await app.exited).toBe(0)
       const after = app.output().slice(before)
       expect(noisyLines(app.output())).toEqual([])
-      const lines = after.trim().split("\n").map((line) => line.replace(/^\[[^\]]*\] INFO \(#\d+\): /, ""))
+      const lines = after
+        .trim()
+        .split("\n")
+        .map((line) => line.replace(/^\[[^\]]*\] INFO \(#\d+\): /, ""))
       expect([...lines].sort()).toEqual([...stopLines].sort())
       expect(lines.at(0)).toBe("stopping: draining the services")
       expect(lines.at(-1)).toBe("stopped")

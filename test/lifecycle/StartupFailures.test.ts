@@ -68,7 +68,9 @@ describe("start-up failures: one line naming what to change, exit 1", () => {
     if (!asRoot) NodeFs.chmodSync(closed, 0o500)
     try {
       const line = await failedStart({ DATA_DIR: NodePath.join(closed, "data") })
-      expect(line).toMatch(asRoot ? /the postgres user cannot reach .*choose a DATA_DIR/ : /DATA_DIR .* is not usable \(EACCES/)
+      expect(line).toMatch(
+        asRoot ? /the postgres user cannot reach .*choose a DATA_DIR/ : /DATA_DIR .* is not usable \(EACCES/
+      )
     } finally {
       NodeFs.chmodSync(closed, 0o700)
     }
@@ -109,10 +111,10 @@ describe("start-up failures: one line naming what to change, exit 1", () => {
 
   it("at LOG_LEVEL=Debug the same line, then the failure in full with its stack", async () => {
     const missing = NodePath.join(base, "missing.json")
-    const app = spawnApp({ DATA_DIR: dataDir, RPC_URL: otherChain.rpcUrl, DEPLOYMENTS_FILE: missing, LOG_LEVEL: "Debug" }, [
-      "--services",
-      "client"
-    ])
+    const app = spawnApp(
+      { DATA_DIR: dataDir, RPC_URL: otherChain.rpcUrl, DEPLOYMENTS_FILE: missing, LOG_LEVEL: "Debug" },
+      ["--services", "client"]
+    )
     expect(await exitOrReady(app)).toBe(1)
     expect(errorLines(app.output())).toEqual([expect.stringContaining(`DEPLOYMENTS_FILE ${missing} cannot be read`)])
     expect(app.output()).toContain("the failure in full:")

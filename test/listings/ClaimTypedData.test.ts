@@ -1,7 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { getAddress, hashTypedData, recoverTypedDataAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS, claimTypedData, signatureAge } from "../../src/client-api/listings/claims/ClaimTypedData.ts"
+import {
+  CLAIM_MAX_AGE_SECONDS,
+  CLAIM_MAX_SKEW_SECONDS,
+  claimTypedData,
+  signatureAge
+} from "../../src/client-api/listings/claims/ClaimTypedData.ts"
 
 const fireLaunch = getAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3")
 const token = getAddress("0x0000000000000000000000000000000000000abc")
@@ -21,7 +26,12 @@ describe("claim typed data", () => {
 
   it("a viem signature recovers to the signer; any changed field changes the digest", async () => {
     const account = privateKeyToAccount(generatePrivateKey())
-    const message = { token, wallet: account.address, userId: "0b6f3c1e-8f7a-4d1e-9a51-2b1f0c9e7d11", signedAt: 1_700_000_000n }
+    const message = {
+      token,
+      wallet: account.address,
+      userId: "0b6f3c1e-8f7a-4d1e-9a51-2b1f0c9e7d11",
+      signedAt: 1_700_000_000n
+    }
     const typed = claimTypedData({ chainId: 31337, fireLaunch, message })
     assert.deepStrictEqual(typed.domain, { name: "Fire", version: "1", chainId: 31337, verifyingContract: fireLaunch })
     const signature = await account.signTypedData(typed)

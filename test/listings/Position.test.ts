@@ -3,18 +3,35 @@ import { foldPosition } from "../../src/client-api/listings/tokens/Position.ts"
 
 const E = 10n ** 18n
 // token is token0: a buy has amount0 < 0 (tokens out) and amount1 > 0 (WETH in); a sell the opposite.
-const buy = (tokens: bigint, weth: bigint, usd: number | null = null) => ({ amount0: (-tokens).toString(), amount1: weth.toString(), amountUsd: usd })
-const sell = (tokens: bigint, weth: bigint, usd: number | null = null) => ({ amount0: tokens.toString(), amount1: (-weth).toString(), amountUsd: usd })
+const buy = (tokens: bigint, weth: bigint, usd: number | null = null) => ({
+  amount0: (-tokens).toString(),
+  amount1: weth.toString(),
+  amountUsd: usd
+})
+const sell = (tokens: bigint, weth: bigint, usd: number | null = null) => ({
+  amount0: tokens.toString(),
+  amount1: (-weth).toString(),
+  amountUsd: usd
+})
 
 describe("position (average cost)", () => {
   it("no trades: all zero", () => {
     assert.deepStrictEqual(foldPosition([], true), {
-      bought: 0n, sold: 0n, buys: 0, sells: 0, costBasisWei: 0n, realizedPnlWei: 0n, costBasisUsd: 0
+      bought: 0n,
+      sold: 0n,
+      buys: 0,
+      sells: 0,
+      costBasisWei: 0n,
+      realizedPnlWei: 0n,
+      costBasisUsd: 0
     })
   })
 
   it("two buys then a partial sell: the sold part leaves at the average cost", () => {
-    const p = foldPosition([buy(100n * E, 1n * E, 3000), buy(100n * E, 3n * E, 9000), sell(50n * E, 2n * E, 6000)], true)
+    const p = foldPosition(
+      [buy(100n * E, 1n * E, 3000), buy(100n * E, 3n * E, 9000), sell(50n * E, 2n * E, 6000)],
+      true
+    )
     assert.strictEqual(p.bought, 200n * E)
     assert.strictEqual(p.sold, 50n * E)
     assert.strictEqual(p.costBasisWei, 3n * E) // 4 WETH for 200 tokens, 50 sold at 0.02 each = 1 WETH

@@ -26,17 +26,23 @@ const TempDataDirLive = Layer.effect(
 )
 
 export const ListingsServer = (adminWallet: Address, env: Record<string, string> = {}) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const dataDir = yield* TempDataDir
-    return TestServices(["client", "indexer"], { dataDir }).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({
-        JWT_SECRET: TEST_JWT_SECRET,
-        ADMIN_WALLETS: adminWallet,
-        INDEXER_POLL_MS: "50",
-        ...env
-      })))
-    )
-  })).pipe(Layer.provide(TempDataDirLive))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const dataDir = yield* TempDataDir
+      return TestServices(["client", "indexer"], { dataDir }).pipe(
+        Layer.provide(
+          ConfigProvider.layer(
+            ConfigProvider.fromEnvRecord({
+              JWT_SECRET: TEST_JWT_SECRET,
+              ADMIN_WALLETS: adminWallet,
+              INDEXER_POLL_MS: "50",
+              ...env
+            })
+          )
+        )
+      )
+    })
+  ).pipe(Layer.provide(TempDataDirLive))
 
 export { bearer, client, postJson, tokenFor }
 
@@ -49,32 +55,51 @@ export const authed = (token: string, method: string, path: string, body?: unkno
 
 /** Gives `address` 10 ETH from anvil's first account. */
 export const fund = (address: Address) =>
-  AnvilChain.use((chain) => Effect.promise(() => chain.sender.send(chain.accounts[0]!, { to: address, value: parseEther("10") })))
+  AnvilChain.use((chain) =>
+    Effect.promise(() => chain.sender.send(chain.accounts[0]!, { to: address, value: parseEther("10") }))
+  )
 
 /** The creator's wallet calls FireLaunch.ignite (viem); returns the Ignited event's token and pool. */
 export const ignite = (creator: LocalAccount, name: string, symbol: string) =>
   AnvilChain.use((chain) =>
     Effect.promise(async () => {
-      const receipt = await chain.sender.write(creator, chain.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [name, symbol])
+      const receipt = await chain.sender.write(
+        creator,
+        chain.deployments.contracts.fireLaunch,
+        FireLaunchAbi,
+        "ignite",
+        [name, symbol]
+      )
       const [event] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })
       if (event === undefined) throw new Error("no Ignited event")
       return { token: event.args.token, pool: event.args.pool, fee: event.args.fee, block: receipt.blockNumber }
-    }))
+    })
+  )
 
 /** Buys `eth` worth of `token` through SwapRouter02 exactInputSingle with the buyer as recipient. */
 export const buy = (who: LocalAccount, token: Address, fee: number, eth: string) =>
   AnvilChain.use((chain) =>
     Effect.promise(() =>
-      chain.sender.write(who, chain.deployments.contracts.swapRouter02, swapRouter02Abi, "exactInputSingle", [{
-        tokenIn: chain.deployments.contracts.weth9,
-        tokenOut: token,
-        fee,
-        recipient: who.address,
-        amountIn: parseEther(eth),
-        amountOutMinimum: 0n,
-        sqrtPriceLimitX96: 0n
-      }], parseEther(eth))
-    ))
+      chain.sender.write(
+        who,
+        chain.deployments.contracts.swapRouter02,
+        swapRouter02Abi,
+        "exactInputSingle",
+        [
+          {
+            tokenIn: chain.deployments.contracts.weth9,
+            tokenOut: token,
+            fee,
+            recipient: who.address,
+            amountIn: parseEther(eth),
+            amountOutMinimum: 0n,
+            sqrtPriceLimitX96: 0n
+          }
+        ],
+        parseEther(eth)
+      )
+    )
+  )
 
 /** Sells `amount` of `token` for WETH (recipient = seller) through SwapRouter02. */
 export const sell = (who: LocalAccount, token: Address, fee: number, amount: bigint) =>
@@ -82,16 +107,19 @@ export const sell = (who: LocalAccount, token: Address, fee: number, amount: big
     Effect.promise(async () => {
       const router = chain.deployments.contracts.swapRouter02
       await chain.sender.write(who, token, erc20Abi, "approve", [router, maxUint256])
-      return chain.sender.write(who, router, swapRouter02Abi, "exactInputSingle", [{
-        tokenIn: token,
-        tokenOut: chain.deployments.contracts.weth9,
-        fee,
-        recipient: who.address,
-        amountIn: amount,
-        amountOutMinimum: 0n,
-        sqrtPriceLimitX96: 0n
-      }])
-    }))
+      return chain.sender.write(who, router, swapRouter02Abi, "exactInputSingle", [
+        {
+          tokenIn: token,
+          tokenOut: chain.deployments.contracts.weth9,
+          fee,
+          recipient: who.address,
+          amountIn: amount,
+          amountOutMinimum: 0n,
+          sqrtPriceLimitX96: 0n
+        }
+      ])
+    })
+  )
 
 /** Polls GET /v1/tokens/{token} until the indexer has it (bounded; a poll, not a sleep). */
 export const indexed = (token: Address, until: (body: any) => boolean = () => true) =>
@@ -106,7 +134,9 @@ export const picture = Effect.promise(() => {
   const height = 64
   const raw = Buffer.alloc(width * height * 3)
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) % 251
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer()
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer()
 })
 
 export const uploadTo = (token: string, path: string, bytes: Uint8Array | undefined, field = "file") => {

@@ -27,44 +27,53 @@ const servers = AgentServers(
   ["client", "exchange", "search", "indexer"]
 )
 
-layer(servers, { timeout: "240 seconds", excludeTestServices: true })("the agent flow (scripts/agent-flow.ts)", (it) => {
-  it.effect("sign in, quote + swap, launch with metadata, buy, comment, tip (SelfGiftNotAllowed), sweep, graduation, notifications", () =>
-    Effect.gen(function*() {
-      const anvil = yield* AnvilChain
-      const faucet = anvil.accounts[0]!
-      const tipper = anvil.accounts[4]!
-      const key = generatePrivateKey()
-      const agent = privateKeyToAccount(key)
-      yield* Effect.promise(() => anvil.sender.send(faucet, { to: agent.address, value: parseEther("10") }))
-      const c = anvil.deployments.contracts
-      const other = anvil.deployments.launches.find((l) => l.canonical && !l.graduated && l.creator !== agent.address)!
-      const clientUrl = yield* baseUrl("client")
-      const exchangeUrl = yield* baseUrl("exchange")
-      const image = yield* tinyPng()
-      const steps = yield* Effect.promise(() =>
-        runAgentFlow({
-          clientUrl,
-          exchangeUrl,
-          rpcUrl: anvil.rpcUrl,
-          chainId: anvil.chainId,
-          privateKey: key,
-          apiKey: PARTNER_KEY,
-          contracts: {
-            fireLaunch: c.fireLaunch,
-            fireRegistry: c.fireRegistry,
-            fuelVault: c.fuelVault,
-            fireGraduator: c.fireGraduator,
-            weth9: c.weth9
-          },
-          otherToken: other.token,
-          image,
-          tipAgentToken: async (token) => {
-            await anvil.sender.write(tipper, c.fuelVault, FuelVaultAbi, "give", [token], parseEther("0.02"))
-          },
-          settle: () => anvil.mine(1),
-          advanceTime: (seconds) => anvil.increaseTime(seconds)
-        })
-      )
-      assert.deepStrictEqual(steps, [...FLOW_STEPS])
-    }), 300_000)
-})
+layer(servers, { timeout: "240 seconds", excludeTestServices: true })(
+  "the agent flow (scripts/agent-flow.ts)",
+  (it) => {
+    it.effect(
+      "sign in, quote + swap, launch with metadata, buy, comment, tip (SelfGiftNotAllowed), sweep, graduation, notifications",
+      () =>
+        Effect.gen(function* () {
+          const anvil = yield* AnvilChain
+          const faucet = anvil.accounts[0]!
+          const tipper = anvil.accounts[4]!
+          const key = generatePrivateKey()
+          const agent = privateKeyToAccount(key)
+          yield* Effect.promise(() => anvil.sender.send(faucet, { to: agent.address, value: parseEther("10") }))
+          const c = anvil.deployments.contracts
+          const other = anvil.deployments.launches.find(
+            (l) => l.canonical && !l.graduated && l.creator !== agent.address
+          )!
+          const clientUrl = yield* baseUrl("client")
+          const exchangeUrl = yield* baseUrl("exchange")
+          const image = yield* tinyPng()
+          const steps = yield* Effect.promise(() =>
+            runAgentFlow({
+              clientUrl,
+              exchangeUrl,
+              rpcUrl: anvil.rpcUrl,
+              chainId: anvil.chainId,
+              privateKey: key,
+              apiKey: PARTNER_KEY,
+              contracts: {
+                fireLaunch: c.fireLaunch,
+                fireRegistry: c.fireRegistry,
+                fuelVault: c.fuelVault,
+                fireGraduator: c.fireGraduator,
+                weth9: c.weth9
+              },
+              otherToken: other.token,
+              image,
+              tipAgentToken: async (token) => {
+                await anvil.sender.write(tipper, c.fuelVault, FuelVaultAbi, "give", [token], parseEther("0.02"))
+              },
+              settle: () => anvil.mine(1),
+              advanceTime: (seconds) => anvil.increaseTime(seconds)
+            })
+          )
+          assert.deepStrictEqual(steps, [...FLOW_STEPS])
+        }),
+      300_000
+    )
+  }
+)

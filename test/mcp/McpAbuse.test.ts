@@ -7,12 +7,16 @@ const MAX_SESSIONS = 200
 
 /** The client service (real HTTP, real PostgreSQL), behind one trusted proxy so each test can be its own IP. */
 const Server = TestServices(["client"], { trustProxy: true }).pipe(
-  Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({
-    JWT_SECRET: TEST_JWT_SECRET,
-    MCP_MAX_SESSIONS: String(MAX_SESSIONS),
-    MCP_MAX_SESSIONS_PER_IP: "20",
-    MCP_INITIALIZE_RATE_LIMIT: "30"
-  })))
+  Layer.provide(
+    ConfigProvider.layer(
+      ConfigProvider.fromEnvRecord({
+        JWT_SECRET: TEST_JWT_SECRET,
+        MCP_MAX_SESSIONS: String(MAX_SESSIONS),
+        MCP_MAX_SESSIONS_PER_IP: "20",
+        MCP_INITIALIZE_RATE_LIMIT: "30"
+      })
+    )
+  )
 )
 
 const PROTOCOL = "2025-06-18"
@@ -24,11 +28,21 @@ const post = (base: string, body: unknown, headers: Record<string, string>) =>
     body: typeof body === "string" ? body : JSON.stringify(body)
   })
 
-const initialize = async (base: string, ip: string, clientInfo: Record<string, string> = { name: "probe", version: "1" }) => {
-  const response = await post(base, {
-    jsonrpc: "2.0", id: 1, method: "initialize",
-    params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo }
-  }, { "x-forwarded-for": ip })
+const initialize = async (
+  base: string,
+  ip: string,
+  clientInfo: Record<string, string> = { name: "probe", version: "1" }
+) => {
+  const response = await post(
+    base,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo }
+    },
+    { "x-forwarded-for": ip }
+  )
   const text = await response.text()
   return { status: response.status, session: response.headers.get("mcp-session-id") ?? undefined, text }
 }
@@ -50,50 +64,59 @@ const newIp = () => {
 
 /** Issue 23, H2: `/mcp` sessions are bounded in number and size, and one caller cannot flood them. */
 layer(Server, { timeout: "300 seconds", excludeTestServices: true })("MCP session abuse", (it) => {
-  it.effect("10,000 initialize calls keep at most MCP_MAX_SESSIONS sessions; the ones pushed out are ended (404)", () =>
-    Effect.gen(function*() {
-      const base = yield* baseUrl("client")
-      // With node --expose-gc the figures are of live memory (collected first); without, as found.
-      const gc = (globalThis as { gc?: () => void }).gc
-      gc?.()
-      const before = process.memoryUsage()
-      const opened: Array<{ session: string; ip: string }> = []
-      const statuses = new Map<number, number>()
-      yield* Effect.promise(async () => {
-        // 10,000 calls from 500 addresses (20 each: under the per-IP limits), 8 at a time.
-        let i = 0
-        const worker = async () => {
-          while (i < 10_000) {
-            const ip = `172.16.${Math.floor(i / 20) >> 8}.${Math.floor(i / 20) & 255}`
-            i++
-            const r = await initialize(base, ip)
-            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1)
-            if (r.session !== undefined) opened.push({ session: r.session, ip })
+  it.effect(
+    "10,000 initialize calls keep at most MCP_MAX_SESSIONS sessions; the ones pushed out are ended (404)",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl("client")
+        // With node --expose-gc the figures are of live memory (collected first); without, as found.
+        const gc = (globalThis as { gc?: () => void }).gc
+        gc?.()
+        const before = process.memoryUsage()
+        const opened: Array<{ session: string; ip: string }> = []
+        const statuses = new Map<number, number>()
+        yield* Effect.promise(async () => {
+          // 10,000 calls from 500 addresses (20 each: under the per-IP limits), 8 at a time.
+          let i = 0
+          const worker = async () => {
+            while (i < 10_000) {
+              const ip = `172.16.${Math.floor(i / 20) >> 8}.${Math.floor(i / 20) & 255}`
+              i++
+              const r = await initialize(base, ip)
+              statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1)
+              if (r.session !== undefined) opened.push({ session: r.session, ip })
+            }
           }
-        }
-        await Promise.all(Array.from({ length: 8 }, worker))
-      })
-      // Measured and reported, not asserted (the process holds the test runner and the other services too).
-      gc?.()
-      const after = process.memoryUsage()
-      const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`
-      console.log(`MCP flood: statuses ${JSON.stringify([...statuses])}; RSS ${mb(before.rss)} -> ${mb(after.rss)}, heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`)
-      assert.deepStrictEqual([...statuses], [[200, 10_000]])
-      assert.strictEqual(opened.length, 10_000)
-      // The first sessions were pushed out and ended in the MCP runtime itself: its own 404.
-      for (const { session, ip } of opened.slice(0, 20)) assert.strictEqual(yield* Effect.promise(() => listTools(base, session, ip)), 404)
-      // The most recent MAX_SESSIONS live.
-      for (const { session, ip } of opened.slice(-20)) assert.strictEqual(yield* Effect.promise(() => listTools(base, session, ip)), 200)
-      const live = yield* Effect.promise(async () => {
-        let n = 0
-        for (const { session, ip } of opened.slice(-(MAX_SESSIONS + 50))) if ((await listTools(base, session, ip)) === 200) n++
-        return n
-      })
-      assert.isAtMost(live, MAX_SESSIONS)
-    }), { timeout: 240_000 })
+          await Promise.all(Array.from({ length: 8 }, worker))
+        })
+        // Measured and reported, not asserted (the process holds the test runner and the other services too).
+        gc?.()
+        const after = process.memoryUsage()
+        const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`
+        console.log(
+          `MCP flood: statuses ${JSON.stringify([...statuses])}; RSS ${mb(before.rss)} -> ${mb(after.rss)}, heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`
+        )
+        assert.deepStrictEqual([...statuses], [[200, 10_000]])
+        assert.strictEqual(opened.length, 10_000)
+        // The first sessions were pushed out and ended in the MCP runtime itself: its own 404.
+        for (const { session, ip } of opened.slice(0, 20))
+          assert.strictEqual(yield* Effect.promise(() => listTools(base, session, ip)), 404)
+        // The most recent MAX_SESSIONS live.
+        for (const { session, ip } of opened.slice(-20))
+          assert.strictEqual(yield* Effect.promise(() => listTools(base, session, ip)), 200)
+        const live = yield* Effect.promise(async () => {
+          let n = 0
+          for (const { session, ip } of opened.slice(-(MAX_SESSIONS + 50)))
+            if ((await listTools(base, session, ip)) === 200) n++
+          return n
+        })
+        assert.isAtMost(live, MAX_SESSIONS)
+      }),
+    { timeout: 240_000 }
+  )
 
   it.effect("initialize is limited per client IP, and one IP's new sessions end its own oldest", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("client")
       const ip = newIp()
       const other = yield* Effect.promise(() => initialize(base, newIp()))
@@ -102,17 +125,21 @@ layer(Server, { timeout: "300 seconds", excludeTestServices: true })("MCP sessio
         for (let i = 0; i < 31; i++) out.push(await initialize(base, ip))
         return out
       })
-      assert.deepStrictEqual(results.slice(0, 30).map((r) => r.status), Array(30).fill(200))
+      assert.deepStrictEqual(
+        results.slice(0, 30).map((r) => r.status),
+        Array(30).fill(200)
+      )
       assert.strictEqual(results[30]!.status, 429)
       assert.strictEqual(JSON.parse(results[30]!.text).error.data.code, "RATE_LIMITED")
       // 30 sessions opened, 20 kept: the first 10 were ended, the other IP's session was not.
       assert.strictEqual(yield* Effect.promise(() => listTools(base, results[0]!.session!, ip)), 404)
       assert.strictEqual(yield* Effect.promise(() => listTools(base, results[29]!.session!, ip)), 200)
       assert.strictEqual(yield* Effect.promise(() => listTools(base, other.session!, "10.255.0.1")), 200)
-    }))
+    })
+  )
 
   it.effect("clientInfo is bounded, and only tools/call may be large", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("client")
       const long = yield* Effect.promise(() => initialize(base, newIp(), { name: "x".repeat(10_000), version: "1" }))
       assert.strictEqual(long.status, 400)
@@ -123,17 +150,23 @@ layer(Server, { timeout: "300 seconds", excludeTestServices: true })("MCP sessio
       const padded = { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { pad: "p".repeat(100_000) } } }
       const big = yield* Effect.promise(async () => {
         const r = await post(base, padded, headers)
-        return { status: r.status, body: await r.json() as any }
+        return { status: r.status, body: (await r.json()) as any }
       })
       assert.strictEqual(big.status, 413)
       assert.strictEqual(big.body.error.data.code, "PAYLOAD_TOO_LARGE")
       // A tool call of the same size reaches its tool (an unknown tool here: a JSON-RPC answer, not a 413).
-      const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "app_no_such_tool", arguments: { pad: "p".repeat(100_000) } } }
+      const call = {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "app_no_such_tool", arguments: { pad: "p".repeat(100_000) } }
+      }
       const callStatus = yield* Effect.promise(async () => {
         const r = await post(base, call, headers)
         await r.text()
         return r.status
       })
       assert.strictEqual(callStatus, 200)
-    }))
+    })
+  )
 })

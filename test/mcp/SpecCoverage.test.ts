@@ -11,7 +11,11 @@ import { clientSpecRoutes, exchangeSpecRoutes, specEntries } from "./specRoutes.
  * (engagement, notifications and push are described in prose), the exchange and search tables all 29.
  */
 
-const normalise = (path: string) => path.split("?")[0]!.replace(/\{([^}]+)\}/g, ":$1").replace(/:[A-Za-z_]+/g, ":param")
+const normalise = (path: string) =>
+  path
+    .split("?")[0]!
+    .replace(/\{([^}]+)\}/g, ":$1")
+    .replace(/:[A-Za-z_]+/g, ":param")
 
 /** The spec's table routes, written out in specRoutes.ts (where they came from is noted there). */
 const tableRoutes = (routes: ReadonlyArray<string>) =>
@@ -27,7 +31,11 @@ describe("tool coverage against the spec's endpoint tables", () => {
     const missing = [...spec].filter((r) => !have.has(r))
     const beyond = clientTools().filter((t) => !spec.has(`${t.route.method} ${normalise(t.route.path)}`))
     // "Engagement" (POST toggles under /v1/likes, /v1/dislike, /v1/favorites) and "Notifications and push" are prose.
-    const prose = beyond.filter((t) => /^\/v1\/(notifications|push|likes|dislike|favorites)\//.test(`${t.route.path}/`) && t.route.path !== "/v1/favorites")
+    const prose = beyond.filter(
+      (t) =>
+        /^\/v1\/(notifications|push|likes|dislike|favorites)\//.test(`${t.route.path}/`) &&
+        t.route.path !== "/v1/favorites"
+    )
     const extra = beyond.filter((t) => !prose.includes(t))
     console.log(
       `app_ tools ${clientTools().length}: spec tables ${spec.size} (missing ${missing.length}), prose routes ${prose.length}, ` +
@@ -39,8 +47,14 @@ describe("tool coverage against the spec's endpoint tables", () => {
     assert.strictEqual(clientTools().length, 76 + extra.length)
     // Each route beyond the spec is listed, with its reason, in docs/agents.md.
     const docs = NodeFs.readFileSync(NodePath.resolve(import.meta.dirname, "../../docs/agents.md"), "utf8")
-    const section = docs.slice(docs.indexOf("## Tool counts"), docs.indexOf("\n## ", docs.indexOf("## Tool counts") + 1))
-    assert.deepStrictEqual(extra.filter((t) => !section.includes(`\`${t.name}\``)).map((t) => t.name), [])
+    const section = docs.slice(
+      docs.indexOf("## Tool counts"),
+      docs.indexOf("\n## ", docs.indexOf("## Tool counts") + 1)
+    )
+    assert.deepStrictEqual(
+      extra.filter((t) => !section.includes(`\`${t.name}\``)).map((t) => t.name),
+      []
+    )
   })
 
   it("exchange + search: the spec's tables name all 29 dex_ routes; the gap and the extras are printed", () => {
@@ -68,6 +82,9 @@ describe("tool coverage against the spec's endpoint tables", () => {
     ])
     const named = [...new Set(docs.match(/\b(?:app|dex)_[a-z0-9_]+\b/g) ?? [])].filter((n) => !n.endsWith("_"))
     assert.isAtLeast(named.length, 20)
-    assert.deepStrictEqual(named.filter((n) => !known.has(n)), [])
+    assert.deepStrictEqual(
+      named.filter((n) => !known.has(n)),
+      []
+    )
   })
 })

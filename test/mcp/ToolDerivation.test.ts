@@ -24,7 +24,8 @@ const routesOf = (...apis: ReadonlyArray<any>) => {
     HttpApi.reflect(api, {
       onGroup: () => {},
       onEndpoint: ({ endpoint, mergedAnnotations }) => {
-        if (!Context.getOrElse(mergedAnnotations, McpExclude, () => false)) routes.add(`${endpoint.method} ${endpoint.path}`)
+        if (!Context.getOrElse(mergedAnnotations, McpExclude, () => false))
+          routes.add(`${endpoint.method} ${endpoint.path}`)
       }
     })
   }
@@ -43,7 +44,9 @@ describe("MCP tools derived from the HttpApi definitions", () => {
     assert.strictEqual(exchangeTools().length, exchange.size)
     assert.deepStrictEqual(new Set(clientTools().map((t) => `${t.route.method} ${t.route.path}`)), client)
     assert.deepStrictEqual(new Set(exchangeTools().map((t) => `${t.route.method} ${t.route.path}`)), exchange)
-    console.log(`tool counts: app_ ${clientTools().length} (client routes ${client.size}), dex_ ${exchangeTools().length} (exchange + search routes ${exchange.size})`)
+    console.log(
+      `tool counts: app_ ${clientTools().length} (client routes ${client.size}), dex_ ${exchangeTools().length} (exchange + search routes ${exchange.size})`
+    )
   })
 
   it("the routes that are no tools are exactly the operational GETs marked McpExclude on the route", () => {
@@ -52,7 +55,8 @@ describe("MCP tools derived from the HttpApi definitions", () => {
       HttpApi.reflect(api, {
         onGroup: () => {},
         onEndpoint: ({ endpoint, mergedAnnotations }) => {
-          if (Context.getOrElse(mergedAnnotations, McpExclude, () => false)) excluded.add(`${endpoint.method} ${endpoint.path}`)
+          if (Context.getOrElse(mergedAnnotations, McpExclude, () => false))
+            excluded.add(`${endpoint.method} ${endpoint.path}`)
         }
       })
     }
@@ -87,13 +91,33 @@ describe("MCP tools derived from the HttpApi definitions", () => {
       if (route.includes("/quote")) assert.include(tool!.description, "partner key", name)
     }
     const get = byName.get(QUOTE_TOOLS.get)!
-    assert.deepStrictEqual([...(get.inputSchema.required as Array<string>)].sort(), ["amount", "chainId", "recipient", "tokenInAddress", "tokenOutAddress"])
-    assert.deepStrictEqual(Object.keys((get.outputSchema.properties as any).methodParameters.properties ?? {}).sort(), ["calldata", "to", "value"])
+    assert.deepStrictEqual([...(get.inputSchema.required as Array<string>)].sort(), [
+      "amount",
+      "chainId",
+      "recipient",
+      "tokenInAddress",
+      "tokenOutAddress"
+    ])
+    assert.deepStrictEqual(Object.keys((get.outputSchema.properties as any).methodParameters.properties ?? {}).sort(), [
+      "calldata",
+      "to",
+      "value"
+    ])
     const partner = byName.get(QUOTE_TOOLS.partner)!
     assert.strictEqual((partner.inputSchema.properties as any).slippage.type, "number", "POST slippage is a fraction")
-    assert.deepStrictEqual(buildRequest(get, { chainId: "31337" }, "http://localhost", { apiKey: "k", apiKeyHeader: "x-partner" })._tag, "Request")
-    const built = buildRequest(partner, { chainId: 31337, amount: "1000" }, "http://localhost", { apiKey: "k", apiKeyHeader: "x-partner" })
-    assert.strictEqual(built._tag === "Request" && built.request.headers.get("x-partner"), "k", "the server's configured header")
+    assert.deepStrictEqual(
+      buildRequest(get, { chainId: "31337" }, "http://localhost", { apiKey: "k", apiKeyHeader: "x-partner" })._tag,
+      "Request"
+    )
+    const built = buildRequest(partner, { chainId: 31337, amount: "1000" }, "http://localhost", {
+      apiKey: "k",
+      apiKeyHeader: "x-partner"
+    })
+    assert.strictEqual(
+      built._tag === "Request" && built.request.headers.get("x-partner"),
+      "k",
+      "the server's configured header"
+    )
     assert.strictEqual(built._tag === "Request" && built.request.headers.get("authorization"), null)
   })
 
@@ -117,17 +141,36 @@ describe("MCP tools derived from the HttpApi definitions", () => {
         { method: "GET", path: "/v1/badges" },
         { method: "GET", path: "/v1/badges/:badgeId" }
       ]),
-      ["app_launch_create", "app_launch_get", "app_launch_delete", "app_launch_pending", "app_badges", "app_badges_by_badge_id"]
+      [
+        "app_launch_create",
+        "app_launch_get",
+        "app_launch_delete",
+        "app_launch_pending",
+        "app_badges",
+        "app_badges_by_badge_id"
+      ]
     )
     assert.deepStrictEqual(
-      toolNames("app", [{ method: "PUT", path: "/v1/x/:id" }, { method: "PATCH", path: "/v1/x/:id" }, { method: "GET", path: "/v1/x/:id" }]),
+      toolNames("app", [
+        { method: "PUT", path: "/v1/x/:id" },
+        { method: "PATCH", path: "/v1/x/:id" },
+        { method: "GET", path: "/v1/x/:id" }
+      ]),
       ["app_x_put", "app_x_patch", "app_x_get"]
     )
-    assert.deepStrictEqual(toolNames("dex", [{ method: "GET", path: "/api/v1/pools/:poolId/ticks" }, { method: "GET", path: "/api/health" }]), [
-      "dex_pools_ticks",
-      "dex_health"
-    ])
-    assert.throws(() => toolNames("app", [{ method: "GET", path: "/v1/a/:x" }, { method: "GET", path: "/v1/a/:x" }]))
+    assert.deepStrictEqual(
+      toolNames("dex", [
+        { method: "GET", path: "/api/v1/pools/:poolId/ticks" },
+        { method: "GET", path: "/api/health" }
+      ]),
+      ["dex_pools_ticks", "dex_health"]
+    )
+    assert.throws(() =>
+      toolNames("app", [
+        { method: "GET", path: "/v1/a/:x" },
+        { method: "GET", path: "/v1/a/:x" }
+      ])
+    )
   })
 
   it("every tool has a description, a title and all four hints; GET is read-only, writes say destructive/idempotent", () => {
@@ -136,9 +179,11 @@ describe("MCP tools derived from the HttpApi definitions", () => {
       assert.isTrue(tool.description.includes(`${tool.route.method} ${tool.route.path}`), tool.name)
       const a = tool.annotations
       assert.strictEqual(typeof a.title, "string", tool.name)
-      for (const hint of [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint]) assert.strictEqual(typeof hint, "boolean", tool.name)
+      for (const hint of [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint])
+        assert.strictEqual(typeof hint, "boolean", tool.name)
       if (tool.route.method === "GET") assert.isTrue(a.readOnlyHint && !a.destructiveHint, tool.name)
-      if (tool.route.method === "DELETE") assert.isTrue(!a.readOnlyHint && a.destructiveHint && a.idempotentHint, tool.name)
+      if (tool.route.method === "DELETE")
+        assert.isTrue(!a.readOnlyHint && a.destructiveHint && a.idempotentHint, tool.name)
       if (tool.route.method === "POST") assert.isFalse(a.readOnlyHint && a.destructiveHint, tool.name)
     }
   })
@@ -149,7 +194,10 @@ describe("MCP tools derived from the HttpApi definitions", () => {
       ajv.compile(tool.inputSchema)
       ajv.compile(tool.outputSchema)
       for (const [name, property] of Object.entries((tool.inputSchema.properties ?? {}) as Record<string, any>)) {
-        assert.isTrue(typeof property.description === "string" && property.description.length > 0, `${tool.name}.${name}`)
+        assert.isTrue(
+          typeof property.description === "string" && property.description.length > 0,
+          `${tool.name}.${name}`
+        )
       }
     }
     const activity = clientTools().find((t) => t.name === "app_users_activity")!
@@ -162,7 +210,10 @@ describe("MCP tools derived from the HttpApi definitions", () => {
   it("arguments generated from each input schema validate against it and build the route's request", () => {
     for (const tool of all()) {
       const validate = ajv.compile(tool.inputSchema)
-      const args = generateSync(tool.inputSchema as any, { seed: 7, alwaysFakeOptionals: true } as any) as Record<string, unknown>
+      const args = generateSync(tool.inputSchema as any, { seed: 7, alwaysFakeOptionals: true } as any) as Record<
+        string,
+        unknown
+      >
       assert.isTrue(validate(args), `${tool.name}: ${JSON.stringify(validate.errors)}`)
       const built = buildRequest(tool, args, "http://localhost", { session: "jwt", apiKey: "key" })
       assert.strictEqual(built._tag, "Request", `${tool.name}: ${JSON.stringify(built)}`)
@@ -181,11 +232,15 @@ describe("MCP tools derived from the HttpApi definitions", () => {
   })
 
   it("string patterns in src carry the u flag (without it Effect leaves them out of JSON Schema: OpenAPI and MCP)", () => {
-    const files = NodeFs.readdirSync(NodePath.resolve(import.meta.dirname, "../../src"), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".ts"))
+    const files = NodeFs.readdirSync(NodePath.resolve(import.meta.dirname, "../../src"), {
+      recursive: true,
+      encoding: "utf8"
+    }).filter((f) => f.endsWith(".ts"))
     const offenders = files.flatMap((file) => {
       const text = NodeFs.readFileSync(NodePath.resolve(import.meta.dirname, "../../src", file), "utf8")
-      return [...text.matchAll(/isPattern\(\/(?:[^/\\\n]|\\.)+\/([a-z]*)\)/g)].filter((m) => !m[1]!.includes("u")).map((m) => `${file}: ${m[0]}`)
+      return [...text.matchAll(/isPattern\(\/(?:[^/\\\n]|\\.)+\/([a-z]*)\)/g)]
+        .filter((m) => !m[1]!.includes("u"))
+        .map((m) => `${file}: ${m[0]}`)
     })
     assert.deepStrictEqual(offenders, [])
   })

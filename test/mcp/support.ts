@@ -16,22 +16,28 @@ export const AgentServers = (
   env: Record<string, string> = {},
   services: ReadonlyArray<ServiceName> = ["client", "exchange", "search"]
 ) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const dataDir = yield* TempDataDir
-    return TestServices(services, { dataDir }).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const dataDir = yield* TempDataDir
+      return TestServices(services, { dataDir }).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
+      )
+    })
+  ).pipe(
+    Layer.provide(
+      Layer.effect(
+        TempDataDir,
+        Effect.acquireRelease(
+          Effect.sync(() => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-mcp-"))),
+          (dir) => Effect.sync(() => NodeFs.rmSync(dir, { recursive: true, force: true }))
+        )
+      )
     )
-  })).pipe(Layer.provide(Layer.effect(
-    TempDataDir,
-    Effect.acquireRelease(
-      Effect.sync(() => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-mcp-"))),
-      (dir) => Effect.sync(() => NodeFs.rmSync(dir, { recursive: true, force: true }))
-    )
-  )))
+  )
 
 /** An official MCP SDK client on `<service>/mcp` over streamable HTTP, closed with the test's scope. */
 export const connectMcp = (service: "client" | "exchange", headers: Record<string, string> = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const base = yield* baseUrl(service)
     return yield* Effect.acquireRelease(
       Effect.promise(async () => {
@@ -60,7 +66,7 @@ export const callTool = (client: Client, name: string, args: Record<string, unkn
 
 /** SIWE through the tools only: nonce tool, the EIP-4361 message signed by the wallet, verify tool. */
 export const signInWithTools = (client: Client, account: LocalAccount) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const nonce = yield* callTool(client, "app_session_wallet_nonce", { address: account.address })
     if (nonce.isError) throw new Error(`nonce: ${JSON.stringify(nonce.error)}`)
     const message = siweMessage(account.address, nonce.structured.nonce)
@@ -72,7 +78,9 @@ export const signInWithTools = (client: Client, account: LocalAccount) =>
 
 export const tinyPng = () =>
   Effect.promise(() =>
-    sharp(Buffer.alloc(8 * 8 * 3, 200), { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer()
+    sharp(Buffer.alloc(8 * 8 * 3, 200), { raw: { width: 8, height: 8, channels: 3 } })
+      .png()
+      .toBuffer()
   )
 
 /** A PNG of random pixels (incompressible): about `side² × 3` bytes. */
@@ -80,5 +88,7 @@ export const noisePng = (side: number) =>
   Effect.promise(() =>
     sharp(Buffer.from(Array.from({ length: side * side * 3 }, () => Math.floor(Math.random() * 256))), {
       raw: { width: side, height: side, channels: 3 }
-    }).png({ compressionLevel: 0 }).toBuffer()
+    })
+      .png({ compressionLevel: 0 })
+      .toBuffer()
   )

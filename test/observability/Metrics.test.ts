@@ -15,7 +15,7 @@ const Services = TestServices(ServiceNames, {}, { exchangePublic: { limit: 3, wi
 
 layer(Services, { timeout: "90 seconds", excludeTestServices: true })("observability: metrics and probes", (it) => {
   it.effect("every service serves valid Prometheus text with request histograms labelled by route pattern", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const service of ServiceNames) {
         const base = yield* baseUrl(service)
         for (let i = 0; i < 3; i++) assert.strictEqual((yield* fetchJson(`${base}/livez`)).status, 200)
@@ -29,23 +29,37 @@ layer(Services, { timeout: "90 seconds", excludeTestServices: true })("observabi
         assert.strictEqual(valueOf(m.samples, "http_request_duration_seconds_count", live), 3, service)
         assert.isAbove(valueOf(m.samples, "http_request_duration_seconds_sum", live), 0)
         // Buckets are cumulative and end at +Inf with the count.
-        const buckets = m.samples.filter((s) => s.name === "http_request_duration_seconds_bucket" &&
-          Object.entries(live).every(([k, v]) => s.labels[k] === v))
+        const buckets = m.samples.filter(
+          (s) =>
+            s.name === "http_request_duration_seconds_bucket" &&
+            Object.entries(live).every(([k, v]) => s.labels[k] === v)
+        )
         const values = buckets.map((b) => b.value)
-        assert.deepStrictEqual(values, [...values].sort((a, b) => a - b))
+        assert.deepStrictEqual(
+          values,
+          [...values].sort((a, b) => a - b)
+        )
         assert.strictEqual(buckets.find((b) => b.labels.le === "+Inf")?.value, 3)
-        const unmatched = m.samples.filter((s) => s.name === "http_request_duration_seconds_count" && s.labels.service === service &&
-          s.labels.status === "404")
-        assert.deepStrictEqual(unmatched.map((s) => s.labels.route), ["*"])
+        const unmatched = m.samples.filter(
+          (s) =>
+            s.name === "http_request_duration_seconds_count" &&
+            s.labels.service === service &&
+            s.labels.status === "404"
+        )
+        assert.deepStrictEqual(
+          unmatched.map((s) => s.labels.route),
+          ["*"]
+        )
         // Process gauges, refreshed at scrape time.
         assert.isAbove(valueOf(m.samples, "process_resident_memory_bytes"), 10_000_000)
         assert.isAbove(valueOf(m.samples, "nodejs_heap_used_bytes"), 0)
         assert.strictEqual(m.types.get("nodejs_eventloop_delay_seconds"), "gauge")
       }
-    }))
+    })
+  )
 
   it.effect("indexer height and lag follow the chain; the process holding the lock reports writer 1", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("indexer")
       const chain = yield* Chain
       const head = Number(yield* Effect.promise(() => chain.publicClient.getBlockNumber({ cacheTime: 0 })))
@@ -66,31 +80,38 @@ layer(Services, { timeout: "90 seconds", excludeTestServices: true })("observabi
       assert.strictEqual(valueOf(m.samples, "indexer_writer"), 1)
       assert.strictEqual(m.types.get("indexer_events_total"), "counter")
       assert.isAbove(valueOf(m.samples, "indexer_events_total"), 0)
-    }))
+    })
+  )
 
   it.effect("rate-limit rejections are counted by bucket", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("exchange")
-      const before = valueOf((yield* scrape(base)).samples, "rate_limit_rejections_total", { bucket: "exchange-public" })
+      const before = valueOf((yield* scrape(base)).samples, "rate_limit_rejections_total", {
+        bucket: "exchange-public"
+      })
       const statuses = []
       for (let i = 0; i < 5; i++) statuses.push((yield* fetchJson(`${base}/api/v1/pools/metrics`)).status)
       assert.deepStrictEqual(statuses, [200, 200, 200, 429, 429])
       const m = yield* scrape(base)
       assert.strictEqual(valueOf(m.samples, "rate_limit_rejections_total", { bucket: "exchange-public" }) - before, 2)
-      assert.strictEqual(valueOf(m.samples, "http_request_duration_seconds_count", {
-        service: "exchange",
-        route: "/api/v1/pools/metrics",
-        status: "429"
-      }), 2)
-    }))
+      assert.strictEqual(
+        valueOf(m.samples, "http_request_duration_seconds_count", {
+          service: "exchange",
+          route: "/api/v1/pools/metrics",
+          status: "429"
+        }),
+        2
+      )
+    })
+  )
 
   it.effect("/livez stays 200 while the database is down; /readyz answers 503 DATABASE_DOWN, then 200 again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { name } = yield* TestDatabaseInfo
       const base = yield* baseUrl("client")
       assert.strictEqual((yield* fetchJson(`${base}/readyz`)).body.status, "ready")
       yield* withAdmin((sql) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* sql.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`)
           yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`
         })
@@ -105,10 +126,11 @@ layer(Services, { timeout: "90 seconds", excludeTestServices: true })("observabi
       const back = yield* fetchJson(`${base}/readyz`)
       assert.strictEqual(back.status, 200)
       assert.strictEqual(back.body.database.status, "up")
-    }))
+    })
+  )
 
   it.effect("probes and metrics are documented in each OpenAPI document and are not MCP tools", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const service of ["client", "exchange", "search"] as const) {
         const doc = (yield* fetchJson(`${yield* baseUrl(service)}/docs/openapi.json`)).body
         for (const path of ["/livez", "/readyz", "/metrics"]) assert.property(doc.paths, path, `${service} ${path}`)
@@ -118,16 +140,18 @@ layer(Services, { timeout: "90 seconds", excludeTestServices: true })("observabi
       }
       const routes = [...clientTools(), ...exchangeTools()].map((t) => t.route.path)
       for (const path of ["/livez", "/readyz", "/metrics"]) assert.notInclude(routes, path)
-    }))
+    })
+  )
 
   it.effect("X-Request-Id: a plain client id is echoed, a hostile one is replaced by a fresh UUID", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("client")
       const kept = yield* fetchJson(`${base}/livez`, { headers: { "x-request-id": "lb-7f3a.1" } })
       assert.strictEqual(kept.headers.get("x-request-id"), "lb-7f3a.1")
-      const replaced = yield* fetchJson(`${base}/livez`, { headers: { "x-request-id": "a b\"<script>" } })
+      const replaced = yield* fetchJson(`${base}/livez`, { headers: { "x-request-id": 'a b"<script>' } })
       assert.match(replaced.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/)
-    }))
+    })
+  )
 })
 
 /** A path segment that differs per service, as an id would. */

@@ -11,7 +11,7 @@ class NoRoute extends Error {
 /** The API the quote engine calls: latency by outcome and the worker queue, as they appear on /metrics. */
 describe("quote metrics", () => {
   it.effect("timedQuote records ok and failure outcomes; setQuoteWorkerQueue sets the gauges", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* Effect.succeed(1).pipe(timedQuote("get"))
       yield* Effect.succeed(2).pipe(timedQuote("get"))
       yield* Effect.fail(new NoRoute()).pipe(timedQuote("post"), Effect.flip)
@@ -22,5 +22,6 @@ describe("quote metrics", () => {
       assert.strictEqual(valueOf(samples, "quote_duration_seconds_count", { outcome: "NO_ROUTE", route: "post" }), 1)
       assert.strictEqual(valueOf(samples, "quote_worker_queue_depth"), 7)
       assert.strictEqual(valueOf(samples, "quote_worker_utilization"), 0.5)
-    }).pipe(Effect.provideService(Metric.MetricRegistry, new Map())))
+    }).pipe(Effect.provideService(Metric.MetricRegistry, new Map()))
+  )
 })

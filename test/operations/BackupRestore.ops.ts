@@ -32,19 +32,30 @@ const findPgTools = (serverMajor: number) =>
     const dirs = [
       process.env.PG_BIN_DIR,
       "", // PATH
-      ...(NodeFs.existsSync("/usr/lib/postgresql") ? NodeFs.readdirSync("/usr/lib/postgresql").map((v) => `/usr/lib/postgresql/${v}/bin`) : [])
+      ...(NodeFs.existsSync("/usr/lib/postgresql")
+        ? NodeFs.readdirSync("/usr/lib/postgresql").map((v) => `/usr/lib/postgresql/${v}/bin`)
+        : [])
     ].filter((d): d is string => d !== undefined)
     const found: Array<{ readonly dir: string; readonly major: number }> = []
     for (const dir of dirs) {
-      const version = await exec(NodePath.join(dir, "pg_dump"), ["--version"]).then((r) => r.stdout, () => "")
+      const version = await exec(NodePath.join(dir, "pg_dump"), ["--version"]).then(
+        (r) => r.stdout,
+        () => ""
+      )
       const major = Number(/\(PostgreSQL\) (\d+)/.exec(version)?.[1] ?? 0)
       if (major >= serverMajor) found.push({ dir, major })
     }
     const best = found.sort((a, b) => a.major - b.major)[0]
     if (best === undefined) {
-      throw new Error(`no pg_dump >= ${serverMajor} found (PATH, PG_BIN_DIR, /usr/lib/postgresql/*/bin): install postgresql-client-${serverMajor}`)
+      throw new Error(
+        `no pg_dump >= ${serverMajor} found (PATH, PG_BIN_DIR, /usr/lib/postgresql/*/bin): install postgresql-client-${serverMajor}`
+      )
     }
-    return { pgDump: NodePath.join(best.dir, "pg_dump"), pgRestore: NodePath.join(best.dir, "pg_restore"), major: best.major }
+    return {
+      pgDump: NodePath.join(best.dir, "pg_dump"),
+      pgRestore: NodePath.join(best.dir, "pg_restore"),
+      major: best.major
+    }
   })
 
 /**
@@ -59,7 +70,8 @@ const fingerprints = Effect.flatMap(SqlClient.SqlClient, (sql) =>
       ), false, true, '')))[1]::text AS hash
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-    ORDER BY c.relname`.pipe(Effect.map((rows) => Object.fromEntries(rows.map((r) => [r.relname, r.hash])))))
+    ORDER BY c.relname`.pipe(Effect.map((rows) => Object.fromEntries(rows.map((r) => [r.relname, r.hash]))))
+)
 
 class TempDir extends Context.Service<TempDir, string>()("test/operations/TempDir") {}
 const TempDirLive = Layer.effect(
@@ -71,67 +83,82 @@ const TempDirLive = Layer.effect(
 )
 
 /** The client service with a generated JWT key (no JWT_SECRET), over the test file's database. */
-const Source = Layer.unwrap(Effect.map(TempDir, (dir) => TestServices(["client"], { dataDir: NodePath.join(dir, "source") })))
-  .pipe(Layer.provideMerge(TempDirLive))
+const Source = Layer.unwrap(
+  Effect.map(TempDir, (dir) => TestServices(["client"], { dataDir: NodePath.join(dir, "source") }))
+).pipe(Layer.provideMerge(TempDirLive))
 
-layer(Source, { timeout: "180 seconds", excludeTestServices: true })("backup and restore (pg_dump -Fc, pg_restore)", (it) => {
-  it.effect("a restored dump holds the same rows, and the app started on it serves the same data and sessions", () =>
-    Effect.gen(function*() {
-      const client = yield* baseUrl("client")
-      const account = newAccount()
-      const token = yield* tokenFor(account)
-      const profile = { name: "Backup Ada", bio: "restored from a dump" }
-      const edited = yield* fetchJson(`${client}/v1/users/profile`, {
-        method: "PATCH",
-        body: JSON.stringify(profile),
-        headers: { "content-type": "application/json", ...bearer(token) }
-      })
-      assert.strictEqual(edited.status, 200, JSON.stringify(edited.body))
-      const before = yield* fetchJson(`${client}/v1/users/profile/address/${account.address}`)
-      assert.strictEqual(before.body.name, profile.name)
+layer(Source, { timeout: "180 seconds", excludeTestServices: true })(
+  "backup and restore (pg_dump -Fc, pg_restore)",
+  (it) => {
+    it.effect("a restored dump holds the same rows, and the app started on it serves the same data and sessions", () =>
+      Effect.gen(function* () {
+        const client = yield* baseUrl("client")
+        const account = newAccount()
+        const token = yield* tokenFor(account)
+        const profile = { name: "Backup Ada", bio: "restored from a dump" }
+        const edited = yield* fetchJson(`${client}/v1/users/profile`, {
+          method: "PATCH",
+          body: JSON.stringify(profile),
+          headers: { "content-type": "application/json", ...bearer(token) }
+        })
+        assert.strictEqual(edited.status, 200, JSON.stringify(edited.body))
+        const before = yield* fetchJson(`${client}/v1/users/profile/address/${account.address}`)
+        assert.strictEqual(before.body.name, profile.name)
 
-      const sql = yield* SqlClient.SqlClient
-      const [server] = yield* sql<{ readonly serverVersionNum: string }>`SHOW server_version_num`
-      const tools = yield* findPgTools(Math.floor(Number(server!.serverVersionNum) / 10_000))
-      const dir = yield* TempDir
-      const dumpFile = NodePath.join(dir, "fire.dump")
-      const source = yield* TestDatabaseInfo
+        const sql = yield* SqlClient.SqlClient
+        const [server] = yield* sql<{ readonly serverVersionNum: string }>`SHOW server_version_num`
+        const tools = yield* findPgTools(Math.floor(Number(server!.serverVersionNum) / 10_000))
+        const dir = yield* TempDir
+        const dumpFile = NodePath.join(dir, "fire.dump")
+        const source = yield* TestDatabaseInfo
 
-      // The dump is taken in an exported snapshot, and the source's fingerprints in the same one: the services keep
-      // writing in the background, and the comparison must see exactly what the dump saw.
-      const sourcePrints = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`
-        const [exported] = yield* sql<{ readonly snapshot: string }>`SELECT pg_export_snapshot() AS snapshot`
-        const prints = yield* fingerprints
-        yield* Effect.promise(() =>
-          exec(tools.pgDump, ["--format=custom", "--no-owner", `--snapshot=${exported!.snapshot}`, `--file=${dumpFile}`, Redacted.value(source.url)])
+        // The dump is taken in an exported snapshot, and the source's fingerprints in the same one: the services keep
+        // writing in the background, and the comparison must see exactly what the dump saw.
+        const sourcePrints = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`
+            const [exported] = yield* sql<{ readonly snapshot: string }>`SELECT pg_export_snapshot() AS snapshot`
+            const prints = yield* fingerprints
+            yield* Effect.promise(() =>
+              exec(tools.pgDump, [
+                "--format=custom",
+                "--no-owner",
+                `--snapshot=${exported!.snapshot}`,
+                `--file=${dumpFile}`,
+                Redacted.value(source.url)
+              ])
+            )
+            return prints
+          })
         )
-        return prints
-      }))
-      assert.isAbove(NodeFs.statSync(dumpFile).size, 0)
-      // Real rows, not empty tables compared with empty tables (md5 of no rows is md5('')).
-      for (const table of ["users", "sessions", "app_settings", "effect_sql_migrations"]) {
-        assert.notStrictEqual(sourcePrints[table] ?? EMPTY, EMPTY, `${table} has rows`)
-      }
+        assert.isAbove(NodeFs.statSync(dumpFile).size, 0)
+        // Real rows, not empty tables compared with empty tables (md5 of no rows is md5('')).
+        for (const table of ["users", "sessions", "app_settings", "effect_sql_migrations"]) {
+          assert.notStrictEqual(sourcePrints[table] ?? EMPTY, EMPTY, `${table} has rows`)
+        }
 
-      const restored = yield* Layer.build(Layer.fresh(FreshDatabase)).pipe(Effect.map((context) => Context.get(context, TestDatabaseInfo)))
-      assert.notStrictEqual(restored.name, source.name)
-      yield* Effect.promise(() =>
-        exec(tools.pgRestore, ["--no-owner", "--exit-on-error", `--dbname=${Redacted.value(restored.url)}`, dumpFile])
-      )
-      const restoredPrints = yield* fingerprints.pipe(Effect.provide(pgClientLayer(restored.url, 2)))
-      assert.deepStrictEqual(restoredPrints, sourcePrints)
+        const restored = yield* Layer.build(Layer.fresh(FreshDatabase)).pipe(
+          Effect.map((context) => Context.get(context, TestDatabaseInfo))
+        )
+        assert.notStrictEqual(restored.name, source.name)
+        yield* Effect.promise(() =>
+          exec(tools.pgRestore, ["--no-owner", "--exit-on-error", `--dbname=${Redacted.value(restored.url)}`, dumpFile])
+        )
+        const restoredPrints = yield* fingerprints.pipe(Effect.provide(pgClientLayer(restored.url, 2)))
+        assert.deepStrictEqual(restoredPrints, sourcePrints)
 
-      // The app on the restored database: the same answers, and the pre-backup session is still valid (the session
-      // row and the generated JWT key in app_settings came back with the dump).
-      const app = yield* startServiceProcess(["client"], { DATA_DIR: NodePath.join(dir, "restored") }).pipe(
-        Effect.provideService(TestDatabaseInfo, restored)
-      )
-      const after = yield* fetchJson(`${app.urls.client}/v1/users/profile/address/${account.address}`)
-      assert.strictEqual(after.status, 200)
-      assert.deepStrictEqual(after.body, before.body)
-      const me = yield* fetchJson(`${app.urls.client}/v1/users/me`, { headers: bearer(token) })
-      assert.strictEqual(me.status, 200, JSON.stringify(me.body))
-      assert.strictEqual(me.body.name, profile.name)
-    }).pipe(Effect.scoped))
-})
+        // The app on the restored database: the same answers, and the pre-backup session is still valid (the session
+        // row and the generated JWT key in app_settings came back with the dump).
+        const app = yield* startServiceProcess(["client"], { DATA_DIR: NodePath.join(dir, "restored") }).pipe(
+          Effect.provideService(TestDatabaseInfo, restored)
+        )
+        const after = yield* fetchJson(`${app.urls.client}/v1/users/profile/address/${account.address}`)
+        assert.strictEqual(after.status, 200)
+        assert.deepStrictEqual(after.body, before.body)
+        const me = yield* fetchJson(`${app.urls.client}/v1/users/me`, { headers: bearer(token) })
+        assert.strictEqual(me.status, 200, JSON.stringify(me.body))
+        assert.strictEqual(me.body.name, profile.name)
+      }).pipe(Effect.scoped)
+    )
+  }
+)

@@ -78,11 +78,17 @@ const allowed = [
 describe("blocked push addresses", () => {
   it("loopback, private, link-local, CGNAT, unspecified, multicast, broadcast, reserved (v4, v6, v4-mapped, NAT64)", () => {
     const got = blocked.map(([address]) => [address, blockedRangeOf(address)])
-    assert.deepStrictEqual(got, blocked.map(([address, range]) => [address, range]))
+    assert.deepStrictEqual(
+      got,
+      blocked.map(([address, range]) => [address, range])
+    )
   })
 
   it("public unicast addresses pass", () => {
-    assert.deepStrictEqual(allowed.map((a) => [a, blockedRangeOf(a)]), allowed.map((a) => [a, undefined]))
+    assert.deepStrictEqual(
+      allowed.map((a) => [a, blockedRangeOf(a)]),
+      allowed.map((a) => [a, undefined])
+    )
   })
 
   it("subscribe-time check: blocked IP literals (any spelling WHATWG normalises) and localhost names; no DNS", () => {
@@ -98,10 +104,19 @@ describe("blocked push addresses", () => {
       ["https://LOCALHOST./x", "localhost."],
       ["https://push.localhost:3000/x", "push.localhost"]
     ]
-    assert.deepStrictEqual(refused.map(([url]) => [url, endpointHostProblem(url)?.host]), refused.map((r) => [...r]))
+    assert.deepStrictEqual(
+      refused.map(([url]) => [url, endpointHostProblem(url)?.host]),
+      refused.map((r) => [...r])
+    )
     assert.strictEqual(endpointHostProblem("https://127.0.0.1/x")?.reason, "a loopback address")
-    for (const url of ["https://fcm.googleapis.com/fcm/send/x", "https://updates.push.services.mozilla.com/wpush/v2/x",
-      "https://8.8.8.8/x", "https://[2a00:1450:4001::1]/x", "https://localhost.example.com/x", "https://mylocalhost/x"]) {
+    for (const url of [
+      "https://fcm.googleapis.com/fcm/send/x",
+      "https://updates.push.services.mozilla.com/wpush/v2/x",
+      "https://8.8.8.8/x",
+      "https://[2a00:1450:4001::1]/x",
+      "https://localhost.example.com/x",
+      "https://mylocalhost/x"
+    ]) {
       assert.isUndefined(endpointHostProblem(url), url)
     }
   })

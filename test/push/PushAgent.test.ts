@@ -27,14 +27,17 @@ const withServer = async <A>(f: (port: number, connections: () => number) => Pro
 /** Sends a POST as web-push does and returns the error it ends with (a TCP server that hangs up always gives one). */
 const post = (agent: Agent, hostname: string, port: number) =>
   new Promise<Error>((resolve) => {
-    const req = request({ hostname, port, path: "/push", method: "POST", agent, timeout: 5_000 }, () => resolve(new Error("answered")))
+    const req = request({ hostname, port, path: "/push", method: "POST", agent, timeout: 5_000 }, () =>
+      resolve(new Error("answered"))
+    )
     req.on("error", resolve)
     req.end("x")
   })
 
 const lookup = (hostname: string, all: boolean) =>
   new Promise<{ error: Error | null; address: string | ReadonlyArray<LookupAddress> }>((resolve) =>
-    guardedLookup(hostname, { all }, (error, address) => resolve({ error, address })))
+    guardedLookup(hostname, { all }, (error, address) => resolve({ error, address }))
+  )
 
 describe("push agent", () => {
   it("Node does not call an Agent's lookup for an IP-literal host, so the Agent has to check those itself", () =>
@@ -79,7 +82,10 @@ describe("push agent", () => {
     for (const all of [false, true]) {
       const refused = await lookup("localhost", all)
       assert.instanceOf(refused.error, RefusedAddress)
-      assert.match(refused.error!.message, /^push endpoint host localhost resolved to (127\.0\.0\.1|::1), a loopback address$/)
+      assert.match(
+        refused.error!.message,
+        /^push endpoint host localhost resolved to (127\.0\.0\.1|::1), a loopback address$/
+      )
     }
     // A numeric host resolves to itself without a DNS server: the public-address path of the lookup, offline.
     assert.deepStrictEqual(await lookup("8.8.8.8", false), { error: null, address: "8.8.8.8" })

@@ -24,51 +24,70 @@ export interface ReceivedPush {
 /** How the service answers a POST to a path: a fixed status, or a list used in order (the last one repeats). */
 export type Script = ReadonlyArray<number>
 
-export class TestPushService extends Context.Service<TestPushService, {
-  readonly origin: string
-  /** Sets the answers for `path` and returns a function that waits for the n-th (1-based) request to it. */
-  readonly route: (path: string, script: Script) => (n: number) => Effect.Effect<ReceivedPush>
-  readonly received: (path: string) => ReadonlyArray<ReceivedPush>
-}>()("test/push/TestPushService") {
+export class TestPushService extends Context.Service<
+  TestPushService,
+  {
+    readonly origin: string
+    /** Sets the answers for `path` and returns a function that waits for the n-th (1-based) request to it. */
+    readonly route: (path: string, script: Script) => (n: number) => Effect.Effect<ReceivedPush>
+    readonly received: (path: string) => ReadonlyArray<ReceivedPush>
+  }
+>()("test/push/TestPushService") {
   static readonly layer = Layer.effect(
     TestPushService,
-    Effect.gen(function*() {
-      const routes = new Map<string, { script: Script; got: Array<ReceivedPush>; waiters: Map<number, Deferred.Deferred<ReceivedPush>> }>()
-      const server: Server = createServer({
-        key: NodeFs.readFileSync(NodePath.join(TLS_DIR, "key.pem")),
-        cert: NodeFs.readFileSync(CA_FILE)
-      }, (request, response) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (c: Buffer) => chunks.push(c))
-        request.on("end", () => {
-          const route = routes.get(request.url ?? "")
-          if (route === undefined) {
-            response.writeHead(404).end()
-            return
-          }
-          const push: ReceivedPush = { path: request.url!, headers: request.headers, body: Buffer.concat(chunks), at: Date.now() }
-          route.got.push(push)
-          const status = route.script[Math.min(route.got.length, route.script.length) - 1]!
-          response.writeHead(status).end(status >= 400 ? "test push service says no" : "")
-          const waiter = route.waiters.get(route.got.length)
-          if (waiter !== undefined) Deferred.doneUnsafe(waiter, Effect.succeed(push))
-        })
-      })
+    Effect.gen(function* () {
+      const routes = new Map<
+        string,
+        { script: Script; got: Array<ReceivedPush>; waiters: Map<number, Deferred.Deferred<ReceivedPush>> }
+      >()
+      const server: Server = createServer(
+        {
+          key: NodeFs.readFileSync(NodePath.join(TLS_DIR, "key.pem")),
+          cert: NodeFs.readFileSync(CA_FILE)
+        },
+        (request, response) => {
+          const chunks: Array<Buffer> = []
+          request.on("data", (c: Buffer) => chunks.push(c))
+          request.on("end", () => {
+            const route = routes.get(request.url ?? "")
+            if (route === undefined) {
+              response.writeHead(404).end()
+              return
+            }
+            const push: ReceivedPush = {
+              path: request.url!,
+              headers: request.headers,
+              body: Buffer.concat(chunks),
+              at: Date.now()
+            }
+            route.got.push(push)
+            const status = route.script[Math.min(route.got.length, route.script.length) - 1]!
+            response.writeHead(status).end(status >= 400 ? "test push service says no" : "")
+            const waiter = route.waiters.get(route.got.length)
+            if (waiter !== undefined) Deferred.doneUnsafe(waiter, Effect.succeed(push))
+          })
+        }
+      )
       yield* Effect.acquireRelease(
         Effect.callback<void>((resume) => {
           server.listen(0, "127.0.0.1", () => resume(Effect.void))
         }),
-        () => Effect.callback<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
+        () =>
+          Effect.callback<void>((resume) => {
+            server.closeAllConnections()
+            server.close(() => resume(Effect.void))
+          })
       )
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : 0
       return TestPushService.of({
         origin: `https://localhost:${port}`,
         route: (path, script) => {
-          const route = { script, got: [] as Array<ReceivedPush>, waiters: new Map<number, Deferred.Deferred<ReceivedPush>>() }
+          const route = {
+            script,
+            got: [] as Array<ReceivedPush>,
+            waiters: new Map<number, Deferred.Deferred<ReceivedPush>>()
+          }
           routes.set(path, route)
           return (n) =>
             Effect.suspend(() => {
@@ -94,7 +113,11 @@ export const browserSubscription = (endpoint: string) => {
   const publicKey = ecdh.generateKeys()
   const auth = randomBytes(16)
   return {
-    json: { endpoint, expirationTime: null, keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") } },
+    json: {
+      endpoint,
+      expirationTime: null,
+      keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") }
+    },
     /** Decrypts an aes128gcm message body (RFC 8188 framing, RFC 8291 keys) with the private key kept here. */
     decrypt: (body: Buffer): string => {
       const salt = body.subarray(0, 16)

@@ -18,8 +18,13 @@ export const notify = (userId: string, commentId: number) =>
       postNumber: 2,
       author: { userId, username: null },
       excerpt: "gm"
-    })).pipe(Effect.provide(Notifications.layer))
+    })
+  ).pipe(Effect.provide(Notifications.layer))
 
 /** Polls the database until `check` holds (bounded), for effects of the worker that have no event of their own. */
 export const eventually = <A>(query: Effect.Effect<A, unknown, SqlClient.SqlClient>, check: (a: A) => boolean) =>
-  query.pipe(Effect.repeat({ until: check, schedule: Schedule.spaced("20 millis") }), Effect.timeout("20 seconds"), Effect.orDie)
+  query.pipe(
+    Effect.repeat({ until: check, schedule: Schedule.spaced("20 millis") }),
+    Effect.timeout("20 seconds"),
+    Effect.orDie
+  )

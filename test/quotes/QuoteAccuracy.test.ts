@@ -34,7 +34,7 @@ const randomAmount = (next: () => number, [lo, hi]: readonly [number, number]) =
  * routes were compared (0 for a split whose routes share a pool, which QuoterV2 cannot check).
  */
 const matchesQuoter = (body: any, quoter: `0x${string}`) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pools = body.route.flatMap((r: any) => r.map((h: any) => h.address))
     // Routes of a split that share a pool are simulated one after the other: QuoterV2 can only check disjoint ones.
     const disjoint = new Set(pools).size === pools.length
@@ -46,72 +46,93 @@ const matchesQuoter = (body: any, quoter: `0x${string}`) =>
       sumIn += amountIn
       sumOut += amountOut
       if (!disjoint) continue
-      if (body.type === "exactIn") assert.strictEqual(yield* quoterAmount(quoter, "exactIn", route, amountIn), amountOut, body.routeString)
+      if (body.type === "exactIn")
+        assert.strictEqual(yield* quoterAmount(quoter, "exactIn", route, amountIn), amountOut, body.routeString)
       else assert.strictEqual(yield* quoterAmount(quoter, "exactOut", route, amountOut), amountIn, body.routeString)
     }
     assert.strictEqual(sumIn.toString(), body.amountIn)
     assert.strictEqual(sumOut.toString(), body.amountOut)
     assert.strictEqual(body.type === "exactIn" ? body.amountIn : body.amountOut, body.amount)
-    return disjoint ? body.route.length as number : 0
+    return disjoint ? (body.route.length as number) : 0
   })
 
-layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "300 seconds", excludeTestServices: true })("quotes equal QuoterV2", (it) => {
-  it.effect("random pairs and amounts, exactIn and exactOut: every route equals QuoterV2 to the wei", () =>
-    Effect.gen(function*() {
-      const chain = yield* AnvilChain
-      const c = chain.deployments.contracts
-      const head = yield* indexedHead
-      const tokens = [
-        { address: c.weth9, kind: "weth" as const },
-        { address: c.stablecoin, kind: "usdt" as const },
-        ...chain.deployments.launches.filter((l) => l.canonical).map((l) => ({ address: l.token, kind: "launch" as const }))
-      ]
-      const next = prng(20261124)
-      const outcomes: Record<string, number> = {}
-      let checked = 0
-      for (let round = 0; round < 3; round++) for (const tokenIn of tokens) {
-        for (const tokenOut of tokens) {
-          if (tokenIn === tokenOut) continue
-          for (const type of ["exactIn", "exactOut"] as const) {
-            const amount = randomAmount(next, magnitudes[type === "exactIn" ? tokenIn.kind : tokenOut.kind])
-            const res = yield* exchange(`/api/v1/quote?${query({
-              chainId, tokenInAddress: tokenIn.address, tokenOutAddress: tokenOut.address, amount: amount.toString(), type,
-              recipient: chain.accounts[0]!.address
-            })}`)
-            const outcome = res.status === 200 ? "OK" : res.body.code
-            outcomes[outcome] = (outcomes[outcome] ?? 0) + 1
-            if (res.status !== 200) {
-              // Only size-dependent outcomes are acceptable for random amounts.
-              assert.include(["INSUFFICIENT_LIQUIDITY", "AMOUNT_TOO_SMALL"], outcome, JSON.stringify(res.body))
-              continue
+layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "300 seconds", excludeTestServices: true })(
+  "quotes equal QuoterV2",
+  (it) => {
+    it.effect("random pairs and amounts, exactIn and exactOut: every route equals QuoterV2 to the wei", () =>
+      Effect.gen(function* () {
+        const chain = yield* AnvilChain
+        const c = chain.deployments.contracts
+        const head = yield* indexedHead
+        const tokens = [
+          { address: c.weth9, kind: "weth" as const },
+          { address: c.stablecoin, kind: "usdt" as const },
+          ...chain.deployments.launches
+            .filter((l) => l.canonical)
+            .map((l) => ({ address: l.token, kind: "launch" as const }))
+        ]
+        const next = prng(20261124)
+        const outcomes: Record<string, number> = {}
+        let checked = 0
+        for (let round = 0; round < 3; round++)
+          for (const tokenIn of tokens) {
+            for (const tokenOut of tokens) {
+              if (tokenIn === tokenOut) continue
+              for (const type of ["exactIn", "exactOut"] as const) {
+                const amount = randomAmount(next, magnitudes[type === "exactIn" ? tokenIn.kind : tokenOut.kind])
+                const res = yield* exchange(
+                  `/api/v1/quote?${query({
+                    chainId,
+                    tokenInAddress: tokenIn.address,
+                    tokenOutAddress: tokenOut.address,
+                    amount: amount.toString(),
+                    type,
+                    recipient: chain.accounts[0]!.address
+                  })}`
+                )
+                const outcome = res.status === 200 ? "OK" : res.body.code
+                outcomes[outcome] = (outcomes[outcome] ?? 0) + 1
+                if (res.status !== 200) {
+                  // Only size-dependent outcomes are acceptable for random amounts.
+                  assert.include(["INSUFFICIENT_LIQUIDITY", "AMOUNT_TOO_SMALL"], outcome, JSON.stringify(res.body))
+                  continue
+                }
+                assert.strictEqual(BigInt(res.body.blockNumber), head)
+                if ((yield* matchesQuoter(res.body, c.quoterV2)) > 0) checked++
+              }
             }
-            assert.strictEqual(BigInt(res.body.blockNumber), head)
-            if ((yield* matchesQuoter(res.body, c.quoterV2)) > 0) checked++
           }
-        }
-      }
-      console.log(`quotes vs QuoterV2: ${checked} checked to the wei; outcomes ${JSON.stringify(outcomes)}`)
-      assert.isAtLeast(checked, 120)
-    }))
+        console.log(`quotes vs QuoterV2: ${checked} checked to the wei; outcomes ${JSON.stringify(outcomes)}`)
+        assert.isAtLeast(checked, 120)
+      })
+    )
 
-  it.effect("after a swap is indexed, the next quote is at the new block and equals QuoterV2 again", () =>
-    Effect.gen(function*() {
-      const chain = yield* AnvilChain
-      const c = chain.deployments.contracts
-      const launch = chain.deployments.launches.find((l) => l.canonical)!
-      const params = { chainId, tokenInAddress: c.weth9, tokenOutAddress: launch.token, amount: parseEther("0.2").toString(), recipient: chain.accounts[0]!.address }
-      yield* indexedHead
-      const before = (yield* exchange(`/api/v1/quote?${query(params)}`)).body
-      yield* buyWithWeth(chain.accounts[4]!, launch.token, launch.fee, parseEther("1"))
-      const head = yield* indexedHead
-      const after = (yield* exchange(`/api/v1/quote?${query(params)}`).pipe(
-        Effect.repeat({ until: (r) => BigInt(r.body.blockNumber) >= head, schedule: Schedule.spaced("50 millis") }),
-        Effect.timeout("30 seconds")
-      )).body
-      assert.isTrue(BigInt(after.amountOut) < BigInt(before.amountOut), "the buy moved the price")
-      assert.notStrictEqual(after.route[0][0].sqrtRatioX96, before.route[0][0].sqrtRatioX96)
-      const compared = yield* matchesQuoter(after, c.quoterV2)
-      assert.strictEqual(compared, after.route.length, `every route compared with QuoterV2 (${after.routeString})`)
-      assert.isAtLeast(compared, 1)
-    }))
-})
+    it.effect("after a swap is indexed, the next quote is at the new block and equals QuoterV2 again", () =>
+      Effect.gen(function* () {
+        const chain = yield* AnvilChain
+        const c = chain.deployments.contracts
+        const launch = chain.deployments.launches.find((l) => l.canonical)!
+        const params = {
+          chainId,
+          tokenInAddress: c.weth9,
+          tokenOutAddress: launch.token,
+          amount: parseEther("0.2").toString(),
+          recipient: chain.accounts[0]!.address
+        }
+        yield* indexedHead
+        const before = (yield* exchange(`/api/v1/quote?${query(params)}`)).body
+        yield* buyWithWeth(chain.accounts[4]!, launch.token, launch.fee, parseEther("1"))
+        const head = yield* indexedHead
+        const after = (yield* exchange(`/api/v1/quote?${query(params)}`).pipe(
+          Effect.repeat({ until: (r) => BigInt(r.body.blockNumber) >= head, schedule: Schedule.spaced("50 millis") }),
+          Effect.timeout("30 seconds")
+        )).body
+        assert.isTrue(BigInt(after.amountOut) < BigInt(before.amountOut), "the buy moved the price")
+        assert.notStrictEqual(after.route[0][0].sqrtRatioX96, before.route[0][0].sqrtRatioX96)
+        const compared = yield* matchesQuoter(after, c.quoterV2)
+        assert.strictEqual(compared, after.route.length, `every route compared with QuoterV2 (${after.routeString})`)
+        assert.isAtLeast(compared, 1)
+      })
+    )
+  }
+)

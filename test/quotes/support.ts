@@ -21,14 +21,16 @@ export const QuoteServices = (
   services: ReadonlyArray<"exchange" | "indexer"> = ["exchange", "indexer"]
 ) =>
   servicesLayer(services).pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      AppConfig.layerWith(testSettings()),
-      Listening.layer,
-      RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "memory" }),
-      // QUOTE_OPEN is on here (no keys, embedded devnet): its per-IP window (60 a minute by default) is one no test
-      // means to reach unless it sets its own.
-      QuoteConfig.layerWith({ workers: 1, openRateLimit: { limit: 1_000_000, windowSeconds: 60 }, ...quote })
-    )),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        AppConfig.layerWith(testSettings()),
+        Listening.layer,
+        RateLimitConfig.layerWith({ ...defaultRateLimitSettings, store: "memory" }),
+        // QUOTE_OPEN is on here (no keys, embedded devnet): its per-IP window (60 a minute by default) is one no test
+        // means to reach unless it sets its own.
+        QuoteConfig.layerWith({ workers: 1, openRateLimit: { limit: 1_000_000, windowSeconds: 60 }, ...quote })
+      )
+    ),
     Layer.provideMerge(Layer.mergeAll(TestDatabase, chainLayer)),
     Layer.provideMerge(NodeServices.layer)
   )
@@ -37,10 +39,16 @@ export const exchange = (path: string, init?: RequestInit) =>
   Effect.flatMap(baseUrl("exchange"), (base) => fetchJson(`${base}${path}`, init))
 
 export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  exchange(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+  exchange(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body)
+  })
 
 export const query = (params: Record<string, string | number | boolean | undefined>) =>
-  new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))).toString()
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]))
+  ).toString()
 
 export const quoterAbi = parseAbi([
   "function quoteExactInput(bytes path, uint256 amountIn) returns (uint256 amountOut, uint160[] sqrtPriceX96AfterList, uint32[] initializedTicksCrossedList, uint256 gasEstimate)",
@@ -52,34 +60,53 @@ export const erc20 = parseAbi([
   "function transfer(address, uint256) returns (bool)"
 ])
 export const wethAbi = parseAbi(["function deposit() payable", "function balanceOf(address) view returns (uint256)"])
-export const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
+export const permit2Abi = parseAbi([
+  "function approve(address token, address spender, uint160 amount, uint48 expiration)"
+])
 
 /** Uniswap v3 path bytes: token (20) fee (3) token ... (reversed for exactOut, as QuoterV2 expects). */
 export const encodePath = (tokens: ReadonlyArray<string>, fees: ReadonlyArray<number>) =>
-  ("0x" + tokens.map((t, i) => t.slice(2).toLowerCase() + (i < fees.length ? fees[i]!.toString(16).padStart(6, "0") : "")).join("")) as `0x${string}`
+  ("0x" +
+    tokens
+      .map((t, i) => t.slice(2).toLowerCase() + (i < fees.length ? fees[i]!.toString(16).padStart(6, "0") : ""))
+      .join("")) as `0x${string}`
 
 /** QuoterV2 on the route of one quoted path (eth_call at the latest block). */
-export const quoterAmount = (quoter: Address, type: "exactIn" | "exactOut", route: ReadonlyArray<any>, amount: bigint) =>
-  Effect.gen(function*() {
+export const quoterAmount = (
+  quoter: Address,
+  type: "exactIn" | "exactOut",
+  route: ReadonlyArray<any>,
+  amount: bigint
+) =>
+  Effect.gen(function* () {
     const chain = yield* AnvilChain
     const tokens = [route[0].tokenIn.address, ...route.map((h: any) => h.tokenOut.address)]
     const fees = route.map((h: any) => h.fee)
     const path = type === "exactIn" ? encodePath(tokens, fees) : encodePath([...tokens].reverse(), [...fees].reverse())
-    const data = encodeFunctionData({ abi: quoterAbi, functionName: type === "exactIn" ? "quoteExactInput" : "quoteExactOutput", args: [path, amount] })
+    const data = encodeFunctionData({
+      abi: quoterAbi,
+      functionName: type === "exactIn" ? "quoteExactInput" : "quoteExactOutput",
+      args: [path, amount]
+    })
     const { data: out } = yield* Effect.promise(() => chain.publicClient.call({ to: quoter, data }))
     return BigInt(out!.slice(0, 66))
   })
 
 /** The app's Chain over the file's anvil, with a changed deployment record and/or another RPC URL for the app. */
-export const chainWith = (options: { readonly contracts?: Partial<Deployments["contracts"]>; readonly rpcUrl?: string }) =>
+export const chainWith = (options: {
+  readonly contracts?: Partial<Deployments["contracts"]>
+  readonly rpcUrl?: string
+}) =>
   Layer.effect(
     Chain,
     Effect.map(AnvilChain, (chain) =>
       Chain.of({
         chainId: chain.chainId,
         rpcUrl: options.rpcUrl ?? chain.rpcUrl,
-        publicClient: options.rpcUrl === undefined ? chain.publicClient : makePublicClient(chain.chainId, options.rpcUrl),
+        publicClient:
+          options.rpcUrl === undefined ? chain.publicClient : makePublicClient(chain.chainId, options.rpcUrl),
         deployments: { ...chain.deployments, contracts: { ...chain.deployments.contracts, ...options.contracts } },
         mode: "devnet"
-      }))
+      })
+    )
   ).pipe(Layer.provideMerge(AnvilChain.layer))

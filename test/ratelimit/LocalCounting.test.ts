@@ -18,16 +18,19 @@ const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}
 const slowStore = (maxMs: number, random: () => number) =>
   Layer.effect(
     RateLimitStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const inner = yield* RateLimitStore
       let trips = 0
-      return Object.assign(RateLimitStore.of({
-        name: "memory",
-        increment: (counter, hits, windowMs) => {
-          if (hits > 0) trips++
-          return Effect.andThen(Effect.sleep(Math.floor(random() * maxMs)), inner.increment(counter, hits, windowMs))
-        }
-      }), { trips: () => trips })
+      return Object.assign(
+        RateLimitStore.of({
+          name: "memory",
+          increment: (counter, hits, windowMs) => {
+            if (hits > 0) trips++
+            return Effect.andThen(Effect.sleep(Math.floor(random() * maxMs)), inner.increment(counter, hits, windowMs))
+          }
+        }),
+        { trips: () => trips }
+      )
     })
   ).pipe(Layer.provide(RateLimitStore.layerMemory))
 
@@ -41,14 +44,18 @@ const mulberry32 = (seed: number) => () => {
 
 /** P limiters (as P processes would have) over one store; the store itself is returned too. */
 const processes = <R>(p: number, local: LocalCounting, store: Layer.Layer<RateLimitStore, never, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const shared = yield* Layer.build(store)
     const limiters = yield* Effect.forEach(Array.from({ length: p }), () =>
       Layer.build(RateLimiter.layerNoDepsWith(local)).pipe(
         Effect.provide(shared),
         Effect.map((ctx) => ctx.mapUnsafe.get(RateLimiter.key) as RateLimiter["Service"])
-      ))
-    return { limiters, store: shared.mapUnsafe.get(RateLimitStore.key) as RateLimitStore["Service"] & { trips?: () => number } }
+      )
+    )
+    return {
+      limiters,
+      store: shared.mapUnsafe.get(RateLimitStore.key) as RateLimitStore["Service"] & { trips?: () => number }
+    }
   })
 
 /** Waits (bounded) until the store holds `total` hits of the counter (increment by 0 reads it). */
@@ -60,116 +67,176 @@ const storeReaches = (store: RateLimitStore["Service"], counter: string, total: 
   )
 
 describe("RateLimiter local counting", () => {
-  it.live("one process: 1,200 hits in sequence on a limit of 1,000 → exactly 1,000 allowed, remaining 999..0, few round trips", () =>
-    Effect.gen(function*() {
-      const { limiters: [limiter], store } = yield* processes(1, { batch: 100, flushMs: 5 }, slowStore(2, mulberry32(1)))
-      const rule: RateLimitRule = { limit: 1000, windowSeconds: 60 }
-      const decisions = []
-      let local = 0
-      for (let i = 0; i < 1200; i++) {
-        const fast = limiter!.consumeLocal("seq", "ip", rule)
-        if (fast !== undefined) local++
-        decisions.push(fast ?? (yield* limiter!.consume("seq", "ip", rule)))
-      }
-      const allowed = decisions.filter((d) => d.allowed)
-      assert.strictEqual(allowed.length, 1000)
-      assert.deepStrictEqual(allowed.map((d) => d.remaining), Array.from({ length: 1000 }, (_, i) => 999 - i))
-      assert.isTrue(decisions.slice(1000).every((d) => !d.allowed && d.remaining === 0))
-      // The first hit of the window and the last `batch` before the limit go to the store; most of the rest do not.
-      assert.isAtLeast(local, 800)
-      assert.isBelow(store.trips!(), 400)
-      assert.strictEqual(yield* storeReaches(store, "seq:ip", 1200), 1200, "every hit reaches the store")
-    }).pipe(Effect.scoped))
+  it.live(
+    "one process: 1,200 hits in sequence on a limit of 1,000 → exactly 1,000 allowed, remaining 999..0, few round trips",
+    () =>
+      Effect.gen(function* () {
+        const {
+          limiters: [limiter],
+          store
+        } = yield* processes(1, { batch: 100, flushMs: 5 }, slowStore(2, mulberry32(1)))
+        const rule: RateLimitRule = { limit: 1000, windowSeconds: 60 }
+        const decisions = []
+        let local = 0
+        for (let i = 0; i < 1200; i++) {
+          const fast = limiter!.consumeLocal("seq", "ip", rule)
+          if (fast !== undefined) local++
+          decisions.push(fast ?? (yield* limiter!.consume("seq", "ip", rule)))
+        }
+        const allowed = decisions.filter((d) => d.allowed)
+        assert.strictEqual(allowed.length, 1000)
+        assert.deepStrictEqual(
+          allowed.map((d) => d.remaining),
+          Array.from({ length: 1000 }, (_, i) => 999 - i)
+        )
+        assert.isTrue(decisions.slice(1000).every((d) => !d.allowed && d.remaining === 0))
+        // The first hit of the window and the last `batch` before the limit go to the store; most of the rest do not.
+        assert.isAtLeast(local, 800)
+        assert.isBelow(store.trips!(), 400)
+        assert.strictEqual(yield* storeReaches(store, "seq:ip", 1200), 1200, "every hit reaches the store")
+      }).pipe(Effect.scoped)
+  )
 
   it.live("one process: 1,500 concurrent requests → exactly 1,000 allowed with distinct remaining 0..999", () =>
-    Effect.gen(function*() {
-      const { limiters: [limiter] } = yield* processes(1, { batch: 50, flushMs: 5 }, slowStore(3, mulberry32(2)))
+    Effect.gen(function* () {
+      const {
+        limiters: [limiter]
+      } = yield* processes(1, { batch: 50, flushMs: 5 }, slowStore(3, mulberry32(2)))
       const rule: RateLimitRule = { limit: 1000, windowSeconds: 60 }
       // Waves of 100, so that later waves find a known window and are decided locally.
       const decisions = yield* Effect.forEach(Array.from({ length: 15 }), () =>
-        Effect.forEach(Array.from({ length: 100 }), () => limiter!.consume("burst", "ip", rule), { concurrency: "unbounded" }))
+        Effect.forEach(Array.from({ length: 100 }), () => limiter!.consume("burst", "ip", rule), {
+          concurrency: "unbounded"
+        })
+      )
       const allowed = decisions.flat().filter((d) => d.allowed)
       assert.strictEqual(allowed.length, 1000)
-      assert.deepStrictEqual(allowed.map((d) => d.remaining).sort((a, b) => a - b), Array.from({ length: 1000 }, (_, i) => i))
-    }).pipe(Effect.scoped))
+      assert.deepStrictEqual(
+        allowed.map((d) => d.remaining).sort((a, b) => a - b),
+        Array.from({ length: 1000 }, (_, i) => i)
+      )
+    }).pipe(Effect.scoped)
+  )
 
   it.live("a new counter is never decided locally: consumeLocal counts nothing until the store has answered once", () =>
-    Effect.gen(function*() {
-      const { limiters: [limiter], store } = yield* processes(1, { batch: 10, flushMs: 5 }, slowStore(1, mulberry32(3)))
+    Effect.gen(function* () {
+      const {
+        limiters: [limiter],
+        store
+      } = yield* processes(1, { batch: 10, flushMs: 5 }, slowStore(1, mulberry32(3)))
       const rule: RateLimitRule = { limit: 100, windowSeconds: 60 }
       assert.isUndefined(limiter!.consumeLocal("new", "ip", rule))
       assert.strictEqual((yield* store.increment("new:ip", 0, 60_000)).count, 0)
       assert.strictEqual((yield* limiter!.consume("new", "ip", rule)).remaining, 99)
       assert.strictEqual(limiter!.consumeLocal("new", "ip", rule)?.remaining, 98)
       // Batch 0 turns local decisions off.
-      const { limiters: [off] } = yield* processes(1, { batch: 0, flushMs: 5 }, RateLimitStore.layerMemory)
+      const {
+        limiters: [off]
+      } = yield* processes(1, { batch: 0, flushMs: 5 }, RateLimitStore.layerMemory)
       yield* off!.consume("off", "ip", rule)
       assert.isUndefined(off!.consumeLocal("off", "ip", rule))
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
-  it.live("a high limit scales the batch to 1 % of it: a synchronous burst of 5,000 is decided locally (batch 100 would stop at 100)", () =>
-    Effect.gen(function*() {
-      assert.strictEqual(batchFor(100, { limit: 600, windowSeconds: 60 }), 100)
-      assert.strictEqual(batchFor(100, { limit: 1_000_000, windowSeconds: 60 }), 10_000)
-      assert.strictEqual(batchFor(0, { limit: 1_000_000, windowSeconds: 60 }), 0)
-      const { limiters: [limiter], store } = yield* processes(1, { batch: 100, flushMs: 5 }, slowStore(2, mulberry32(5)))
-      const high: RateLimitRule = { limit: 1_000_000, windowSeconds: 60 }
-      yield* limiter!.consume("high", "ip", high)
-      // No yield between the calls: no round trip can return meanwhile, so every hit is decided on local counts alone.
-      const burst = Array.from({ length: 5000 }, () => limiter!.consumeLocal("high", "ip", high))
-      assert.isTrue(burst.every((d) => d !== undefined && d.allowed))
-      assert.strictEqual(burst[4999]!.remaining, 1_000_000 - 5001)
-      assert.strictEqual(yield* storeReaches(store, "high:ip", 5001), 5001, "every hit reaches the store")
-      // The default-sized rule keeps the configured batch: the 101st hit without an acknowledgement needs the store.
-      const low: RateLimitRule = { limit: 600, windowSeconds: 60 }
-      yield* limiter!.consume("low", "ip", low)
-      const lowBurst = Array.from({ length: 101 }, () => limiter!.consumeLocal("low", "ip", low))
-      assert.strictEqual(lowBurst.filter((d) => d !== undefined).length, 100)
-    }).pipe(Effect.scoped))
+  it.live(
+    "a high limit scales the batch to 1 % of it: a synchronous burst of 5,000 is decided locally (batch 100 would stop at 100)",
+    () =>
+      Effect.gen(function* () {
+        assert.strictEqual(batchFor(100, { limit: 600, windowSeconds: 60 }), 100)
+        assert.strictEqual(batchFor(100, { limit: 1_000_000, windowSeconds: 60 }), 10_000)
+        assert.strictEqual(batchFor(0, { limit: 1_000_000, windowSeconds: 60 }), 0)
+        const {
+          limiters: [limiter],
+          store
+        } = yield* processes(1, { batch: 100, flushMs: 5 }, slowStore(2, mulberry32(5)))
+        const high: RateLimitRule = { limit: 1_000_000, windowSeconds: 60 }
+        yield* limiter!.consume("high", "ip", high)
+        // No yield between the calls: no round trip can return meanwhile, so every hit is decided on local counts alone.
+        const burst = Array.from({ length: 5000 }, () => limiter!.consumeLocal("high", "ip", high))
+        assert.isTrue(burst.every((d) => d !== undefined && d.allowed))
+        assert.strictEqual(burst[4999]!.remaining, 1_000_000 - 5001)
+        assert.strictEqual(yield* storeReaches(store, "high:ip", 5001), 5001, "every hit reaches the store")
+        // The default-sized rule keeps the configured batch: the 101st hit without an acknowledgement needs the store.
+        const low: RateLimitRule = { limit: 600, windowSeconds: 60 }
+        yield* limiter!.consume("low", "ip", low)
+        const lowBurst = Array.from({ length: 101 }, () => limiter!.consumeLocal("low", "ip", low))
+        assert.strictEqual(lowBurst.filter((d) => d !== undefined).length, 100)
+      }).pipe(Effect.scoped)
+  )
 
-  for (const [p, seed] of [[2, 11], [2, 12], [3, 13], [3, 14], [4, 15]] as const) {
-    it.live(`${p} processes, random interleaving (seed ${seed}): between limit and limit + (P − 1) × batch allowed`, () =>
-      Effect.gen(function*() {
-        const random = mulberry32(seed)
-        const batch = 40
-        const rule: RateLimitRule = { limit: 500, windowSeconds: 60 }
-        const { limiters, store } = yield* processes(p, { batch, flushMs: 3 }, slowStore(4, random))
-        // 1,000 requests in waves of random size, each to a random process, some through consumeLocal first.
-        const decisions = []
-        while (decisions.length < 1000) {
-          const wave = Array.from({ length: 1 + Math.floor(random() * 30) }, () => limiters[Math.floor(random() * p)]!)
-          decisions.push(...yield* Effect.forEach(wave, (l) =>
-            Effect.suspend(() => {
-              const fast = random() < 0.5 ? l.consumeLocal("shared", "ip", rule) : undefined
-              return fast !== undefined ? Effect.succeed(fast) : l.consume("shared", "ip", rule)
-            }), { concurrency: "unbounded" }))
-          if (random() < 0.3) yield* Effect.sleep(Math.floor(random() * 6))
-        }
-        const allowed = decisions.filter((d) => d.allowed).length
-        assert.isAtLeast(allowed, rule.limit)
-        assert.isAtMost(allowed, rule.limit + (p - 1) * batch)
-        assert.strictEqual(yield* storeReaches(store, "shared:ip", decisions.length), decisions.length)
-      }).pipe(Effect.scoped))
+  for (const [p, seed] of [
+    [2, 11],
+    [2, 12],
+    [3, 13],
+    [3, 14],
+    [4, 15]
+  ] as const) {
+    it.live(
+      `${p} processes, random interleaving (seed ${seed}): between limit and limit + (P − 1) × batch allowed`,
+      () =>
+        Effect.gen(function* () {
+          const random = mulberry32(seed)
+          const batch = 40
+          const rule: RateLimitRule = { limit: 500, windowSeconds: 60 }
+          const { limiters, store } = yield* processes(p, { batch, flushMs: 3 }, slowStore(4, random))
+          // 1,000 requests in waves of random size, each to a random process, some through consumeLocal first.
+          const decisions = []
+          while (decisions.length < 1000) {
+            const wave = Array.from(
+              { length: 1 + Math.floor(random() * 30) },
+              () => limiters[Math.floor(random() * p)]!
+            )
+            decisions.push(
+              ...(yield* Effect.forEach(
+                wave,
+                (l) =>
+                  Effect.suspend(() => {
+                    const fast = random() < 0.5 ? l.consumeLocal("shared", "ip", rule) : undefined
+                    return fast !== undefined ? Effect.succeed(fast) : l.consume("shared", "ip", rule)
+                  }),
+                { concurrency: "unbounded" }
+              ))
+            )
+            if (random() < 0.3) yield* Effect.sleep(Math.floor(random() * 6))
+          }
+          const allowed = decisions.filter((d) => d.allowed).length
+          assert.isAtLeast(allowed, rule.limit)
+          assert.isAtMost(allowed, rule.limit + (p - 1) * batch)
+          assert.strictEqual(yield* storeReaches(store, "shared:ip", decisions.length), decisions.length)
+        }).pipe(Effect.scoped)
+    )
   }
 })
 
 // Live clock (excludeTestServices): the flush timers must fire.
-layer(TestDatabase, { timeout: "60 seconds", excludeTestServices: true })("RateLimiter local counting over Postgres", (it) => {
-  it.effect("two processes: hits decided locally reach rate_limit_counters within the flush interval", () =>
-    Effect.gen(function*() {
-      const { limiters: [a, b] } = yield* processes(2, { batch: 100, flushMs: 20 }, PostgresRateLimitStore)
-      const rule: RateLimitRule = { limit: 100_000, windowSeconds: 60 }
-      const counter = `pg-${run}`
-      yield* a!.consume(counter, "ip", rule)
-      yield* b!.consume(counter, "ip", rule)
-      let local = 0
-      for (let i = 0; i < 300; i++) if ((i % 2 === 0 ? a : b)!.consumeLocal(counter, "ip", rule) !== undefined) local++
-      assert.isAtLeast(local, 200)
-      const sql = yield* SqlClient.SqlClient
-      const count = yield* sql<{ count: string }>`SELECT count::text AS count FROM rate_limit_counters WHERE counter = ${`${counter}:ip`}`.pipe(
-        Effect.repeat({ until: (rows) => Number(rows[0]?.count ?? 0) >= 2 + local, schedule: Schedule.spaced("10 millis") }),
-        Effect.timeout("5 seconds")
-      )
-      assert.strictEqual(Number(count[0]!.count), 2 + local)
-    }).pipe(Effect.scoped))
-})
+layer(TestDatabase, { timeout: "60 seconds", excludeTestServices: true })(
+  "RateLimiter local counting over Postgres",
+  (it) => {
+    it.effect("two processes: hits decided locally reach rate_limit_counters within the flush interval", () =>
+      Effect.gen(function* () {
+        const {
+          limiters: [a, b]
+        } = yield* processes(2, { batch: 100, flushMs: 20 }, PostgresRateLimitStore)
+        const rule: RateLimitRule = { limit: 100_000, windowSeconds: 60 }
+        const counter = `pg-${run}`
+        yield* a!.consume(counter, "ip", rule)
+        yield* b!.consume(counter, "ip", rule)
+        let local = 0
+        for (let i = 0; i < 300; i++)
+          if ((i % 2 === 0 ? a : b)!.consumeLocal(counter, "ip", rule) !== undefined) local++
+        assert.isAtLeast(local, 200)
+        const sql = yield* SqlClient.SqlClient
+        const count = yield* sql<{
+          count: string
+        }>`SELECT count::text AS count FROM rate_limit_counters WHERE counter = ${`${counter}:ip`}`.pipe(
+          Effect.repeat({
+            until: (rows) => Number(rows[0]?.count ?? 0) >= 2 + local,
+            schedule: Schedule.spaced("10 millis")
+          }),
+          Effect.timeout("5 seconds")
+        )
+        assert.strictEqual(Number(count[0]!.count), 2 + local)
+      }).pipe(Effect.scoped)
+    )
+  }
+)

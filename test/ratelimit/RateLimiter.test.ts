@@ -16,29 +16,36 @@ const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}
 
 const consumeMany = (bucket: string, key: string, n: number, rule = { limit: 3, windowSeconds: 30 }) =>
   Effect.flatMap(RateLimiter, (limiter) =>
-    Effect.forEach(Array.from({ length: n }), () => limiter.consume(bucket, key, rule), { concurrency: "unbounded" }))
+    Effect.forEach(Array.from({ length: n }), () => limiter.consume(bucket, key, rule), { concurrency: "unbounded" })
+  )
 
 /** Behaviour every store must show; `expire` ends a counter's window the store's own way. */
-const contract = <R>(it: TestMethods<R | RateLimiter>, expire: (counter: string) => Effect.Effect<void, unknown, R>) => {
-  it.effect("3 per window: 5 concurrent requests → 3 allowed (remaining 2, 1, 0), 2 refused; reset within the window", () =>
-    Effect.gen(function*() {
-      const decisions = yield* consumeMany(`b-${run}`, "ip-1", 5)
-      const allowed = decisions.filter((d) => d.allowed)
-      assert.strictEqual(allowed.length, 3)
-      assert.deepStrictEqual(allowed.map((d) => d.remaining).sort(), [0, 1, 2])
-      for (const d of decisions) {
-        assert.strictEqual(d.limit, 3)
-        assert.isAtLeast(d.resetSeconds, 1)
-        assert.isAtMost(d.resetSeconds, 30)
-        if (!d.allowed) assert.strictEqual(d.remaining, 0)
-      }
-      // Another key and another bucket have their own counters.
-      assert.isTrue((yield* consumeMany(`b-${run}`, "ip-2", 1))[0]!.allowed)
-      assert.isTrue((yield* consumeMany(`other-${run}`, "ip-1", 1))[0]!.allowed)
-    }))
+const contract = <R>(
+  it: TestMethods<R | RateLimiter>,
+  expire: (counter: string) => Effect.Effect<void, unknown, R>
+) => {
+  it.effect(
+    "3 per window: 5 concurrent requests → 3 allowed (remaining 2, 1, 0), 2 refused; reset within the window",
+    () =>
+      Effect.gen(function* () {
+        const decisions = yield* consumeMany(`b-${run}`, "ip-1", 5)
+        const allowed = decisions.filter((d) => d.allowed)
+        assert.strictEqual(allowed.length, 3)
+        assert.deepStrictEqual(allowed.map((d) => d.remaining).sort(), [0, 1, 2])
+        for (const d of decisions) {
+          assert.strictEqual(d.limit, 3)
+          assert.isAtLeast(d.resetSeconds, 1)
+          assert.isAtMost(d.resetSeconds, 30)
+          if (!d.allowed) assert.strictEqual(d.remaining, 0)
+        }
+        // Another key and another bucket have their own counters.
+        assert.isTrue((yield* consumeMany(`b-${run}`, "ip-2", 1))[0]!.allowed)
+        assert.isTrue((yield* consumeMany(`other-${run}`, "ip-1", 1))[0]!.allowed)
+      })
+  )
 
   it.effect("after the window ends the counter starts again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const over = yield* consumeMany(`r-${run}`, "ip-1", 4)
       assert.strictEqual(over.filter((d) => d.allowed).length, 3)
       yield* expire(`r-${run}:ip-1`)
@@ -47,17 +54,22 @@ const contract = <R>(it: TestMethods<R | RateLimiter>, expire: (counter: string)
         Effect.timeout("3 seconds")
       )
       assert.strictEqual(fresh[0]!.remaining, 2)
-    }))
+    })
+  )
 
   it.effect("a burst of 200 concurrent requests on one key is counted exactly (batched round trips)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const decisions = yield* consumeMany(`burst-${run}`, "ip-1", 200, { limit: 120, windowSeconds: 30 })
       assert.strictEqual(decisions.filter((d) => d.allowed).length, 120)
       assert.deepStrictEqual(
-        decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b),
+        decisions
+          .filter((d) => d.allowed)
+          .map((d) => d.remaining)
+          .sort((a, b) => a - b),
         Array.from({ length: 120 }, (_, i) => i)
       )
-    }))
+    })
+  )
 }
 
 describe("RateLimiter", () => {
@@ -70,32 +82,46 @@ describe("RateLimiter", () => {
     timeout: "60 seconds"
   })("postgres store", (it) => {
     contract(it, (counter) =>
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`UPDATE rate_limit_counters SET expires_at = now() - interval '1 second' WHERE counter = ${counter}`))
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`UPDATE rate_limit_counters SET expires_at = now() - interval '1 second' WHERE counter = ${counter}`
+      )
+    )
 
     it.effect("two limiters (as two processes would have) share one count", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const second = yield* Layer.build(RateLimiter.layerNoDeps.pipe(Layer.provide(PostgresRateLimitStore))).pipe(
           Effect.map((ctx) => ctx.mapUnsafe.get(RateLimiter.key) as RateLimiter["Service"])
         )
         const first = yield* RateLimiter
         const rule = { limit: 4, windowSeconds: 30 }
         const a = yield* Effect.all([first.consume(`s-${run}`, "ip", rule), first.consume(`s-${run}`, "ip", rule)])
-        const b = yield* Effect.all([second.consume(`s-${run}`, "ip", rule), second.consume(`s-${run}`, "ip", rule), second.consume(`s-${run}`, "ip", rule)])
-        assert.deepStrictEqual([...a, ...b].map((d) => d.allowed), [true, true, true, true, false])
-      }).pipe(Effect.scoped))
+        const b = yield* Effect.all([
+          second.consume(`s-${run}`, "ip", rule),
+          second.consume(`s-${run}`, "ip", rule),
+          second.consume(`s-${run}`, "ip", rule)
+        ])
+        assert.deepStrictEqual(
+          [...a, ...b].map((d) => d.allowed),
+          [true, true, true, true, false]
+        )
+      }).pipe(Effect.scoped)
+    )
   })
 
   layer(RateLimiter.layerNoDeps.pipe(Layer.provideMerge(RedisRateLimitStore(Redacted.make(redisUrl)))), {
     timeout: "30 seconds"
   })("redis store (the machine's Redis)", (it) => {
     contract(it, (counter) =>
-      Effect.scoped(Effect.gen(function*() {
-        const redis = yield* Layer.build(NodeRedis.layer({ url: redisUrl })).pipe(
-          Effect.map((ctx) => ctx.mapUnsafe.get(Redis.Redis.key) as Redis.Redis["Service"])
-        )
-        // Redis ends a window by expiring the key; deleting it is the same state (no waiting on the clock).
-        yield* redis.send("DEL", `fire:rl:${counter}`)
-      })))
+      Effect.scoped(
+        Effect.gen(function* () {
+          const redis = yield* Layer.build(NodeRedis.layer({ url: redisUrl })).pipe(
+            Effect.map((ctx) => ctx.mapUnsafe.get(Redis.Redis.key) as Redis.Redis["Service"])
+          )
+          // Redis ends a window by expiring the key; deleting it is the same state (no waiting on the clock).
+          yield* redis.send("DEL", `fire:rl:${counter}`)
+        })
+      )
+    )
   })
 })

@@ -12,13 +12,24 @@ import { config, E18, pool as handBuiltPool, Q96, token, USDC, WETH } from "./ha
 const [A, B, C, D, E] = [token(0xa1), token(0xa2), token(0xa3), token(0xa4), token(0xa5)]
 
 /** A 1:1 pool with full-range liquidity (plus optional concentrated liquidity around the price). */
-const pool = (a: Address, b: Address, fee: number, liquidity: bigint, extra: Array<[number, number, bigint]> = []): PoolState =>
-  handBuiltPool(a, b, fee, liquidity, { extra })
+const pool = (
+  a: Address,
+  b: Address,
+  fee: number,
+  liquidity: bigint,
+  extra: Array<[number, number, bigint]> = []
+): PoolState => handBuiltPool(a, b, fee, liquidity, { extra })
 
 const routerFor = (pools: ReadonlyArray<PoolState>, cfg = config()) =>
   makeRouter({ chainId: 31337, blockNumber: 10n, pools, tokens: [] }, cfg)
 
-const request = (tokenIn: Address, tokenOut: Address, amount: bigint, type: QuoteRequest["type"] = "exactIn", maxSplits?: number): QuoteRequest => ({
+const request = (
+  tokenIn: Address,
+  tokenOut: Address,
+  amount: bigint,
+  type: QuoteRequest["type"] = "exactIn",
+  maxSplits?: number
+): QuoteRequest => ({
   tokenIn,
   tokenOut,
   amount,
@@ -56,12 +67,23 @@ describe("Router", () => {
   })
 
   it("2 and 3 hops through base tokens chain each hop's output into the next", () => {
-    const pools = [pool(A, WETH, 3000, 1000n * E18), pool(WETH, USDC, 500, 5000n * E18), pool(USDC, C, 3000, 1000n * E18), pool(WETH, B, 10000, 800n * E18)]
+    const pools = [
+      pool(A, WETH, 3000, 1000n * E18),
+      pool(WETH, USDC, 500, 5000n * E18),
+      pool(USDC, C, 3000, 1000n * E18),
+      pool(WETH, B, 10000, 800n * E18)
+    ]
     const router = routerFor(pools)
     const two = found(router.quote(request(A, B, E18)))
-    assert.deepStrictEqual(two.routes.map((r) => r.path), [[A, WETH, B]])
+    assert.deepStrictEqual(
+      two.routes.map((r) => r.path),
+      [[A, WETH, B]]
+    )
     const three = found(router.quote(request(A, C, E18)))
-    assert.deepStrictEqual(three.routes.map((r) => r.path), [[A, WETH, USDC, C]])
+    assert.deepStrictEqual(
+      three.routes.map((r) => r.path),
+      [[A, WETH, USDC, C]]
+    )
     let amount = E18
     for (const hop of three.routes[0]!.hops) {
       const p = pools.find((x) => x.address === hop.pool)!
@@ -95,16 +117,30 @@ describe("Router", () => {
   })
 
   it("splits across pools when that beats the best single route (thin pair)", () => {
-    const pools = [pool(A, WETH, 3000, 100n * E18), pool(A, WETH, 500, 60n * E18), pool(A, USDC, 3000, 80n * E18), pool(USDC, WETH, 100, 100_000n * E18)]
+    const pools = [
+      pool(A, WETH, 3000, 100n * E18),
+      pool(A, WETH, 500, 60n * E18),
+      pool(A, USDC, 3000, 80n * E18),
+      pool(USDC, WETH, 100, 100_000n * E18)
+    ]
     const router = routerFor(pools)
     const amount = 40n * E18
     const single = found(router.quote(request(A, WETH, amount, "exactIn", 1)))
     const split = found(router.quote(request(A, WETH, amount)))
     assert.strictEqual(single.routes.length, 1)
     assert.isTrue(split.routes.length >= 2, `routes: ${split.routes.length}`)
-    assert.isTrue(split.quoteGasAdjusted > single.quoteGasAdjusted, `${split.quoteGasAdjusted} <= ${single.quoteGasAdjusted}`)
-    assert.strictEqual(split.routes.reduce((s, r) => s + r.amountIn, 0n), amount)
-    assert.strictEqual(split.routes.reduce((s, r) => s + r.percent, 0), 100)
+    assert.isTrue(
+      split.quoteGasAdjusted > single.quoteGasAdjusted,
+      `${split.quoteGasAdjusted} <= ${single.quoteGasAdjusted}`
+    )
+    assert.strictEqual(
+      split.routes.reduce((s, r) => s + r.amountIn, 0n),
+      amount
+    )
+    assert.strictEqual(
+      split.routes.reduce((s, r) => s + r.percent, 0),
+      100
+    )
     // No pool serves two legs, and each leg equals its own exact simulation.
     const used = split.routes.flatMap((r) => r.hops.map((h) => h.pool))
     assert.strictEqual(new Set(used).size, used.length)
@@ -121,7 +157,10 @@ describe("Router", () => {
     const singleOut = found(router.quote(request(A, WETH, want, "exactOut", 1)))
     const splitOut = found(router.quote(request(A, WETH, want, "exactOut")))
     assert.isTrue(splitOut.routes.length >= 2 && splitOut.amountIn < singleOut.amountIn)
-    assert.strictEqual(splitOut.routes.reduce((s, r) => s + r.amountOut, 0n), want)
+    assert.strictEqual(
+      splitOut.routes.reduce((s, r) => s + r.amountOut, 0n),
+      want
+    )
   })
 
   it("splits against a route that avoids the best route's pools even when its siblings rank higher at small shares", () => {
@@ -130,21 +169,36 @@ describe("Router", () => {
     // through it beats every single route.
     const thin = pool(WETH, B, 500, 100n * E18)
     const pools = [
-      ...[100, 500, 3000, 10000].map((fee) => pool(A, WETH, fee, 10_000n * E18)), thin,
-      pool(A, USDC, 10000, 100n * E18), pool(USDC, B, 10000, 100n * E18)
+      ...[100, 500, 3000, 10000].map((fee) => pool(A, WETH, fee, 10_000n * E18)),
+      thin,
+      pool(A, USDC, 10000, 100n * E18),
+      pool(USDC, B, 10000, 100n * E18)
     ]
     const router = routerFor(pools, config({ poolsPerPair: 4 }))
     const amount = 10n * E18
     const single = found(router.quote(request(A, B, amount, "exactIn", 1)))
     assert.deepStrictEqual(single.routes[0]!.path, [A, WETH, B])
     const split = found(router.quote(request(A, B, amount)))
-    assert.deepStrictEqual(split.routes.map((r) => r.path), [[A, WETH, B], [A, USDC, B]])
-    assert.isTrue(split.quoteGasAdjusted > single.quoteGasAdjusted, `${split.quoteGasAdjusted} <= ${single.quoteGasAdjusted}`)
+    assert.deepStrictEqual(
+      split.routes.map((r) => r.path),
+      [
+        [A, WETH, B],
+        [A, USDC, B]
+      ]
+    )
+    assert.isTrue(
+      split.quoteGasAdjusted > single.quoteGasAdjusted,
+      `${split.quoteGasAdjusted} <= ${single.quoteGasAdjusted}`
+    )
   })
 
   it("fails as data: no pools, no route, not enough liquidity", () => {
     const concentrated = buildPool({
-      address: token(0xcfff), token0: D < WETH ? D : WETH, token1: D < WETH ? WETH : D, fee: 3000, sqrtPriceX96: Q96,
+      address: token(0xcfff),
+      token0: D < WETH ? D : WETH,
+      token1: D < WETH ? WETH : D,
+      fee: 3000,
+      sqrtPriceX96: Q96,
       positions: [{ tickLower: -600, tickUpper: 600, liquidity: 10n * E18 }]
     })
     const router = routerFor([pool(A, WETH, 3000, 100n * E18), pool(B, C, 3000, 100n * E18), concentrated])

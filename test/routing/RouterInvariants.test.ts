@@ -26,16 +26,26 @@ describe("Router invariants (generated pools)", () => {
       if (tokenIn === tokenOut) continue
       const type: TradeType = rand() < 0.5 ? "exactIn" : "exactOut"
       const sized = type === "exactIn" ? tokenIn : tokenOut
-      const amount = BigInt(Math.floor(((10 ** (1 + rand() * 4)) / usd.get(sized)!) * 10 ** decimals.get(sized)!)) + 1n
+      const amount = BigInt(Math.floor((10 ** (1 + rand() * 4) / usd.get(sized)!) * 10 ** decimals.get(sized)!)) + 1n
       const outcome = router.quote({ tokenIn, tokenOut, amount, type, gasPriceWei: 1_000_000_000n })
       tags[outcome._tag] = (tags[outcome._tag] ?? 0) + 1
       if (outcome._tag !== "Found") continue
       const q = outcome.quote
       if (q.routes.length > 1) splits++
       assert.strictEqual(type === "exactIn" ? q.amountIn : q.amountOut, amount)
-      assert.strictEqual(q.routes.reduce((s, r) => s + r.amountIn, 0n), q.amountIn)
-      assert.strictEqual(q.routes.reduce((s, r) => s + r.amountOut, 0n), q.amountOut)
-      assert.approximately(q.routes.reduce((s, r) => s + r.percent, 0), 100, 1e-9)
+      assert.strictEqual(
+        q.routes.reduce((s, r) => s + r.amountIn, 0n),
+        q.amountIn
+      )
+      assert.strictEqual(
+        q.routes.reduce((s, r) => s + r.amountOut, 0n),
+        q.amountOut
+      )
+      assert.approximately(
+        q.routes.reduce((s, r) => s + r.percent, 0),
+        100,
+        1e-9
+      )
       const legPools = q.routes.flatMap((r) => r.hops.map((h) => h.pool))
       assert.strictEqual(new Set(legPools).size, legPools.length, "a pool is used by two legs")
       for (const route of q.routes) {
@@ -51,7 +61,10 @@ describe("Router invariants (generated pools)", () => {
           // exactIn legs run forward (input → output), exactOut legs backward (output → input needed).
           const exact = swap(p, p.token0 === hop.tokenIn, type === "exactIn" ? hop.amountIn : -hop.amountOut)
           assert.isTrue(exact.filled)
-          assert.strictEqual(type === "exactIn" ? hop.amountOut : hop.amountIn, type === "exactIn" ? exact.amountOut : exact.amountIn)
+          assert.strictEqual(
+            type === "exactIn" ? hop.amountOut : hop.amountIn,
+            type === "exactIn" ? exact.amountOut : exact.amountIn
+          )
           if (h > 0) assert.strictEqual(hop.amountIn, route.hops[h - 1]!.amountOut)
         })
         assert.strictEqual(route.hops[0]!.amountIn, route.amountIn)

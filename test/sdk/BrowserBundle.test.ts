@@ -24,9 +24,15 @@ describe("the SDK in a browser", () => {
     assert.deepStrictEqual(result.errors, [])
     const inputs = Object.keys(result.metafile.inputs)
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path))
-    assert.deepStrictEqual(imports.filter((path) => path.startsWith("node:")), [], "Node built-ins imported")
     assert.deepStrictEqual(
-      inputs.filter((path) => /^(layers|scripts|workers)\/|effect\/dist\/.*\/sql\/|@effect\/sql|@effect\/platform-node/.test(path)),
+      imports.filter((path) => path.startsWith("node:")),
+      [],
+      "Node built-ins imported"
+    )
+    assert.deepStrictEqual(
+      inputs.filter((path) =>
+        /^(layers|scripts|workers)\/|effect\/dist\/.*\/sql\/|@effect\/sql|@effect\/platform-node/.test(path)
+      ),
       [],
       "server code bundled"
     )

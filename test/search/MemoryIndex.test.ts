@@ -4,9 +4,24 @@ import { TokenDocument } from "../../src/search/SearchDocument.ts"
 
 const token = (n: number, symbol: string, name: string, liquidityUsd: number) =>
   new TokenDocument({
-    id: `0x${n.toString(16).padStart(40, "0")}-1`, address: `0x${n.toString(16).padStart(40, "0")}`, chainId: 1, name, symbol, decimals: 18,
-    creator: null, launchedAt: n, pool: null, isLaunch: true, priceUsd: null, marketCapUsd: 0, volume24hUsd: 0, liquidityUsd, holders: 0,
-    graduated: false, claimed: false, image: null
+    id: `0x${n.toString(16).padStart(40, "0")}-1`,
+    address: `0x${n.toString(16).padStart(40, "0")}`,
+    chainId: 1,
+    name,
+    symbol,
+    decimals: 18,
+    creator: null,
+    launchedAt: n,
+    pool: null,
+    isLaunch: true,
+    priceUsd: null,
+    marketCapUsd: 0,
+    volume24hUsd: 0,
+    liquidityUsd,
+    holders: 0,
+    graduated: false,
+    claimed: false,
+    image: null
   })
 const symbols = (index: MemoryIndex, q: string, limit = 5) =>
   index.searchTokens({ q, limit, page: 1, sort: "relevance" }).hits.map((h) => h.document.symbol)
@@ -14,7 +29,11 @@ const symbols = (index: MemoryIndex, q: string, limit = 5) =>
 describe("MemoryIndex writes", () => {
   it("a cached short-query list is dropped when a document under its prefix is written, and only then", () => {
     const index = new MemoryIndex()
-    index.tokens.replaceAll([token(1, "MOON", "Moon", 1_000), token(2, "MOCHI", "Mochi", 500), token(3, "ZED", "Zed", 10)])
+    index.tokens.replaceAll([
+      token(1, "MOON", "Moon", 1_000),
+      token(2, "MOCHI", "Mochi", 500),
+      token(3, "ZED", "Zed", 10)
+    ])
     assert.deepStrictEqual(symbols(index, "mo"), ["MOON", "MOCHI"])
     assert.deepStrictEqual(symbols(index, "z"), ["ZED"])
     index.tokens.upsert(token(4, "MOLTEN", "Molten", 1_000_000))

@@ -7,7 +7,8 @@ const levenshtein = (a: string, b: string): number => {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const next = [i]
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
     row = next
   }
   return row[b.length]!
@@ -28,7 +29,8 @@ describe("TermDictionary", () => {
   it("typo lookups equal a brute-force Levenshtein scan (prefix and whole-term, budgets 1 and 2)", () => {
     const random = rng(7)
     const alphabet = "pepsoandgk"
-    const word = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("")
+    const word = (n: number) =>
+      Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("")
     const vocabulary = [...new Set(Array.from({ length: 1200 }, () => word(2 + Math.floor(random() * 9))))]
     const dictionary = TermDictionary.from(vocabulary.map((t, i) => [t, i] as const))
     for (let q = 0; q < 60; q++) {
@@ -47,9 +49,22 @@ describe("TermDictionary", () => {
   })
 
   it("budget 0: exact prefix range, or the exact term", () => {
-    const dictionary = TermDictionary.from([["pepe", 1], ["pepper", 2], ["pep", 3], ["pex", 4]].map(([t, i]) => [t as string, i as number] as const))
-    assert.deepStrictEqual(dictionary.lookup("pep", true, 0).map((m) => m.term), ["pep", "pepe", "pepper"])
-    assert.deepStrictEqual(dictionary.lookup("pep", false, 0).map((m) => m.term), ["pep"])
+    const dictionary = TermDictionary.from(
+      [
+        ["pepe", 1],
+        ["pepper", 2],
+        ["pep", 3],
+        ["pex", 4]
+      ].map(([t, i]) => [t as string, i as number] as const)
+    )
+    assert.deepStrictEqual(
+      dictionary.lookup("pep", true, 0).map((m) => m.term),
+      ["pep", "pepe", "pepper"]
+    )
+    assert.deepStrictEqual(
+      dictionary.lookup("pep", false, 0).map((m) => m.term),
+      ["pep"]
+    )
   })
 
   it("add and remove keep the sorted terms and postings", () => {
@@ -61,7 +76,10 @@ describe("TermDictionary", () => {
     dictionary.remove("moon", 1)
     dictionary.remove("moon", 3)
     assert.strictEqual(dictionary.size, 1)
-    assert.deepStrictEqual(dictionary.lookup("moo", true, 0).map((m) => m.term), ["mood"])
+    assert.deepStrictEqual(
+      dictionary.lookup("moo", true, 0).map((m) => m.term),
+      ["mood"]
+    )
   })
 })
 
@@ -73,7 +91,10 @@ describe("query words", () => {
 
   it("terms are lower-case words without accents; addresses are recognised in any case", () => {
     assert.deepStrictEqual(terms("Pépé  Coin/WETH 2.0"), ["pepe", "coin", "weth", "2", "0"])
-    assert.strictEqual(asAddress(" 0xAbCdEf0000000000000000000000000000000001 "), "0xabcdef0000000000000000000000000000000001")
+    assert.strictEqual(
+      asAddress(" 0xAbCdEf0000000000000000000000000000000001 "),
+      "0xabcdef0000000000000000000000000000000001"
+    )
     assert.isNull(asAddress("0xabcdef000000000000000000000000000000001"))
   })
 })

@@ -14,7 +14,17 @@ const pools: Array<CorpusPool> = []
 export const WETH = addressOf(1, 1)
 export const USDT = addressOf(1, 2)
 const base = (address: string, symbol: string, name: string): CorpusToken => ({
-  chainId: CHAIN, address, symbol, name, isLaunch: false, priceUsd: 1, holders: 0, graduated: false, launchedAt: T0, creator: addressOf(9, 0), pool: null
+  chainId: CHAIN,
+  address,
+  symbol,
+  name,
+  isLaunch: false,
+  priceUsd: 1,
+  holders: 0,
+  graduated: false,
+  launchedAt: T0,
+  creator: addressOf(9, 0),
+  pool: null
 })
 tokens.push(base(WETH, "WETH", "Wrapped Ether"), base(USDT, "USDT", "Tether USD"))
 
@@ -25,8 +35,18 @@ const launch = (symbol: string, name: string, tvl: number, extra: Partial<Corpus
   const address = addressOf(2, n)
   const pool = addressOf(3, n)
   tokens.push({
-    chainId, address, symbol, name, isLaunch: true, priceUsd: 0.001, holders: n, graduated: false, launchedAt: T0 + n,
-    creator: addressOf(9, n), pool, ...extra
+    chainId,
+    address,
+    symbol,
+    name,
+    isLaunch: true,
+    priceUsd: 0.001,
+    holders: n,
+    graduated: false,
+    launchedAt: T0 + n,
+    creator: addressOf(9, n),
+    pool,
+    ...extra
   })
   const [token0, token1] = address < WETH ? [address, WETH] : [WETH, address]
   pools.push({ chainId, address: pool, token0, token1, fee: 10_000, tvlUsd: tvl, createdAt: T0 + n })
@@ -46,12 +66,23 @@ export const EMBERS = launch("EMBRS", "Embers", 60_000)
 export const BASE_PEPE = launch("PEPE", "Pepe on Base", 100, { chainId: BASE })
 /** A second PEPE pool (against USDT), less liquid than PEPE/WETH. */
 export const PEPE_USDT = addressOf(3, 999)
-pools.push({ chainId: CHAIN, address: PEPE_USDT, token0: PEPE.address < USDT ? PEPE.address : USDT, token1: PEPE.address < USDT ? USDT : PEPE.address, fee: 3_000, tvlUsd: 1_500_000, createdAt: T0 })
+pools.push({
+  chainId: CHAIN,
+  address: PEPE_USDT,
+  token0: PEPE.address < USDT ? PEPE.address : USDT,
+  token1: PEPE.address < USDT ? USDT : PEPE.address,
+  fee: 3_000,
+  tvlUsd: 1_500_000,
+  createdAt: T0
+})
 /** 45 tokens named Alpha N with liquidity N × 1,000: pagination and liquidity order. */
 export const ALPHAS = Array.from({ length: 45 }, (_, i) => launch(`ALPHA${i + 1}`, `Alpha ${i + 1}`, (i + 1) * 1_000))
 
 export const corpus: Corpus = {
   tokens,
   pools,
-  checkpoints: [{ chainId: CHAIN, block: 10, time: T0 + 1_000 }, { chainId: BASE, block: 10, time: T0 + 1_000 }]
+  checkpoints: [
+    { chainId: CHAIN, block: 10, time: T0 + 1_000 },
+    { chainId: BASE, block: 10, time: T0 + 1_000 }
+  ]
 }

@@ -35,7 +35,7 @@ const postStreamed = (url: string, body: string, headers: Record<string, string>
       }
     })
     const response = await fetch(url, { method: "POST", body: stream, headers, duplex: "half" } as RequestInit)
-    return { status: response.status, body: await response.json() as any }
+    return { status: response.status, body: (await response.json()) as any }
   })
 
 const boundary = "----fire-body-limit-test"
@@ -57,7 +57,9 @@ const pngOfSize = (size: number) =>
     const width = 180
     const raw = Buffer.alloc(width * width * 3)
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) % 251
-    const png = await sharp(raw, { raw: { width, height: width, channels: 3 } }).png().toBuffer()
+    const png = await sharp(raw, { raw: { width, height: width, channels: 3 } })
+      .png()
+      .toBuffer()
     const data = Buffer.alloc(size - png.length - 12, 0x20)
     const type = Buffer.from("prVt", "latin1")
     const chunk = Buffer.alloc(12 + data.length)
@@ -75,25 +77,29 @@ const isTooLarge = (res: { status: number; body: any }, maxBytes: number, what: 
   assert.strictEqual(res.body.details.maxBytes, maxBytes, what)
 }
 
-layer(AccountsServer({ IMAGE_MAX_BYTES: String(IMAGE_MAX_BYTES) }), { timeout: "90 seconds", excludeTestServices: true })(
-  "client API: a JSON route and an upload route",
-  (it) => {
-    it.effect(`JSON route: exactly ${JSON_BODY_BYTES} bytes is read; one more → 413 (declared or streamed)`, () =>
-      Effect.gen(function*() {
-        const url = `${yield* baseUrl("client")}/v1/tokens/batch/images`
-        const json = { "content-type": "application/json" }
-        const payload = { addresses: [`0x${"00".repeat(19)}01`] }
-        const atLimit = yield* post(url, padded(payload, JSON_BODY_BYTES), json)
-        assert.strictEqual(atLimit.status, 200, JSON.stringify(atLimit.body))
-        const over = padded(payload, JSON_BODY_BYTES + 1)
-        const declared = yield* post(url, over, json)
-        isTooLarge(declared, JSON_BODY_BYTES, "declared")
-        assert.isString(declared.body.message)
-        isTooLarge(yield* postStreamed(url, over, json), JSON_BODY_BYTES, "streamed")
-      }))
+layer(AccountsServer({ IMAGE_MAX_BYTES: String(IMAGE_MAX_BYTES) }), {
+  timeout: "90 seconds",
+  excludeTestServices: true
+})("client API: a JSON route and an upload route", (it) => {
+  it.effect(`JSON route: exactly ${JSON_BODY_BYTES} bytes is read; one more → 413 (declared or streamed)`, () =>
+    Effect.gen(function* () {
+      const url = `${yield* baseUrl("client")}/v1/tokens/batch/images`
+      const json = { "content-type": "application/json" }
+      const payload = { addresses: [`0x${"00".repeat(19)}01`] }
+      const atLimit = yield* post(url, padded(payload, JSON_BODY_BYTES), json)
+      assert.strictEqual(atLimit.status, 200, JSON.stringify(atLimit.body))
+      const over = padded(payload, JSON_BODY_BYTES + 1)
+      const declared = yield* post(url, over, json)
+      isTooLarge(declared, JSON_BODY_BYTES, "declared")
+      assert.isString(declared.body.message)
+      isTooLarge(yield* postStreamed(url, over, json), JSON_BODY_BYTES, "streamed")
+    })
+  )
 
-    it.effect("upload route: its own limit; an image just under IMAGE_MAX_BYTES is stored, a body past the route's limit → 413 unread", () =>
-      Effect.gen(function*() {
+  it.effect(
+    "upload route: its own limit; an image just under IMAGE_MAX_BYTES is stored, a body past the route's limit → 413 unread",
+    () =>
+      Effect.gen(function* () {
         const url = `${yield* baseUrl("client")}/v1/users/profile/image`
         const headers = { ...bearer(yield* tokenFor(newAccount())), ...multipartType }
         // A file just under IMAGE_MAX_BYTES (the multipart parser counts the part's headers into that limit, ~100
@@ -108,34 +114,41 @@ layer(AccountsServer({ IMAGE_MAX_BYTES: String(IMAGE_MAX_BYTES) }), { timeout: "
         // One byte more is refused by the route's limit itself, from the Content-Length.
         const over = yield* post(url, multipart(new Uint8Array(UPLOAD_LIMIT), UPLOAD_LIMIT + 1), headers)
         isTooLarge(over, UPLOAD_LIMIT, "over the route limit")
-      }))
+      })
+  )
 
-    it.effect("the OpenAPI document states each route's body limit", () =>
-      Effect.gen(function*() {
-        const doc = (yield* fetchJson(`${yield* baseUrl("client")}/docs/openapi.json`)).body
-        assert.include(doc.paths["/v1/tokens/batch/images"].post.description, "Request body limit: 65,536 bytes")
-        assert.include(doc.paths["/v1/users/profile/image"].post.description, `Request body limit: ${UPLOAD_LIMIT.toLocaleString("en-US")} bytes`)
-        assert.notInclude(doc.paths["/v1/users/me"].get.description ?? "", "Request body limit")
-      }))
-  }
-)
+  it.effect("the OpenAPI document states each route's body limit", () =>
+    Effect.gen(function* () {
+      const doc = (yield* fetchJson(`${yield* baseUrl("client")}/docs/openapi.json`)).body
+      assert.include(doc.paths["/v1/tokens/batch/images"].post.description, "Request body limit: 65,536 bytes")
+      assert.include(
+        doc.paths["/v1/users/profile/image"].post.description,
+        `Request body limit: ${UPLOAD_LIMIT.toLocaleString("en-US")} bytes`
+      )
+      assert.notInclude(doc.paths["/v1/users/me"].get.description ?? "", "Request body limit")
+    })
+  )
+})
 
 layer(TestServices(["exchange", "indexer"]), { timeout: "90 seconds", excludeTestServices: true })(
   "exchange JSON route and GraphQL",
   (it) => {
-    it.effect("exchange POST /api/v1/quote: at the limit it is decoded (400), one byte more → 413 in the exchange shape", () =>
-      Effect.gen(function*() {
-        const url = `${yield* baseUrl("exchange")}/api/v1/quote`
-        const json = { "content-type": "application/json" }
-        const atLimit = yield* post(url, padded({}, JSON_BODY_BYTES), json)
-        assert.strictEqual(atLimit.status, 400, JSON.stringify(atLimit.body))
-        const over = yield* post(url, padded({}, JSON_BODY_BYTES + 1), json)
-        isTooLarge(over, JSON_BODY_BYTES, "exchange")
-        assert.isString(over.body.error)
-      }))
+    it.effect(
+      "exchange POST /api/v1/quote: at the limit it is decoded (400), one byte more → 413 in the exchange shape",
+      () =>
+        Effect.gen(function* () {
+          const url = `${yield* baseUrl("exchange")}/api/v1/quote`
+          const json = { "content-type": "application/json" }
+          const atLimit = yield* post(url, padded({}, JSON_BODY_BYTES), json)
+          assert.strictEqual(atLimit.status, 400, JSON.stringify(atLimit.body))
+          const over = yield* post(url, padded({}, JSON_BODY_BYTES + 1), json)
+          isTooLarge(over, JSON_BODY_BYTES, "exchange")
+          assert.isString(over.body.error)
+        })
+    )
 
     it.effect(`GraphQL: its own limit (${GRAPHQL_BODY_BYTES} bytes), declared or streamed`, () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const url = `${yield* baseUrl("indexer")}/v1/graphql`
         const json = { "content-type": "application/json" }
         const query = { query: "{ __typename }" }
@@ -145,6 +158,7 @@ layer(TestServices(["exchange", "indexer"]), { timeout: "90 seconds", excludeTes
         const over = padded(query, GRAPHQL_BODY_BYTES + 1)
         isTooLarge(yield* post(url, over, json), GRAPHQL_BODY_BYTES, "declared")
         isTooLarge(yield* postStreamed(url, over, json), GRAPHQL_BODY_BYTES, "streamed")
-      }))
+      })
+    )
   }
 )

@@ -13,27 +13,32 @@ const NEW = "new-jwt-secret-fedcba9876543210fedcba9876"
 const OTHER = "attacker-jwt-secret-000000000000000000000"
 
 const processWith = (secret: string, previous?: string) =>
-  tokenProcess(sessionSettings({
-    jwtSecret: Option.some(Redacted.make(secret)),
-    jwtSecretPrevious: previous === undefined ? Option.none() : Option.some(Redacted.make(previous))
-  }))
+  tokenProcess(
+    sessionSettings({
+      jwtSecret: Option.some(Redacted.make(secret)),
+      jwtSecretPrevious: previous === undefined ? Option.none() : Option.some(Redacted.make(previous))
+    })
+  )
 
 const signWith = (secret: string) => Effect.flatMap(processWith(secret), (tokens) => signNew(tokens))
 
 layer(TestDatabase, { timeout: "60 seconds" })("JWT key rotation (JWT_SECRET_PREVIOUS)", (it) => {
-  it.effect("during rotation old tokens verify and new ones are signed with the new key; afterwards old ones are refused", () =>
-    Effect.gen(function*() {
-      const oldToken = yield* signWith(OLD)
-      const forged = yield* signWith(OTHER)
-      const rotating = yield* processWith(NEW, OLD)
-      const now = new Date()
-      assert.isString((yield* rotating.verify(oldToken, now)).sessionId)
-      assert.strictEqual((yield* Effect.flip(rotating.verify(forged, now))).reason, "invalid")
-      const newToken = yield* signNew(rotating, now)
-      // Signed with the new key: a process that knows only the new key accepts it, one with only the old refuses it.
-      assert.isString((yield* (yield* processWith(NEW)).verify(newToken, now)).sessionId)
-      assert.strictEqual((yield* Effect.flip((yield* processWith(OLD)).verify(newToken, now))).reason, "invalid")
-      const after = yield* processWith(NEW)
-      assert.strictEqual((yield* Effect.flip(after.verify(oldToken, now))).reason, "invalid")
-    }))
+  it.effect(
+    "during rotation old tokens verify and new ones are signed with the new key; afterwards old ones are refused",
+    () =>
+      Effect.gen(function* () {
+        const oldToken = yield* signWith(OLD)
+        const forged = yield* signWith(OTHER)
+        const rotating = yield* processWith(NEW, OLD)
+        const now = new Date()
+        assert.isString((yield* rotating.verify(oldToken, now)).sessionId)
+        assert.strictEqual((yield* Effect.flip(rotating.verify(forged, now))).reason, "invalid")
+        const newToken = yield* signNew(rotating, now)
+        // Signed with the new key: a process that knows only the new key accepts it, one with only the old refuses it.
+        assert.isString((yield* (yield* processWith(NEW)).verify(newToken, now)).sessionId)
+        assert.strictEqual((yield* Effect.flip((yield* processWith(OLD)).verify(newToken, now))).reason, "invalid")
+        const after = yield* processWith(NEW)
+        assert.strictEqual((yield* Effect.flip(after.verify(oldToken, now))).reason, "invalid")
+      })
+  )
 })

@@ -12,7 +12,7 @@ process.env.TYPESENSE_API_KEY = "typesense-test-key"
 /** Issue 23, L5: operator endpoints do not tell the public more than they must. */
 layer(TestServices(["search"]), { timeout: "90 seconds", excludeTestServices: true })("operator endpoints", (it) => {
   it.effect("/metrics answers only the configured bearer token", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("search")
       const none = yield* fetchJson(`${base}/metrics`)
       assert.strictEqual(none.status, 401, JSON.stringify(none.body))
@@ -24,13 +24,17 @@ layer(TestServices(["search"]), { timeout: "90 seconds", excludeTestServices: tr
       const right = yield* fetchJson(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
       assert.strictEqual(right.status, 200)
       assert.match(String(right.body), /^# (HELP|TYPE) /m)
-    }))
+    })
+  )
 
   it.effect("/api/v1/search/index names a failed step by a stable code, never the error's text", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const base = yield* baseUrl("search")
       const info = yield* fetchJson(`${base}/api/v1/search/index`).pipe(
-        Effect.repeat({ until: (r) => r.status !== 200 || r.body.lastError !== null, schedule: Schedule.spaced("50 millis") }),
+        Effect.repeat({
+          until: (r) => r.status !== 200 || r.body.lastError !== null,
+          schedule: Schedule.spaced("50 millis")
+        }),
         Effect.timeout("30 seconds")
       )
       assert.strictEqual(info.status, 200, JSON.stringify(info.body))
@@ -42,5 +46,6 @@ layer(TestServices(["search"]), { timeout: "90 seconds", excludeTestServices: tr
       for (const body of [JSON.stringify(info.body), JSON.stringify(search.body)]) {
         assert.notMatch(body, /127\.0\.0\.1|typesense-secret-path|ECONNREFUSED|fetch failed/i)
       }
-    }))
+    })
+  )
 })

@@ -1,7 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option } from "effect"
 import { afterEach, expect, it as vit } from "vitest"
-import { checkProductionSettings, type ProductionInputs, unsafeProductionSettings } from "../../src/platform/system/ProductionChecks.ts"
+import {
+  checkProductionSettings,
+  type ProductionInputs,
+  unsafeProductionSettings
+} from "../../src/platform/system/ProductionChecks.ts"
 import { exitOrReady, spawnApp, stopLeftoverApps } from "../lifecycle/AppProcess.ts"
 
 /**
@@ -58,7 +62,16 @@ describe("production mode: each unsafe setting is refused by name", () => {
     assert.deepStrictEqual(unsafeProductionSettings({ ...safe, metricsTokenSet: false, host: "127.0.0.1" }), [])
   })
   it("only the services a process runs are looked at", () => {
-    assert.deepStrictEqual(unsafeProductionSettings({ ...safe, services: ["indexer"], siweDomains: "", quoteApiKeys: "", jwtSecretSet: false }), [])
+    assert.deepStrictEqual(
+      unsafeProductionSettings({
+        ...safe,
+        services: ["indexer"],
+        siweDomains: "",
+        quoteApiKeys: "",
+        jwtSecretSet: false
+      }),
+      []
+    )
   })
 })
 
@@ -70,32 +83,53 @@ const check = (env: Record<string, string>) =>
 
 describe("the mode's default", () => {
   it.effect("with RPC_URL it is production: the bare settings are refused (every check named)", () =>
-    Effect.map(check({ RPC_URL: "https://rpc.example.com" }), (outcome) => assert.strictEqual(outcome, 4)))
+    Effect.map(check({ RPC_URL: "https://rpc.example.com" }), (outcome) => assert.strictEqual(outcome, 4))
+  )
   it.effect("without RPC_URL (the embedded devnet) it is development: nothing is checked", () =>
-    Effect.map(check({}), (outcome) => assert.strictEqual(outcome, "development")))
+    Effect.map(check({}), (outcome) => assert.strictEqual(outcome, "development"))
+  )
   it.effect("FIRE_ENV wins both ways", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       assert.strictEqual(yield* check({ RPC_URL: "https://rpc.example.com", FIRE_ENV: "development" }), "development")
       assert.strictEqual(yield* check({ FIRE_ENV: "production" }), 4)
-    }))
+    })
+  )
 })
 
 describe("the real app", () => {
   afterEach(stopLeftoverApps)
-  vit("refuses to start in production with unsafe settings: exit 1, one line naming each", async () => {
-    const app = spawnApp({
-      FIRE_ENV: "production",
-      RPC_URL: "http://127.0.0.1:9",
-      DATA_DIR: "/nonexistent/never-created",
-      COOKIE_SECURE: "false",
-      PUSH_ALLOW_PRIVATE_HOSTS: "true",
-      CORS_ORIGINS: "*"
-    }, ["--services", "client,exchange"])
-    expect(await exitOrReady(app)).toBe(1)
-    const errors = app.output().split("\n").filter((line) => /\bERROR\b/.test(line))
-    expect(errors, app.output()).toHaveLength(1)
-    for (const name of ["SIWE_DOMAINS", "QUOTE_API_KEYS", "COOKIE_SECURE", "PUSH_ALLOW_PRIVATE_HOSTS", "JWT_SECRET", "CORS_ORIGINS", "METRICS_TOKEN"]) {
-      expect(errors[0]).toContain(name)
-    }
-  }, 60_000)
+  vit(
+    "refuses to start in production with unsafe settings: exit 1, one line naming each",
+    async () => {
+      const app = spawnApp(
+        {
+          FIRE_ENV: "production",
+          RPC_URL: "http://127.0.0.1:9",
+          DATA_DIR: "/nonexistent/never-created",
+          COOKIE_SECURE: "false",
+          PUSH_ALLOW_PRIVATE_HOSTS: "true",
+          CORS_ORIGINS: "*"
+        },
+        ["--services", "client,exchange"]
+      )
+      expect(await exitOrReady(app)).toBe(1)
+      const errors = app
+        .output()
+        .split("\n")
+        .filter((line) => /\bERROR\b/.test(line))
+      expect(errors, app.output()).toHaveLength(1)
+      for (const name of [
+        "SIWE_DOMAINS",
+        "QUOTE_API_KEYS",
+        "COOKIE_SECURE",
+        "PUSH_ALLOW_PRIVATE_HOSTS",
+        "JWT_SECRET",
+        "CORS_ORIGINS",
+        "METRICS_TOKEN"
+      ]) {
+        expect(errors[0]).toContain(name)
+      }
+    },
+    60_000
+  )
 })

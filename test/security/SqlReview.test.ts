@@ -16,12 +16,14 @@ const reviewed: Record<string, ReviewedUse> = {
   },
   "src/client-api/social/feed/FeedRepo.ts": {
     uses: 2,
-    why: "feed branches: table, column and ORDER BY fragments from the constant BRANCHES; `$chain` is the configured chain id " +
+    why:
+      "feed branches: table, column and ORDER BY fragments from the constant BRANCHES; `$chain` is the configured chain id " +
       "(a number); `source` is a FeedSource literal; positions, limits and tokens are template parameters"
   },
   "src/indexer/graphql/GraphqlSchema.ts": {
     uses: 1,
-    why: "GraphQL lists (src/indexer/graphql/ListQuery.ts): columns only from the entity field map (unknown names are rejected " +
+    why:
+      "GraphQL lists (src/indexer/graphql/ListQuery.ts): columns only from the entity field map (unknown names are rejected " +
       "before SQL), operators from a fixed table, every filter value and cursor as a `$n::type` parameter"
   },
   "src/indexer/store/Bulk.ts": {
@@ -57,10 +59,14 @@ describe("SQL review", () => {
   })
 
   it("no SQL driver is used directly: every query goes through the `sql` client of effect/sql", () => {
-    const rawDriver = /\bfrom\s+"(?:pg|postgres|pg-promise|@neondatabase\/serverless)"|require\(\s*"(?:pg|postgres)"\s*\)/u
-    const direct = ["src", "layers", "workers"].flatMap(sourceFiles)
-      .filter((f) => rawDriver.test(readSource(f)))
-    assert.deepStrictEqual(direct, [], "these files import a SQL driver directly, bypassing the parameterised `sql` template")
+    const rawDriver =
+      /\bfrom\s+"(?:pg|postgres|pg-promise|@neondatabase\/serverless)"|require\(\s*"(?:pg|postgres)"\s*\)/u
+    const direct = ["src", "layers", "workers"].flatMap(sourceFiles).filter((f) => rawDriver.test(readSource(f)))
+    assert.deepStrictEqual(
+      direct,
+      [],
+      "these files import a SQL driver directly, bypassing the parameterised `sql` template"
+    )
     assert.isTrue(rawDriver.test('import { Client } from "pg"'))
   })
 

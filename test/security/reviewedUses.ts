@@ -22,9 +22,16 @@ export const sourceFiles = (dir: string): Array<string> =>
 
 export const readSource = (file: string) => NodeFs.readFileSync(NodePath.join(root, file), "utf8")
 
-export const compareWithReview = (dirs: ReadonlyArray<string>, pattern: RegExp, reviewed: Record<string, ReviewedUse>) => {
+export const compareWithReview = (
+  dirs: ReadonlyArray<string>,
+  pattern: RegExp,
+  reviewed: Record<string, ReviewedUse>
+) => {
   const found = Object.fromEntries(
-    dirs.flatMap(sourceFiles).map((f) => [f, (readSource(f).match(pattern) ?? []).length] as const).filter(([, n]) => n > 0)
+    dirs
+      .flatMap(sourceFiles)
+      .map((f) => [f, (readSource(f).match(pattern) ?? []).length] as const)
+      .filter(([, n]) => n > 0)
   )
   const unreviewed = Object.entries(found)
     .filter(([file, n]) => (reviewed[file]?.uses ?? 0) < n)

@@ -3,13 +3,13 @@ import { ConfigProvider, Duration, Effect, Exit, Option, Redacted } from "effect
 import { sessionSettingsConfig } from "../../src/client-api/accounts/sessions/SessionConfig.ts"
 
 const read = (env: Record<string, string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     return yield* sessionSettingsConfig
   }).pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
 
 describe("session configuration (environment variables)", () => {
   it.effect("defaults: generated key, 7-day JWTs, Secure cookie, any domain/chain, 1 s cache, no IdP, no admins", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const settings = yield* read({})
       assert.isTrue(Option.isNone(settings.jwtSecret))
       assert.strictEqual(Duration.toMillis(settings.jwtTtl), 7 * 24 * 3600 * 1000)
@@ -17,10 +17,11 @@ describe("session configuration (environment variables)", () => {
       assert.deepStrictEqual([settings.siweDomains, settings.siweChainIds, settings.adminWallets], [[], [], []])
       assert.strictEqual(settings.sessionCacheMs, 1000)
       assert.isTrue(Option.isNone(settings.idp))
-    }))
+    })
+  )
 
   it.effect("parses the documented forms", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const settings = yield* read({
         JWT_SECRET: "s".repeat(32),
         JWT_TTL: "12 hours",
@@ -41,10 +42,11 @@ describe("session configuration (environment variables)", () => {
       assert.strictEqual(settings.sessionCacheMs, 0)
       assert.deepStrictEqual(settings.adminWallets, ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"])
       assert.strictEqual(Option.getOrThrow(settings.idp).audience, "fire")
-    }))
+    })
+  )
 
   it.effect("refuses a short JWT_SECRET, bad lists, a cache over 1 s, and a partial IdP configuration", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const invalid: ReadonlyArray<Record<string, string>> = [
         { JWT_SECRET: "short" },
         { JWT_TTL: "soon" },
@@ -57,5 +59,6 @@ describe("session configuration (environment variables)", () => {
       for (const env of invalid) {
         assert.isTrue(Exit.isFailure(yield* Effect.exit(read(env))), JSON.stringify(env))
       }
-    }))
+    })
+  )
 })

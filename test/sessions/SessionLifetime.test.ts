@@ -10,12 +10,20 @@ import { sessionSettings } from "./tokens.ts"
 
 /** JWT_TTL 7 days, SESSION_MAX_LIFETIME 30 days (the defaults), written out. */
 const sessions = Sessions.useSync((s) => s).pipe(
-  Effect.provide(Sessions.layer.pipe(Layer.provide(SessionConfig.layerWith(sessionSettings({
-    jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)),
-    jwtTtl: Duration.days(7),
-    sessionMaxLifetime: Duration.days(30),
-    sessionCacheMs: 0
-  })))))
+  Effect.provide(
+    Sessions.layer.pipe(
+      Layer.provide(
+        SessionConfig.layerWith(
+          sessionSettings({
+            jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)),
+            jwtTtl: Duration.days(7),
+            sessionMaxLifetime: Duration.days(30),
+            sessionCacheMs: 0
+          })
+        )
+      )
+    )
+  )
 )
 
 const newUser = UsersRepo.use((users) => users.upsertWalletUser(newAccount().address, false))
@@ -26,7 +34,7 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
   "absolute session lifetime (issue 23 M4; TestClock)",
   (it) => {
     it.effect("refreshing every 6 days never takes a session past 30 days after its sign-in", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const s = yield* sessions
         const first = yield* s.issue(yield* newUser, "wallet")
         const signedInAt = first.expiresAt.getTime() - 7 * DAY
@@ -43,10 +51,11 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
         yield* TestClock.adjust("6 days")
         const refused = yield* s.authenticate(token).pipe(Effect.flip)
         assert.strictEqual(refused.code, "UNAUTHORIZED")
-      }))
+      })
+    )
 
     it.effect("a refresh an hour before the end gives a session that ends with the lifetime, not a JWT_TTL later", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const s = yield* sessions
         const first = yield* s.issue(yield* newUser, "wallet")
         const signedInAt = first.expiresAt.getTime() - 7 * DAY
@@ -60,6 +69,7 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
         assert.strictEqual(last.expiresAt.getTime(), Math.floor((signedInAt + 30 * DAY) / 1000) * 1000)
         yield* TestClock.adjust("1 hour")
         assert.strictEqual((yield* s.authenticate(last.token).pipe(Effect.flip)).code, "UNAUTHORIZED")
-      }))
+      })
+    )
   }
 )

@@ -8,7 +8,8 @@ import { TestDatabase } from "../layers/TestDatabase.ts"
 import { newAccount, TEST_JWT_SECRET } from "./support.ts"
 import { sessionSettings } from "./tokens.ts"
 
-const settings = (sessionCacheMs: number) => sessionSettings({ jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)), sessionCacheMs })
+const settings = (sessionCacheMs: number) =>
+  sessionSettings({ jwtSecret: Option.some(Redacted.make(TEST_JWT_SECRET)), sessionCacheMs })
 
 /**
  * One API process's session machinery (its own SessionCache) over the shared test database. Each `Effect.provide`
@@ -28,7 +29,7 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
   "revocation across API processes (TestClock, no sleeps)",
   (it) => {
     it.effect("a logout on process B is refused by process A once A's cache entry is SESSION_CACHE_MS old (1 s)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const a = yield* apiProcess(1000)
         const b = yield* apiProcess(1000)
         const issued = yield* a.issue(yield* newUser, "wallet")
@@ -40,10 +41,11 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
         assert.strictEqual(yield* outcome(a.authenticate(issued.token)), "ok")
         yield* TestClock.adjust("1 millis")
         assert.strictEqual(yield* outcome(a.authenticate(issued.token)), "UNAUTHORIZED", "within 1 s everywhere")
-      }))
+      })
+    )
 
     it.effect("a ban made elsewhere reaches process A within the same bound: 403 USER_BANNED", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const a = yield* apiProcess(1000)
         const users = yield* UsersRepo
         const admin = yield* newUser
@@ -53,23 +55,26 @@ layer(UsersRepo.layer.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 sec
         yield* users.moderate({ adminId: admin.id, userId: user.id, actions: ["ban"], reason: "spam" })
         yield* TestClock.adjust("1 second")
         assert.strictEqual(yield* outcome(a.authenticate(issued.token)), "USER_BANNED")
-      }))
+      })
+    )
 
     it.effect("with SESSION_CACHE_MS=0 every request reads the row: revocation is immediate", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const a = yield* apiProcess(0)
         const b = yield* apiProcess(0)
         const issued = yield* a.issue(yield* newUser, "idp")
         yield* b.logout(yield* a.authenticate(issued.token))
         assert.strictEqual(yield* outcome(a.authenticate(issued.token)), "UNAUTHORIZED")
-      }))
+      })
+    )
 
     it.effect("a token past its expiry is refused (the clock moves, the token does not)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const a = yield* apiProcess(1000)
         const issued = yield* a.issue(yield* newUser, "wallet")
         yield* TestClock.adjust("7 days")
         assert.strictEqual(yield* outcome(a.authenticate(issued.token)), "UNAUTHORIZED")
-      }))
+      })
+    )
   }
 )

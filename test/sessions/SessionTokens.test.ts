@@ -6,7 +6,7 @@ import { signNew, tokenProcess } from "./tokens.ts"
 
 layer(TestDatabase, { timeout: "60 seconds" })("session JWT key without JWT_SECRET", (it) => {
   it.effect("is generated once, stored in app_settings, and shared: a token from one process verifies on another", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [a, b] = yield* Effect.all([tokenProcess(), tokenProcess()], { concurrency: "unbounded" })
       const now = new Date()
       const token = yield* signNew(a, now)
@@ -20,5 +20,6 @@ layer(TestDatabase, { timeout: "60 seconds" })("session JWT key without JWT_SECR
       assert.strictEqual(expired.reason, "expired")
       const tampered = yield* Effect.flip(b.verify(`${token.slice(0, -2)}xx`, now))
       assert.strictEqual(tampered.reason, "invalid")
-    }))
+    })
+  )
 })

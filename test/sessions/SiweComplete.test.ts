@@ -36,7 +36,8 @@ const full = (overrides: { domain?: string; uri?: string | undefined; chainId?: 
   return lines.join("\n")
 }
 
-const codeOf = (message: string, policy: SiwePolicy = production) => checkSiwePolicy(fields(message), policy, now)?.code ?? "ok"
+const codeOf = (message: string, policy: SiwePolicy = production) =>
+  checkSiwePolicy(fields(message), policy, now)?.code ?? "ok"
 
 describe("complete SIWE messages in production (issue 23 M4)", () => {
   it("a full message on the server's domain passes", () => {

@@ -1,7 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import { checkSiwePolicy } from "../../src/client-api/accounts/sessions/SiwePolicy.ts"
-import { formatSiweMessage, isTimestamp, parseSiweMessage, type SiweFields } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
+import {
+  formatSiweMessage,
+  isTimestamp,
+  parseSiweMessage,
+  type SiweFields
+} from "../../src/client-api/accounts/sessions/SiweMessage.ts"
 import { readVectors } from "./siweVectors.ts"
 
 /** Vector field sets write an absent optional field as `null` (e.g. `scheme`); the parser leaves it out. */
@@ -34,7 +39,10 @@ describe("SIWE conformance: parsing", () => {
   for (const [name, message] of Object.entries(negatives)) {
     it(`negative: ${name} → rejected`, () => {
       const parsed = parseSiweMessage(message)
-      assert.isTrue(Result.isFailure(parsed), `accepted: ${JSON.stringify(Result.isSuccess(parsed) ? parsed.success : "")}`)
+      assert.isTrue(
+        Result.isFailure(parsed),
+        `accepted: ${JSON.stringify(Result.isSuccess(parsed) ? parsed.success : "")}`
+      )
     })
   }
 
@@ -51,26 +59,41 @@ describe("SIWE parser: the minimal form and its edges", () => {
   it("accepts just the address line and a Nonce line, with or without the domain line", () => {
     const bare = parseSiweMessage(`${address}\n\nNonce: abcd1234`)
     assert.deepStrictEqual(Result.getOrThrow(bare), { address, nonce: "abcd1234" })
-    const withDomain = parseSiweMessage(`example.com wants you to sign in with your Ethereum account:\n${address}\n\nNonce: abcd1234`)
+    const withDomain = parseSiweMessage(
+      `example.com wants you to sign in with your Ethereum account:\n${address}\n\nNonce: abcd1234`
+    )
     assert.deepStrictEqual(Result.getOrThrow(withDomain), { domain: "example.com", address, nonce: "abcd1234" })
   })
 
   it("accepts the address line directly followed by the Nonce line (no blank line)", () => {
-    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234`)), {
+      address,
+      nonce: "abcd1234"
+    })
     assert.deepStrictEqual(
-      Result.getOrThrow(parseSiweMessage(`example.com wants you to sign in with your Ethereum account:\n${address}\nNonce: abcd1234`)),
+      Result.getOrThrow(
+        parseSiweMessage(`example.com wants you to sign in with your Ethereum account:\n${address}\nNonce: abcd1234`)
+      ),
       { domain: "example.com", address, nonce: "abcd1234" }
     )
     // Any tagged line may come first, in the usual order.
     assert.deepStrictEqual(
-      Result.getOrThrow(parseSiweMessage(`${address}\nURI: https://example.com\nNonce: abcd1234\nIssued At: 2030-01-01T00:00:00Z`)),
+      Result.getOrThrow(
+        parseSiweMessage(`${address}\nURI: https://example.com\nNonce: abcd1234\nIssued At: 2030-01-01T00:00:00Z`)
+      ),
       { address, uri: "https://example.com", nonce: "abcd1234", issuedAt: "2030-01-01T00:00:00Z" }
     )
   })
 
   it("accepts one trailing newline", () => {
-    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\n\nNonce: abcd1234\n`)), { address, nonce: "abcd1234" })
-    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234\n`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\n\nNonce: abcd1234\n`)), {
+      address,
+      nonce: "abcd1234"
+    })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234\n`)), {
+      address,
+      nonce: "abcd1234"
+    })
     assert.deepStrictEqual(
       Result.getOrThrow(parseSiweMessage(`${address}\nNonce: abcd1234\nResources:\n- https://example.com/a\n`)),
       { address, nonce: "abcd1234", resources: ["https://example.com/a"] }
@@ -78,13 +101,23 @@ describe("SIWE parser: the minimal form and its edges", () => {
   })
 
   it("accepts CRLF line endings (read as LF)", () => {
-    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\n\r\nNonce: abcd1234`)), { address, nonce: "abcd1234" })
-    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\nNonce: abcd1234\r\n`)), { address, nonce: "abcd1234" })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\n\r\nNonce: abcd1234`)), {
+      address,
+      nonce: "abcd1234"
+    })
+    assert.deepStrictEqual(Result.getOrThrow(parseSiweMessage(`${address}\r\nNonce: abcd1234\r\n`)), {
+      address,
+      nonce: "abcd1234"
+    })
   })
 
   it("every conformance vector reads the same with CRLF line endings or one trailing newline", () => {
     for (const [name, { message, fields }] of Object.entries(positives)) {
-      for (const variant of [message.replaceAll("\n", "\r\n"), `${message}\n`, `${message.replaceAll("\n", "\r\n")}\r\n`]) {
+      for (const variant of [
+        message.replaceAll("\n", "\r\n"),
+        `${message}\n`,
+        `${message.replaceAll("\n", "\r\n")}\r\n`
+      ]) {
         const parsed = parseSiweMessage(variant)
         assert.isTrue(Result.isSuccess(parsed), `${name}: ${Result.isFailure(parsed) ? parsed.failure.message : ""}`)
         assert.deepStrictEqual(withoutNulls({ ...Result.getOrThrow(parsed) }), withoutNulls(fields), name)
@@ -149,8 +182,14 @@ describe("SIWE policy: domain, URI scheme, chain, validity window", () => {
   it("allows https URIs, http only on loopback, nothing else", () => {
     assert.isUndefined(checkSiwePolicy({ ...base, uri: "https://app.example.com/login" }, open, now))
     assert.isUndefined(checkSiwePolicy({ ...base, uri: "http://localhost:3000" }, open, now))
-    assert.strictEqual(checkSiwePolicy({ ...base, uri: "http://app.example.com" }, open, now)?.code, "SIWE_URI_NOT_ALLOWED")
-    assert.strictEqual(checkSiwePolicy({ ...base, uri: "ftp://app.example.com" }, open, now)?.code, "SIWE_URI_NOT_ALLOWED")
+    assert.strictEqual(
+      checkSiwePolicy({ ...base, uri: "http://app.example.com" }, open, now)?.code,
+      "SIWE_URI_NOT_ALLOWED"
+    )
+    assert.strictEqual(
+      checkSiwePolicy({ ...base, uri: "ftp://app.example.com" }, open, now)?.code,
+      "SIWE_URI_NOT_ALLOWED"
+    )
     assert.strictEqual(
       checkSiwePolicy({ ...base, scheme: "http", domain: "app.example.com" }, open, now)?.code,
       "SIWE_URI_NOT_ALLOWED"
@@ -168,7 +207,10 @@ describe("SIWE policy: domain, URI scheme, chain, validity window", () => {
       checkSiwePolicy({ ...base, expirationTime: "2029-12-31T23:59:59Z" }, open, now)?.code,
       "SIWE_MESSAGE_EXPIRED"
     )
-    assert.strictEqual(checkSiwePolicy({ ...base, notBefore: "2030-01-01T00:00:01Z" }, open, now)?.code, "SIWE_NOT_YET_VALID")
+    assert.strictEqual(
+      checkSiwePolicy({ ...base, notBefore: "2030-01-01T00:00:01Z" }, open, now)?.code,
+      "SIWE_NOT_YET_VALID"
+    )
     assert.isUndefined(
       checkSiwePolicy({ ...base, notBefore: "2029-01-01T00:00:00Z", expirationTime: "2031-01-01T00:00:00Z" }, open, now)
     )

@@ -18,18 +18,26 @@ const VerifierOnAnvil = Layer.unwrap(
  * server binds nonces in the database; a vector gives the expected one), verify the signature.
  */
 const verifyVector = (vector: VerificationVector) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { domainBinding, matchNonce, signature, time, ...fields } = vector
     const message = formatSiweMessage(fields)
     if (Result.isFailure(message)) return `format: ${message.failure.message}`
     const parsed = parseSiweMessage(message.success)
     if (Result.isFailure(parsed)) return `parse: ${parsed.failure.message}`
     const now = time === undefined ? new Date() : new Date(time)
-    const rejection = checkSiwePolicy(parsed.success, { domains: domainBinding ? [domainBinding] : [], chainIds: [] }, now)
+    const rejection = checkSiwePolicy(
+      parsed.success,
+      { domains: domainBinding ? [domainBinding] : [], chainIds: [] },
+      now
+    )
     if (rejection !== undefined) return rejection.code
     if (matchNonce !== undefined && matchNonce !== parsed.success.nonce) return "INVALID_NONCE"
     const verifier = yield* SignatureVerifier
-    const valid = yield* verifier.verify({ address: parsed.success.address as Address, message: message.success, signature: signature as Hex })
+    const valid = yield* verifier.verify({
+      address: parsed.success.address as Address,
+      message: message.success,
+      signature: signature as Hex
+    })
     return valid ? "ok" : "INVALID_SIGNATURE"
   })
 
@@ -44,7 +52,8 @@ layer(VerifierOnAnvil, { timeout: "60 seconds", excludeTestServices: true })("SI
 
   for (const [name, vector] of Object.entries(positives)) {
     it.effect(`positive: ${name} → accepted`, () =>
-      Effect.map(verifyVector(vector), (outcome) => assert.strictEqual(outcome, "ok")))
+      Effect.map(verifyVector(vector), (outcome) => assert.strictEqual(outcome, "ok"))
+    )
   }
 
   const expected: Record<string, string> = {
@@ -61,6 +70,7 @@ layer(VerifierOnAnvil, { timeout: "60 seconds", excludeTestServices: true })("SI
   }
   for (const [name, vector] of Object.entries(negatives)) {
     it.effect(`negative: ${name} → rejected (${expected[name]})`, () =>
-      Effect.map(verifyVector(vector), (outcome) => assert.strictEqual(outcome, expected[name])))
+      Effect.map(verifyVector(vector), (outcome) => assert.strictEqual(outcome, expected[name]))
+    )
   }
 })

@@ -28,25 +28,35 @@ export const TEST_JWT_SECRET = "test-secret-0123456789abcdef0123456789abcdef"
 
 /** The client service with the account features, a real anvil and `env` as feature configuration. */
 export const AccountsServer = (env: Record<string, string> = {}) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const dataDir = yield* TempDataDir
-    return TestServices(["client"], { dataDir }).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
-    )
-  })).pipe(Layer.provide(TempDataDirLive))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const dataDir = yield* TempDataDir
+      return TestServices(["client"], { dataDir }).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env })))
+      )
+    })
+  ).pipe(Layer.provide(TempDataDirLive))
 
 export const client = (path: string, init?: RequestInit) =>
   Effect.flatMap(baseUrl("client"), (base) => fetchJson(`${base}${path}`, init))
 
 export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  client(path, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } })
+  client(path, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", ...headers }
+  })
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 export const newAccount = (): LocalAccount => privateKeyToAccount(generatePrivateKey())
 
 /** The EIP-4361 message a dapp would build for `address` with `nonce` (viem's helper, not ours). */
-export const siweMessage = (address: `0x${string}`, nonce: string, extra: Partial<Parameters<typeof createSiweMessage>[0]> = {}) =>
+export const siweMessage = (
+  address: `0x${string}`,
+  nonce: string,
+  extra: Partial<Parameters<typeof createSiweMessage>[0]> = {}
+) =>
   createSiweMessage({
     domain: "localhost:3000",
     address,
@@ -67,7 +77,7 @@ export const getNonce = (address: string) =>
 
 /** The whole wallet sign-in: nonce, message, personal_sign, verify. Returns the verify response. */
 export const signIn = (account: LocalAccount, extra: Partial<Parameters<typeof createSiweMessage>[0]> = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const nonce = yield* getNonce(account.address)
     const message = siweMessage(account.address, nonce, extra)
     const signature = yield* Effect.promise(() => account.signMessage({ message }))

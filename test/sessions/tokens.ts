@@ -28,4 +28,9 @@ export const tokenProcess = (settings: SessionSettings = sessionSettings()) =>
 
 /** A token for a new user and session, valid for `ttlMs` after `now`. */
 export const signNew = (tokens: SessionTokens["Service"], now = new Date(), ttlMs = 60_000) =>
-  tokens.sign({ userId: crypto.randomUUID(), sessionId: crypto.randomUUID(), issuedAt: now, expiresAt: new Date(now.getTime() + ttlMs) })
+  tokens.sign({
+    userId: crypto.randomUUID(),
+    sessionId: crypto.randomUUID(),
+    issuedAt: now,
+    expiresAt: new Date(now.getTime() + ttlMs)
+  })

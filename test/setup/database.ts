@@ -23,7 +23,9 @@ export default async function setup(project: TestProject) {
   }
   const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-test-pg-"))
   const scope = Effect.runSync(Scope.make())
-  const pg = await Effect.runPromise(Scope.provide(startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 }), scope))
+  const pg = await Effect.runPromise(
+    Scope.provide(startEmbeddedPostgres({ dir: NodePath.join(dir, "pg"), port: 0 }), scope)
+  )
   project.provide("adminDatabaseUrl", Redacted.value(pg.url))
   return async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))

@@ -114,7 +114,10 @@ const key = (method: string, path: string) => `${method} ${path}`
 
 const routes = (() => {
   const out: Array<{ method: string; path: string }> = []
-  HttpApi.reflect(ClientApi, { onGroup: () => {}, onEndpoint: ({ endpoint }) => out.push({ method: endpoint.method, path: endpoint.path }) })
+  HttpApi.reflect(ClientApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => out.push({ method: endpoint.method, path: endpoint.path })
+  })
   return out
 })()
 
@@ -138,7 +141,12 @@ const urlOf = (path: string) =>
 const QUERIES: Record<string, string> = {
   "/v1/session/wallet/nonce": "?address=0x000000000000000000000000000000000000dEaD",
   "/v1/users/username/check": "?username=somebody",
-  ...Object.fromEntries(["stats", "activity", "yaps", "fuels", "trades"].map((p) => [`/v1/users/${p}`, "?address=0x000000000000000000000000000000000000dEaD"]))
+  ...Object.fromEntries(
+    ["stats", "activity", "yaps", "fuels", "trades"].map((p) => [
+      `/v1/users/${p}`,
+      "?address=0x000000000000000000000000000000000000dEaD"
+    ])
+  )
 }
 
 type Answer = { readonly status: number; readonly body: any }
@@ -152,12 +160,19 @@ const admitted = (method: string, path: string, res: Answer) =>
   method === "GET" && !path.includes(":")
     ? res.status >= 200 && res.status < 300
     : (res.status >= 200 && res.status < 400) ||
-      (res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 403 && typeof res.body?.code === "string")
+      (res.status >= 400 &&
+        res.status < 500 &&
+        res.status !== 401 &&
+        res.status !== 403 &&
+        typeof res.body?.code === "string")
 
 const admin = newAccount()
 
 // Every route × caller signs a new user in, from one address: far past the sign-in limit per IP (SIGNIN_IP_RATE_LIMIT).
-layer(SocialServer({ ADMIN_WALLETS: admin.address, SIGNIN_IP_RATE_LIMIT: "100000" }), { timeout: "180 seconds", excludeTestServices: true })("authorization matrix", (it) => {
+layer(SocialServer({ ADMIN_WALLETS: admin.address, SIGNIN_IP_RATE_LIMIT: "100000" }), {
+  timeout: "180 seconds",
+  excludeTestServices: true
+})("authorization matrix", (it) => {
   it("every client route is in the spec's tables (or a documented extra), and every spec route is in the contract", () => {
     const unknown = routes.filter((r) => expectedAuth(r.method, r.path) === undefined).map((r) => key(r.method, r.path))
     assert.deepStrictEqual(unknown, [], "routes the spec does not list")
@@ -166,93 +181,141 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address, SIGNIN_IP_RATE_LIMIT: "100000
     assert.deepStrictEqual(missing, [], "spec routes missing from the contract")
   })
 
-  it.effect("every route × (no auth, user, other user, admin) answers as the Auth column says", () =>
-    Effect.gen(function*() {
-      const adminToken = yield* tokenFor(admin)
-      const callers = {
-        none: () => Effect.succeed(undefined as string | undefined),
-        user: () => tokenFor(newAccount()),
-        other: () => tokenFor(newAccount()),
-        admin: () => Effect.succeed(adminToken)
-      }
-      const failures: Array<string> = []
-      for (const route of routes) {
-        const auth = expectedAuth(route.method, route.path)!
-        for (const [who, token] of Object.entries(callers)) {
-          // Session routes revoke or rotate the token they are called with: give them their own.
-          const t = who === "admin" && /\/v1\/session\/(logout|refresh)$/.test(route.path) ? yield* tokenFor(admin) : yield* token()
-          const res = yield* client(urlOf(route.path), {
-            method: route.method,
-            redirect: "manual",
-            headers: { "content-type": "application/json", ...(t === undefined ? {} : bearer(t)) },
-            ...(route.method === "GET" || route.method === "DELETE" ? {} : { body: "{}" })
-          })
-          const expected = auth === "None" || auth === "Optional"
-            ? admitted(route.method, route.path, res)
-            : who === "none"
-            ? res.status === 401 && res.body.code === "UNAUTHORIZED"
-            : auth === "Admin" && who !== "admin"
-            ? res.status === 403 && res.body.code === "FORBIDDEN"
-            : admitted(route.method, route.path, res)
-          if (!expected) failures.push(`${route.method} ${route.path} [${auth}] as ${who}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`)
+  it.effect(
+    "every route × (no auth, user, other user, admin) answers as the Auth column says",
+    () =>
+      Effect.gen(function* () {
+        const adminToken = yield* tokenFor(admin)
+        const callers = {
+          none: () => Effect.succeed(undefined as string | undefined),
+          user: () => tokenFor(newAccount()),
+          other: () => tokenFor(newAccount()),
+          admin: () => Effect.succeed(adminToken)
         }
-      }
-      assert.deepStrictEqual(failures, [])
-    }), 180_000)
+        const failures: Array<string> = []
+        for (const route of routes) {
+          const auth = expectedAuth(route.method, route.path)!
+          for (const [who, token] of Object.entries(callers)) {
+            // Session routes revoke or rotate the token they are called with: give them their own.
+            const t =
+              who === "admin" && /\/v1\/session\/(logout|refresh)$/.test(route.path)
+                ? yield* tokenFor(admin)
+                : yield* token()
+            const res = yield* client(urlOf(route.path), {
+              method: route.method,
+              redirect: "manual",
+              headers: { "content-type": "application/json", ...(t === undefined ? {} : bearer(t)) },
+              ...(route.method === "GET" || route.method === "DELETE" ? {} : { body: "{}" })
+            })
+            const expected =
+              auth === "None" || auth === "Optional"
+                ? admitted(route.method, route.path, res)
+                : who === "none"
+                  ? res.status === 401 && res.body.code === "UNAUTHORIZED"
+                  : auth === "Admin" && who !== "admin"
+                    ? res.status === 403 && res.body.code === "FORBIDDEN"
+                    : admitted(route.method, route.path, res)
+            if (!expected)
+              failures.push(
+                `${route.method} ${route.path} [${auth}] as ${who}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`
+              )
+          }
+        }
+        assert.deepStrictEqual(failures, [])
+      }),
+    180_000
+  )
 
-  it.effect("another user's real launch and comment: 404/403 to the other user and to an admin, untouched for the owner", () =>
-    Effect.gen(function*() {
-      yield* indexerAtHead
-      const token = (yield* launchedTokens)[0]!
-      const [owner, other, adminMember] = [yield* member(newAccount()), yield* member(newAccount()), yield* member(admin)]
-      const launch = yield* send("POST", "/v1/launch", { name: "Owned", symbol: "OWNED", category: "meme", chainId: 31337 }, owner.headers)
-      assert.strictEqual(launch.status, 201, JSON.stringify(launch.body))
-      const comment = yield* send("POST", "/v1/comments", { token, text: "mine" }, owner.headers)
-      assert.strictEqual(comment.status, 201, JSON.stringify(comment.body))
-      const [launchId, commentId] = [launch.body.id as string, comment.body.id as string]
-      const attempts: ReadonlyArray<readonly [string, string, unknown, number, string]> = [
-        ["GET", `/v1/launch/${launchId}`, undefined, 404, "LAUNCH_NOT_FOUND"],
-        ["POST", `/v1/launch/${launchId}/submit`, { tokenAddress: token }, 404, "LAUNCH_NOT_FOUND"],
-        ["POST", `/v1/launch/${launchId}/fail`, {}, 404, "LAUNCH_NOT_FOUND"],
-        ["DELETE", `/v1/launch/${launchId}`, undefined, 404, "LAUNCH_NOT_FOUND"],
-        ["PUT", `/v1/comments/${commentId}`, { text: "hijacked" }, 403, "NOT_COMMENT_AUTHOR"]
-      ]
-      for (const who of [other, adminMember]) {
-        for (const [method, path, body, status, code] of attempts) {
-          const res = yield* send(method, path, body, who.headers)
-          assert.deepStrictEqual([res.status, res.body.code], [status, code], `${method} ${path}: ${JSON.stringify(res.body)}`)
+  it.effect(
+    "another user's real launch and comment: 404/403 to the other user and to an admin, untouched for the owner",
+    () =>
+      Effect.gen(function* () {
+        yield* indexerAtHead
+        const token = (yield* launchedTokens)[0]!
+        const [owner, other, adminMember] = [
+          yield* member(newAccount()),
+          yield* member(newAccount()),
+          yield* member(admin)
+        ]
+        const launch = yield* send(
+          "POST",
+          "/v1/launch",
+          { name: "Owned", symbol: "OWNED", category: "meme", chainId: 31337 },
+          owner.headers
+        )
+        assert.strictEqual(launch.status, 201, JSON.stringify(launch.body))
+        const comment = yield* send("POST", "/v1/comments", { token, text: "mine" }, owner.headers)
+        assert.strictEqual(comment.status, 201, JSON.stringify(comment.body))
+        const [launchId, commentId] = [launch.body.id as string, comment.body.id as string]
+        const attempts: ReadonlyArray<readonly [string, string, unknown, number, string]> = [
+          ["GET", `/v1/launch/${launchId}`, undefined, 404, "LAUNCH_NOT_FOUND"],
+          ["POST", `/v1/launch/${launchId}/submit`, { tokenAddress: token }, 404, "LAUNCH_NOT_FOUND"],
+          ["POST", `/v1/launch/${launchId}/fail`, {}, 404, "LAUNCH_NOT_FOUND"],
+          ["DELETE", `/v1/launch/${launchId}`, undefined, 404, "LAUNCH_NOT_FOUND"],
+          ["PUT", `/v1/comments/${commentId}`, { text: "hijacked" }, 403, "NOT_COMMENT_AUTHOR"]
+        ]
+        for (const who of [other, adminMember]) {
+          for (const [method, path, body, status, code] of attempts) {
+            const res = yield* send(method, path, body, who.headers)
+            assert.deepStrictEqual(
+              [res.status, res.body.code],
+              [status, code],
+              `${method} ${path}: ${JSON.stringify(res.body)}`
+            )
+          }
         }
-      }
-      const deleteByOther = yield* send("DELETE", `/v1/comments/${commentId}`, undefined, other.headers)
-      assert.deepStrictEqual([deleteByOther.status, deleteByOther.body.code], [403, "NOT_COMMENT_AUTHOR"])
-      const pending = yield* client("/v1/launch/pending", { headers: other.headers })
-      assert.strictEqual(pending.status, 200)
-      assert.notInclude(JSON.stringify(pending.body), launchId, "the other user's pending launches list the owner's draft")
-      // The owner's resources are as created, and the owner may act on them.
-      const mine = yield* client(`/v1/launch/${launchId}`, { headers: owner.headers })
-      assert.deepStrictEqual([mine.status, mine.body.id, mine.body.status], [200, launchId, launch.body.status])
-      const read = yield* client(`/v1/comments/${commentId}`)
-      assert.deepStrictEqual([read.status, read.body.comment?.text, read.body.comment?.deleted], [200, "mine", false])
-      const edited = yield* send("PUT", `/v1/comments/${commentId}`, { text: "still mine" }, owner.headers)
-      assert.deepStrictEqual([edited.status, edited.body.text], [200, "still mine"])
-      const deleted = yield* send("DELETE", `/v1/launch/${launchId}`, undefined, owner.headers)
-      assert.isTrue(deleted.status >= 200 && deleted.status < 300, JSON.stringify(deleted.body))
-    }))
+        const deleteByOther = yield* send("DELETE", `/v1/comments/${commentId}`, undefined, other.headers)
+        assert.deepStrictEqual([deleteByOther.status, deleteByOther.body.code], [403, "NOT_COMMENT_AUTHOR"])
+        const pending = yield* client("/v1/launch/pending", { headers: other.headers })
+        assert.strictEqual(pending.status, 200)
+        assert.notInclude(
+          JSON.stringify(pending.body),
+          launchId,
+          "the other user's pending launches list the owner's draft"
+        )
+        // The owner's resources are as created, and the owner may act on them.
+        const mine = yield* client(`/v1/launch/${launchId}`, { headers: owner.headers })
+        assert.deepStrictEqual([mine.status, mine.body.id, mine.body.status], [200, launchId, launch.body.status])
+        const read = yield* client(`/v1/comments/${commentId}`)
+        assert.deepStrictEqual([read.status, read.body.comment?.text, read.body.comment?.deleted], [200, "mine", false])
+        const edited = yield* send("PUT", `/v1/comments/${commentId}`, { text: "still mine" }, owner.headers)
+        assert.deepStrictEqual([edited.status, edited.body.text], [200, "still mine"])
+        const deleted = yield* send("DELETE", `/v1/launch/${launchId}`, undefined, owner.headers)
+        assert.isTrue(deleted.status >= 200 && deleted.status < 300, JSON.stringify(deleted.body))
+      })
+  )
 
   it.effect("other user: caller-scoped routes answer with the caller's own data, never another user's", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [a, b] = [yield* tokenFor(newAccount()), yield* tokenFor(newAccount())]
       const ticket = (yield* client("/v1/gifts/prepare", { headers: bearer(a) })).body.ticket as string
       assert.strictEqual((yield* postJson("/v1/gifts", { ticket }, bearer(a))).status, 201)
-      assert.strictEqual((yield* postJson("/v1/gifts", { ticket }, bearer(b))).body.code, "INVALID_GIFT_TICKET", "B cannot use A's ticket")
+      assert.strictEqual(
+        (yield* postJson("/v1/gifts", { ticket }, bearer(b))).body.code,
+        "INVALID_GIFT_TICKET",
+        "B cannot use A's ticket"
+      )
       assert.strictEqual((yield* client("/v1/gifts/status", { headers: bearer(b) })).body.state, "UNCLAIMED")
       assert.strictEqual((yield* client("/v1/fuel/credits", { headers: bearer(b) })).body.giftCredits, "0")
       assert.notStrictEqual((yield* client("/v1/fuel/credits", { headers: bearer(a) })).body.giftCredits, "0")
       yield* postJson("/v1/x-auth/store-tokens", { accessToken: "token-of-a", username: "a" }, bearer(a))
       yield* postJson("/v1/x-auth/store-tokens", { accessToken: "token-of-b", username: "b" }, bearer(b))
       const sql = yield* SqlClient.SqlClient
-      const ids = [(yield* client("/v1/users/me", { headers: bearer(a) })).body.id, (yield* client("/v1/users/me", { headers: bearer(b) })).body.id]
-      const rows = yield* sql<{ userId: string; username: string }>`SELECT user_id, username FROM linked_social_accounts WHERE user_id IN ${sql.in(ids)} ORDER BY username`
-      assert.deepStrictEqual(rows.map((r) => [r.userId, r.username]), [[ids[0], "a"], [ids[1], "b"]])
-    }))
+      const ids = [
+        (yield* client("/v1/users/me", { headers: bearer(a) })).body.id,
+        (yield* client("/v1/users/me", { headers: bearer(b) })).body.id
+      ]
+      const rows = yield* sql<{
+        userId: string
+        username: string
+      }>`SELECT user_id, username FROM linked_social_accounts WHERE user_id IN ${sql.in(ids)} ORDER BY username`
+      assert.deepStrictEqual(
+        rows.map((r) => [r.userId, r.username]),
+        [
+          [ids[0], "a"],
+          [ids[1], "b"]
+        ]
+      )
+    })
+  )
 })

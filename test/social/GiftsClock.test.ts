@@ -17,12 +17,22 @@ const InMemoryRepo = Layer.sync(GiftsRepo, () => {
   }
   return GiftsRepo.of({
     currentCycle: (now, lengthMs) => Effect.sync(() => current(now, lengthMs)),
-    claimOf: (cycle, user) => Effect.sync(() => Option.map(Option.fromNullishOr(claims.get(`${cycle}/${user}`)), (c) => ({ cycleNumber: cycle, ...c }))),
+    claimOf: (cycle, user) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullishOr(claims.get(`${cycle}/${user}`)), (c) => ({ cycleNumber: cycle, ...c }))
+      ),
     nextStreak: () => Effect.succeed(1),
-    totalCredits: (user) => Effect.sync(() => [...claims].filter(([k]) => k.endsWith(`/${user}`)).reduce((s, [, c]) => s + BigInt(c.amount), 0n).toString()),
+    totalCredits: (user) =>
+      Effect.sync(() =>
+        [...claims]
+          .filter(([k]) => k.endsWith(`/${user}`))
+          .reduce((s, [, c]) => s + BigInt(c.amount), 0n)
+          .toString()
+      ),
     claim: ({ amount, cycleNumber, now, streak, userId }) =>
       Effect.sync(() => {
-        if (Option.isNone(last) || last.value.number !== cycleNumber || last.value.endsAt <= now) return "cycle_closed" as const
+        if (Option.isNone(last) || last.value.number !== cycleNumber || last.value.endsAt <= now)
+          return "cycle_closed" as const
         if (claims.has(`${cycleNumber}/${userId}`)) return "already_claimed" as const
         claims.set(`${cycleNumber}/${userId}`, { amount, streak, claimedAt: now })
         return "claimed" as const
@@ -33,11 +43,16 @@ const InMemoryRepo = Layer.sync(GiftsRepo, () => {
 
 const TestGifts = Gifts.layerWithKey(Buffer.alloc(32, 1)).pipe(
   Layer.provide(InMemoryRepo),
-  Layer.provide(Layer.succeed(GiftsConfig, GiftsConfig.of({ cycleSeconds: 86_400, amountWei: 1000n, maxStreak: 7, ticketTtlSeconds: 300 })))
+  Layer.provide(
+    Layer.succeed(
+      GiftsConfig,
+      GiftsConfig.of({ cycleSeconds: 86_400, amountWei: 1000n, maxStreak: 7, ticketTtlSeconds: 300 })
+    )
+  )
 )
 
 it.effect("a ticket expires GIFT_TICKET_TTL_SECONDS after prepare, and never outlives its cycle", () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const gifts = yield* Gifts
     yield* TestClock.setTime(Date.parse("2026-11-22T08:00:00Z"))
     const p = yield* gifts.prepare("u1")
@@ -57,5 +72,10 @@ it.effect("a ticket expires GIFT_TICKET_TTL_SECONDS after prepare, and never out
     const refused = yield* Effect.flip(gifts.claim("u3", tooLate.ticket))
     assert.strictEqual(refused.code, "GIFT_TICKET_EXPIRED", "capped at the cycle's end")
     const status = yield* gifts.status("u2")
-    assert.deepStrictEqual([status.cycle.startedAt, status.state], ["2026-11-23T00:00:00.000Z", "UNCLAIMED"], "a new day, a new cycle")
-  }).pipe(Effect.provide(TestGifts)))
+    assert.deepStrictEqual(
+      [status.cycle.startedAt, status.state],
+      ["2026-11-23T00:00:00.000Z", "UNCLAIMED"],
+      "a new day, a new cycle"
+    )
+  }).pipe(Effect.provide(TestGifts))
+)

@@ -23,25 +23,40 @@ describe("AES-256-GCM cipher (pure)", () => {
   })
 })
 
-layer(SocialServer({ X_AUTH_ENCRYPTION_KEY: key.toString("base64") }, ["client"]), { timeout: "90 seconds", excludeTestServices: true })(
-  "POST /v1/x-auth/store-tokens",
-  (it) => {
-    it.effect("stores tokens encrypted: the database holds no plaintext, the answer holds no token, the key decrypts", () =>
-      Effect.gen(function*() {
+layer(SocialServer({ X_AUTH_ENCRYPTION_KEY: key.toString("base64") }, ["client"]), {
+  timeout: "90 seconds",
+  excludeTestServices: true
+})("POST /v1/x-auth/store-tokens", (it) => {
+  it.effect(
+    "stores tokens encrypted: the database holds no plaintext, the answer holds no token, the key decrypts",
+    () =>
+      Effect.gen(function* () {
         const token = yield* tokenFor(newAccount())
         const access = `xat-${randomBytes(24).toString("hex")}`
         const refresh = `xrt-${randomBytes(24).toString("hex")}`
-        const res = yield* postJson("/v1/x-auth/store-tokens", {
-          accessToken: access,
-          refreshToken: refresh,
-          expiresAt: "2030-01-01T00:00:00Z",
-          accountId: "12345",
-          username: "fire_fan"
-        }, bearer(token))
+        const res = yield* postJson(
+          "/v1/x-auth/store-tokens",
+          {
+            accessToken: access,
+            refreshToken: refresh,
+            expiresAt: "2030-01-01T00:00:00Z",
+            accountId: "12345",
+            username: "fire_fan"
+          },
+          bearer(token)
+        )
         assert.strictEqual(res.status, 200, JSON.stringify(res.body))
         assert.deepStrictEqual(
           { ...res.body, updatedAt: "" },
-          { provider: "x", accountId: "12345", username: "fire_fan", scope: null, hasRefreshToken: true, expiresAt: "2030-01-01T00:00:00.000Z", updatedAt: "" }
+          {
+            provider: "x",
+            accountId: "12345",
+            username: "fire_fan",
+            scope: null,
+            hasRefreshToken: true,
+            expiresAt: "2030-01-01T00:00:00.000Z",
+            updatedAt: ""
+          }
         )
         assert.notInclude(JSON.stringify(res.body), access)
 
@@ -61,22 +76,32 @@ layer(SocialServer({ X_AUTH_ENCRYPTION_KEY: key.toString("base64") }, ["client"]
           SELECT access_token_enc, refresh_token_enc FROM linked_social_accounts WHERE user_id = ${me}`)[0]!
         const cipher = XAuthCipher.make(key)
         assert.deepStrictEqual(cipher.decrypt(Buffer.from(row.accessTokenEnc), `${me}|x|access`), Option.some(access))
-        assert.deepStrictEqual(cipher.decrypt(Buffer.from(row.refreshTokenEnc), `${me}|x|refresh`), Option.some(refresh))
+        assert.deepStrictEqual(
+          cipher.decrypt(Buffer.from(row.refreshTokenEnc), `${me}|x|refresh`),
+          Option.some(refresh)
+        )
 
         // Storing again replaces (one row per user and provider).
         const again = yield* postJson("/v1/x-auth/store-tokens", { accessToken: "other" }, bearer(token))
         assert.strictEqual(again.body.hasRefreshToken, false)
         assert.strictEqual((yield* sql`SELECT 1 FROM linked_social_accounts WHERE user_id = ${me}`).length, 1)
-      }))
+      })
+  )
 
-    it.effect("401 without a session; 400 for a bad body", () =>
-      Effect.gen(function*() {
-        assert.strictEqual((yield* postJson("/v1/x-auth/store-tokens", { accessToken: "a" })).status, 401)
-        const token = yield* tokenFor(newAccount())
-        for (const body of [{}, { accessToken: "" }, { accessToken: "a", provider: "facebook" }, { accessToken: "a", expiresAt: "tomorrow" }, { accessToken: "a", expiresAt: "2030-02-31T00:00:00Z" }]) {
-          const res = yield* postJson("/v1/x-auth/store-tokens", body, bearer(token))
-          assert.deepStrictEqual([res.status, res.body.code], [400, "INVALID_BODY"], JSON.stringify(body))
-        }
-      }))
-  }
-)
+  it.effect("401 without a session; 400 for a bad body", () =>
+    Effect.gen(function* () {
+      assert.strictEqual((yield* postJson("/v1/x-auth/store-tokens", { accessToken: "a" })).status, 401)
+      const token = yield* tokenFor(newAccount())
+      for (const body of [
+        {},
+        { accessToken: "" },
+        { accessToken: "a", provider: "facebook" },
+        { accessToken: "a", expiresAt: "tomorrow" },
+        { accessToken: "a", expiresAt: "2030-02-31T00:00:00Z" }
+      ]) {
+        const res = yield* postJson("/v1/x-auth/store-tokens", body, bearer(token))
+        assert.deepStrictEqual([res.status, res.body.code], [400, "INVALID_BODY"], JSON.stringify(body))
+      }
+    })
+  )
+})

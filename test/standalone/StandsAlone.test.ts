@@ -43,13 +43,19 @@ describe("the repository stands alone", () => {
   it("finds the files it checks, and the paths they resolve from their own location", () => {
     assert.isAtLeast(files.length, 200)
     // The check sees the pattern it guards: this very file resolves the repository root from its location.
-    assert.deepStrictEqual(pathsFromOwnLocation("test/standalone/StandsAlone.test.ts", read("test/standalone/StandsAlone.test.ts"))[0]?.resolved, root)
+    assert.deepStrictEqual(
+      pathsFromOwnLocation("test/standalone/StandsAlone.test.ts", read("test/standalone/StandsAlone.test.ts"))[0]
+        ?.resolved,
+      root
+    )
     assert.isFalse(inside(NodePath.resolve(root, "..", "shared", "spec")))
   })
 
   it("no path a file resolves from its own location leaves the repository", () => {
     const outside = files.flatMap((file) =>
-      pathsFromOwnLocation(file, read(file)).filter((p) => !inside(p.resolved)).map((p) => `${file}: "${p.literal}"`)
+      pathsFromOwnLocation(file, read(file))
+        .filter((p) => !inside(p.resolved))
+        .map((p) => `${file}: "${p.literal}"`)
     )
     assert.deepStrictEqual(outside, [])
   })
@@ -65,7 +71,9 @@ describe("the repository stands alone", () => {
 
   it("each folder of copied fixtures says where its files came from and under which license", () => {
     const fixtures = NodePath.join(root, "test/fixtures")
-    const copied = NodeFs.readdirSync(fixtures, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name === "siwe")
+    const copied = NodeFs.readdirSync(fixtures, { withFileTypes: true }).filter(
+      (e) => e.isDirectory() && e.name === "siwe"
+    )
     assert.strictEqual(copied.length, 1)
     for (const dir of copied) {
       const note = NodeFs.readFileSync(NodePath.join(fixtures, dir.name, "README.md"), "utf8")

@@ -15,8 +15,14 @@ describe("image type by magic bytes", () => {
 
   it("refuses everything else, including near misses and other RIFF files", () => {
     for (const input of [
-      bytes("hello.png"), bytes(), bytes([0x89], "PNG"), bytes([0xff, 0xd8]), bytes("GIF90a"),
-      bytes("RIFF", [0, 0, 0, 0], "WAVEfmt "), bytes("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"), bytes("BM", [0, 0])
+      bytes("hello.png"),
+      bytes(),
+      bytes([0x89], "PNG"),
+      bytes([0xff, 0xd8]),
+      bytes("GIF90a"),
+      bytes("RIFF", [0, 0, 0, 0], "WAVEfmt "),
+      bytes('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      bytes("BM", [0, 0])
     ]) {
       assert.isUndefined(sniffImageType(input))
     }

@@ -33,7 +33,8 @@ export class PoolGraph {
   }
 
   apply(delta: PoolDelta): void {
-    if (delta.chainId !== this.chainId) throw new Error(`delta for chain ${delta.chainId} applied to chain ${this.chainId}`)
+    if (delta.chainId !== this.chainId)
+      throw new Error(`delta for chain ${delta.chainId} applied to chain ${this.chainId}`)
     for (const token of delta.tokens ?? []) this.tokens.set(token.address, token)
     for (const address of delta.removed) this.remove(address)
     for (const pool of delta.pools) {
@@ -73,7 +74,9 @@ export class PoolGraph {
         const pool = this.pools.get(address)!
         if ((pool.token0 === other || pool.token1 === other) && this.usable(pool)) found.push(pool)
       }
-      found.sort((x, y) => (x.liquidity === y.liquidity ? (x.address < y.address ? -1 : 1) : x.liquidity > y.liquidity ? -1 : 1))
+      found.sort((x, y) =>
+        x.liquidity === y.liquidity ? (x.address < y.address ? -1 : 1) : x.liquidity > y.liquidity ? -1 : 1
+      )
       list = found.slice(0, this.config.poolsPerPair)
       this.candidates.set(key, list)
     }
@@ -102,7 +105,8 @@ export class PoolGraph {
       if (reserve > (depth.get(partner) ?? -1)) depth.set(partner, reserve)
     }
     // Top `limit` by insertion: WETH may have thousands of partners, and only a handful are wanted.
-    const before = ([a, x]: readonly [Address, number], [b, y]: readonly [Address, number]) => x > y || (x === y && a < b)
+    const before = ([a, x]: readonly [Address, number], [b, y]: readonly [Address, number]) =>
+      x > y || (x === y && a < b)
     const top: Array<readonly [Address, number]> = []
     for (const entry of depth) {
       if (limit <= 0 || (top.length === limit && !before(entry, top[limit - 1]!))) continue

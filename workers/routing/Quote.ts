@@ -81,7 +81,10 @@ export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteReq
   const candidates: Array<Array<Leg>> = []
   const split = plan.best === null ? null : realize(plan.best, plan.levels, request)
   if (split !== null) candidates.push(split)
-  const single = plan.single === null || (plan.best?.length === 1 && plan.best[0]!.route === plan.single) ? null : realize([{ route: plan.single, level: plan.levels }], plan.levels, request)
+  const single =
+    plan.single === null || (plan.best?.length === 1 && plan.best[0]!.route === plan.single)
+      ? null
+      : realize([{ route: plan.single, level: plan.levels }], plan.levels, request)
   if (single !== null) candidates.push(single)
   if (candidates.length === 0) {
     for (const route of routes) {

@@ -64,15 +64,30 @@ export interface Intermediates {
   readonly first: ReadonlyArray<Address>
   readonly second: ReadonlyArray<Address>
   /** The connectors alone (for tests and diagnostics): of tokenIn, of tokenOut, and their second hops. */
-  readonly connectors: { readonly in: ReadonlyArray<Address>; readonly out: ReadonlyArray<Address>; readonly secondIn: ReadonlyArray<Address>; readonly secondOut: ReadonlyArray<Address> }
+  readonly connectors: {
+    readonly in: ReadonlyArray<Address>
+    readonly out: ReadonlyArray<Address>
+    readonly secondIn: ReadonlyArray<Address>
+    readonly secondOut: ReadonlyArray<Address>
+  }
 }
 
-export const intermediates = (graph: PoolGraph, config: RoutingConfig, tokenIn: Address, tokenOut: Address): Intermediates => {
+export const intermediates = (
+  graph: PoolGraph,
+  config: RoutingConfig,
+  tokenIn: Address,
+  tokenOut: Address
+): Intermediates => {
   const bases = [...new Set(config.baseTokens)]
   const skip = new Set<Address>([...bases, tokenIn, tokenOut])
   // The memo key of deepestPartners includes the limit: one limit per count keeps one list per token and block.
   const partners = (token: Address, count: number) =>
-    count <= 0 ? [] : graph.deepestPartners(token, count + bases.length + 2).filter((t) => !skip.has(t)).slice(0, count)
+    count <= 0
+      ? []
+      : graph
+          .deepestPartners(token, count + bases.length + 2)
+          .filter((t) => !skip.has(t))
+          .slice(0, count)
   const cIn = partners(tokenIn, config.connectorsPerToken)
   const cOut = partners(tokenOut, config.connectorsPerToken)
   const secondOf = (connectors: ReadonlyArray<Address>) =>

@@ -77,7 +77,10 @@ export const findSplit = (input: SplitInput): SplitPlan => {
     return exactIn ? e.amount - gas : -(e.amount + gas)
   }
   const rank = (values: ReadonlyArray<number | null>) =>
-    values.map((_, i) => i).filter((i) => values[i] !== null).sort((i, j) => values[j]! - values[i]! || i - j)
+    values
+      .map((_, i) => i)
+      .filter((i) => values[i] !== null)
+      .sort((i, j) => values[j]! - values[i]! || i - j)
 
   const full = routes.map((_, r) => value(r, levels))
   const fullRank = rank(full)
@@ -100,7 +103,8 @@ export const findSplit = (input: SplitInput): SplitPlan => {
   // table[c][level] for the chosen routes; index 0 unused.
   const table = chosen.map((r) => {
     const row: Array<number | null> = new Array(levels + 1).fill(null)
-    for (let level = 1; level <= levels; level++) row[level] = level === levels ? full[r]! : level === 1 ? first[r]! : value(r, level)
+    for (let level = 1; level <= levels; level++)
+      row[level] = level === levels ? full[r]! : level === 1 ? first[r]! : value(r, level)
     return row
   })
   const byLevel: Array<ReadonlyArray<number>> = [[]]

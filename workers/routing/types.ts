@@ -146,9 +146,7 @@ export type RoutingFailure =
   | { readonly _tag: "NoRoute" }
   | { readonly _tag: "InsufficientLiquidity" }
 
-export type RoutingOutcome =
-  | { readonly _tag: "Found"; readonly quote: QuoteResult }
-  | RoutingFailure
+export type RoutingOutcome = { readonly _tag: "Found"; readonly quote: QuoteResult } | RoutingFailure
 
 /**
  * The routing core's entry point, implemented in `workers/routing/index.ts` as `makeRouter(snapshot, config)`:

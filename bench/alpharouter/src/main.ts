@@ -8,12 +8,14 @@ import { makeAlphaBaseline } from "./router.ts"
 import type { ResultJson, RunInput } from "./snapshot.ts"
 
 const [inputPath, outputPath] = process.argv.slice(2)
-if (inputPath === undefined || outputPath === undefined) throw new Error("usage: node src/main.ts input.json output.json")
+if (inputPath === undefined || outputPath === undefined)
+  throw new Error("usage: node src/main.ts input.json output.json")
 const input = JSON.parse(NodeFs.readFileSync(inputPath, "utf8")) as RunInput
 const built = performance.now()
 const baseline = makeAlphaBaseline(input.snapshot, input.roles, BigInt(input.gasPriceWei))
 const setupMs = performance.now() - built
-for (let i = 0; i < (input.warmup ?? 0) && input.requests.length > 0; i++) await baseline.quote(input.requests[i % input.requests.length]!)
+for (let i = 0; i < (input.warmup ?? 0) && input.requests.length > 0; i++)
+  await baseline.quote(input.requests[i % input.requests.length]!)
 const results: Array<ResultJson> = []
 for (const r of input.requests) results.push(await baseline.quote(r))
 NodeFs.writeFileSync(outputPath, JSON.stringify({ setupMs, pools: baseline.pools, skipped: baseline.skipped, results }))

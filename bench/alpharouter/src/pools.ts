@@ -79,8 +79,15 @@ const lockedAmounts = (p: PoolJson): [number, number] => {
  * TVL in ETH and USD per pool. Token prices in ETH come from each token's deepest WETH pool (mid price); tokens without
  * one are valued through the other side of the pool. Approximate, like a subgraph's, and only used for ranking.
  */
-const subgraphRows = (entries: ReadonlyArray<PoolEntry>, remap: Remap, weth: string, usd: string): Array<V3SubgraphPool> => {
-  const priceInEth = new Map<string, { price: number; liquidity: bigint }>([[weth, { price: 1, liquidity: 1n << 255n }]])
+const subgraphRows = (
+  entries: ReadonlyArray<PoolEntry>,
+  remap: Remap,
+  weth: string,
+  usd: string
+): Array<V3SubgraphPool> => {
+  const priceInEth = new Map<string, { price: number; liquidity: bigint }>([
+    [weth, { price: 1, liquidity: 1n << 255n }]
+  ])
   for (const e of entries) {
     const [s0, s1] = [remap.toSor(e.ours.token0), remap.toSor(e.ours.token1)]
     if (s0 !== weth && s1 !== weth) continue
@@ -92,7 +99,8 @@ const subgraphRows = (entries: ReadonlyArray<PoolEntry>, remap: Remap, weth: str
     const price = e.sor.token0.address.toLowerCase() === weth ? 1 / p1per0 : p1per0
     const seen = priceInEth.get(other)
     const liquidity = BigInt(e.ours.liquidity)
-    if (Number.isFinite(price) && (seen === undefined || liquidity > seen.liquidity)) priceInEth.set(other, { price, liquidity })
+    if (Number.isFinite(price) && (seen === undefined || liquidity > seen.liquidity))
+      priceInEth.set(other, { price, liquidity })
   }
   const ethUsd = 1 / (priceInEth.get(usd)?.price ?? 1 / 3000)
   return entries.map((e) => {
@@ -102,7 +110,14 @@ const subgraphRows = (entries: ReadonlyArray<PoolEntry>, remap: Remap, weth: str
     const p1 = priceInEth.get(e.sor.token1.address.toLowerCase())?.price
     const v0 = o0 / 10 ** e.sor.token0.decimals
     const v1 = o1 / 10 ** e.sor.token1.decimals
-    const tvlETH = p0 !== undefined && p1 !== undefined ? v0 * p0 + v1 * p1 : p0 !== undefined ? 2 * v0 * p0 : p1 !== undefined ? 2 * v1 * p1 : 0
+    const tvlETH =
+      p0 !== undefined && p1 !== undefined
+        ? v0 * p0 + v1 * p1
+        : p0 !== undefined
+          ? 2 * v0 * p0
+          : p1 !== undefined
+            ? 2 * v1 * p1
+            : 0
     return {
       id: e.ours.address.toLowerCase(),
       feeTier: String(e.ours.fee),
@@ -131,7 +146,11 @@ const drainAware = (inner: TickDataProvider, smallest: number, largest: number):
   }
 })
 
-export const buildWorld = (snapshot: SnapshotJson, remap: Remap, roles: { wrappedNative: string; usdToken: string }): World => {
+export const buildWorld = (
+  snapshot: SnapshotJson,
+  remap: Remap,
+  roles: { wrappedNative: string; usdToken: string }
+): World => {
   const tokens = new Map<string, TokenT>()
   for (const t of snapshot.tokens) {
     const a = remap.toSor(t.address)
@@ -142,16 +161,37 @@ export const buildWorld = (snapshot: SnapshotJson, remap: Remap, roles: { wrappe
   let skipped = 0
   for (const p of snapshot.pools) {
     const key = poolKey(remap.toSor(p.token0), remap.toSor(p.token1), p.fee)
-    if (byKey.has(key)) { skipped++; continue }
+    if (byKey.has(key)) {
+      skipped++
+      continue
+    }
     const { pool, flipped } = sorPoolOf(p, remap, tokens)
-    const ticks = p.ticks.length === 0 ? null : drainAware(new v3.TickListDataProvider(
-      p.ticks.map((t) => ({ index: t.index, liquidityNet: JSBI.BigInt(t.liquidityNet), liquidityGross: JSBI.BigInt(BigInt(t.liquidityNet) < 0n ? (-BigInt(t.liquidityNet)).toString() : t.liquidityNet) })),
-      p.tickSpacing
-    ), p.ticks[0]!.index, p.ticks[p.ticks.length - 1]!.index)
+    const ticks =
+      p.ticks.length === 0
+        ? null
+        : drainAware(
+            new v3.TickListDataProvider(
+              p.ticks.map((t) => ({
+                index: t.index,
+                liquidityNet: JSBI.BigInt(t.liquidityNet),
+                liquidityGross: JSBI.BigInt(
+                  BigInt(t.liquidityNet) < 0n ? (-BigInt(t.liquidityNet)).toString() : t.liquidityNet
+                )
+              })),
+              p.tickSpacing
+            ),
+            p.ticks[0]!.index,
+            p.ticks[p.ticks.length - 1]!.index
+          )
     const entry: PoolEntry = { ours: p, sor: pool, flipped, ticks, tickIndexes: p.ticks.map((t) => t.index) }
     byKey.set(key, entry)
     byAddress.set(p.address.toLowerCase(), entry)
   }
-  const subgraph = subgraphRows([...byKey.values()], remap, remap.toSor(roles.wrappedNative), remap.toSor(roles.usdToken))
+  const subgraph = subgraphRows(
+    [...byKey.values()],
+    remap,
+    remap.toSor(roles.wrappedNative),
+    remap.toSor(roles.usdToken)
+  )
   return { tokens, byKey, byAddress, subgraph, skipped }
 }

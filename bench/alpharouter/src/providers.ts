@@ -9,8 +9,21 @@ import type { BigNumber as BigNumberT } from "ethers"
 import type { Token as TokenT } from "@uniswap/sdk-core"
 import type { FeeAmount, Pool as PoolT } from "@uniswap/v3-sdk"
 import type {
-  AmountQuote, CurrencyAmount, IGasPriceProvider, IOnChainQuoteProvider, ITokenPropertiesProvider, ITokenProvider,
-  ITokenValidatorProvider, IV2PoolProvider, IV3PoolProvider, IV3SubgraphProvider, IV4PoolProvider, OnChainQuotes, SupportedRoutes, V3PoolAccessor, V3Route
+  AmountQuote,
+  CurrencyAmount,
+  IGasPriceProvider,
+  IOnChainQuoteProvider,
+  ITokenPropertiesProvider,
+  ITokenProvider,
+  ITokenValidatorProvider,
+  IV2PoolProvider,
+  IV3PoolProvider,
+  IV3SubgraphProvider,
+  IV4PoolProvider,
+  OnChainQuotes,
+  SupportedRoutes,
+  V3PoolAccessor,
+  V3Route
 } from "@uniswap/smart-order-router"
 import { invertSqrtPrice, type Remap } from "./remap.ts"
 import { poolKey, type PoolEntry, type World } from "./pools.ts"
@@ -27,7 +40,8 @@ const LIMIT_UP = JSBI.BigInt((MAX - 1n).toString())
 
 const entryOf = (world: World, pool: PoolT): PoolEntry => {
   const e = world.byKey.get(poolKey(pool.token0.address, pool.token1.address, pool.fee))
-  if (e === undefined) throw new Error(`pool ${pool.token0.address}/${pool.token1.address}/${pool.fee} not in the snapshot`)
+  if (e === undefined)
+    throw new Error(`pool ${pool.token0.address}/${pool.token1.address}/${pool.fee} not in the snapshot`)
   return e
 }
 
@@ -39,7 +53,11 @@ const ticksCrossed = (indexes: ReadonlyArray<number>, from: number, to: number):
   return n
 }
 
-interface HopOutcome { readonly amount: bigint; readonly sqrtAfter: bigint; readonly crossed: number }
+interface HopOutcome {
+  readonly amount: bigint
+  readonly sqrtAfter: bigint
+  readonly crossed: number
+}
 
 /** One exact swap on our own pool: `specified` > 0 exact input, < 0 exact output. Null when it cannot be filled. */
 const simulate = async (e: PoolEntry, zeroForOne: boolean, specified: bigint): Promise<HopOutcome | null> => {
@@ -47,8 +65,15 @@ const simulate = async (e: PoolEntry, zeroForOne: boolean, specified: bigint): P
   const p = e.ours
   const limit = zeroForOne ? LIMIT_DOWN : LIMIT_UP
   const r = await v3.v3Swap(
-    JSBI.BigInt(p.fee), JSBI.BigInt(p.sqrtPriceX96), p.tick, JSBI.BigInt(p.liquidity), p.tickSpacing, e.ticks,
-    zeroForOne, JSBI.BigInt(specified.toString()), limit
+    JSBI.BigInt(p.fee),
+    JSBI.BigInt(p.sqrtPriceX96),
+    p.tick,
+    JSBI.BigInt(p.liquidity),
+    p.tickSpacing,
+    e.ticks,
+    zeroForOne,
+    JSBI.BigInt(specified.toString()),
+    limit
   )
   if (JSBI.equal(r.sqrtRatioX96, limit)) return null
   const calculated = BigInt(r.amountCalculated.toString())
@@ -60,10 +85,22 @@ const simulate = async (e: PoolEntry, zeroForOne: boolean, specified: bigint): P
   }
 }
 
-const failed = (amount: CurrencyAmount): AmountQuote =>
-  ({ amount, quote: null, sqrtPriceX96AfterList: null, initializedTicksCrossedList: null, gasEstimate: null, gasLimit: null })
+const failed = (amount: CurrencyAmount): AmountQuote => ({
+  amount,
+  quote: null,
+  sqrtPriceX96AfterList: null,
+  initializedTicksCrossedList: null,
+  gasEstimate: null,
+  gasLimit: null
+})
 
-const quoteRoute = async (world: World, remap: Remap, route: V3Route, amount: CurrencyAmount, exactIn: boolean): Promise<AmountQuote> => {
+const quoteRoute = async (
+  world: World,
+  remap: Remap,
+  route: V3Route,
+  amount: CurrencyAmount,
+  exactIn: boolean
+): Promise<AmountQuote> => {
   const hops = route.pools.length
   const order = exactIn ? [...Array(hops).keys()] : [...Array(hops).keys()].reverse()
   let running = BigInt(amount.quotient.toString())
@@ -95,10 +132,23 @@ const quoteRoute = async (world: World, remap: Remap, route: V3Route, amount: Cu
 }
 
 /** Time spent inside the quoter (where the real SOR waits on a QuoterV2 multicall), to tell it apart from routing. */
-export interface QuoterClock { ms: number; calls: number; quotes: number }
+export interface QuoterClock {
+  ms: number
+  calls: number
+  quotes: number
+}
 
-export const quoteProvider = (world: World, remap: Remap, blockNumber: number, clock: QuoterClock): IOnChainQuoteProvider => {
-  const many = async <TRoute extends SupportedRoutes>(amounts: Array<CurrencyAmount>, routes: Array<TRoute>, exactIn: boolean): Promise<OnChainQuotes<TRoute>> => {
+export const quoteProvider = (
+  world: World,
+  remap: Remap,
+  blockNumber: number,
+  clock: QuoterClock
+): IOnChainQuoteProvider => {
+  const many = async <TRoute extends SupportedRoutes>(
+    amounts: Array<CurrencyAmount>,
+    routes: Array<TRoute>,
+    exactIn: boolean
+  ): Promise<OnChainQuotes<TRoute>> => {
     const start = performance.now()
     clock.calls++
     clock.quotes += amounts.length * routes.length
@@ -129,7 +179,15 @@ export const poolProvider = (world: World): IV3PoolProvider => {
       const [token0, token1] = a.sortsBefore(b) ? [a, b] : [b, a]
       const e = world.byKey.get(poolKey(a.address, b.address, fee))
       // A pair without a pool gets a made-up address that matches nothing (the SOR then finds no pool for it).
-      return { poolAddress: e?.ours.address ?? `0x${poolKey(a.address, b.address, fee).replace(/[^0-9a-f]/gu, "").slice(0, 40)}`, token0, token1 }
+      return {
+        poolAddress:
+          e?.ours.address ??
+          `0x${poolKey(a.address, b.address, fee)
+            .replace(/[^0-9a-f]/gu, "")
+            .slice(0, 40)}`,
+        token0,
+        token1
+      }
     }
   }
 }
@@ -146,8 +204,9 @@ export const tokenProvider = (world: World): ITokenProvider => ({
   })
 })
 
-export const gasPriceProvider = (gasPriceWei: bigint): IGasPriceProvider =>
-  ({ getGasPrice: async () => ({ gasPriceWei: BigNumber.from(gasPriceWei.toString()) }) })
+export const gasPriceProvider = (gasPriceWei: bigint): IGasPriceProvider => ({
+  getGasPrice: async () => ({ gasPriceWei: BigNumber.from(gasPriceWei.toString()) })
+})
 
 /** No fee-on-transfer tokens and nothing to validate: the snapshot's tokens are plain ERC-20s. */
 export const tokenPropertiesProvider: ITokenPropertiesProvider = { getTokensProperties: async () => ({}) }

@@ -35,8 +35,12 @@ export const makeRemap = (roles: RolesJson, tokens: ReadonlyArray<TokenJson>): R
   const usd = tokens.find((t) => lower(t.address) === lower(roles.usdToken))
   if (usd === undefined) throw new Error(`usdToken ${roles.usdToken} is not in the snapshot's tokens`)
   const usdTarget = usd.decimals === 18 ? sor.DAI_MAINNET : usd.decimals === 6 ? sor.USDC_MAINNET : undefined
-  if (usdTarget === undefined) throw new Error(`usdToken has ${usd.decimals} decimals; only 18 (DAI) or 6 (USDC) map to a chain-1 USD token`)
-  const forward = new Map<string, string>([[lower(roles.wrappedNative), weth9], [lower(roles.usdToken), lower(usdTarget.address)]])
+  if (usdTarget === undefined)
+    throw new Error(`usdToken has ${usd.decimals} decimals; only 18 (DAI) or 6 (USDC) map to a chain-1 USD token`)
+  const forward = new Map<string, string>([
+    [lower(roles.wrappedNative), weth9],
+    [lower(roles.usdToken), lower(usdTarget.address)]
+  ])
   const backward = new Map<string, string>()
   for (const [ours, theirs] of forward) backward.set(theirs, ours)
   for (const t of tokens) {

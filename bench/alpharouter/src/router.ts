@@ -9,7 +9,16 @@ import type { AlphaRouter as AlphaRouterT, RouteWithValidQuote, SwapRoute } from
 import { CHAIN_ID, makeRemap } from "./remap.ts"
 import { buildWorld, poolKey } from "./pools.ts"
 import {
-  type QuoterClock, emptyV2PoolProvider, emptyV4PoolProvider, gasPriceProvider, poolProvider, quoteProvider, subgraphProvider, tokenPropertiesProvider, tokenProvider, tokenValidatorProvider
+  type QuoterClock,
+  emptyV2PoolProvider,
+  emptyV4PoolProvider,
+  gasPriceProvider,
+  poolProvider,
+  quoteProvider,
+  subgraphProvider,
+  tokenPropertiesProvider,
+  tokenProvider,
+  tokenValidatorProvider
 } from "./providers.ts"
 import type { RequestJson, ResultJson, RolesJson, RouteJson, SnapshotJson } from "./snapshot.ts"
 
@@ -21,7 +30,9 @@ const { providers } = require("ethers") as typeof import("ethers")
 
 /** An ethers provider that refuses every call: if any SOR path still reached for the chain, the run would say so. */
 class NoRpcProvider extends providers.StaticJsonRpcProvider {
-  constructor() { super("http://127.0.0.1:9", { chainId: CHAIN_ID, name: "mainnet" }) }
+  constructor() {
+    super("http://127.0.0.1:9", { chainId: CHAIN_ID, name: "mainnet" })
+  }
   override send(method: string): Promise<never> {
     if (process.env.ALPHA_DEBUG) console.error(new Error(`rpc ${method}`).stack)
     return Promise.reject(new Error(`AlphaRouter baseline made an RPC call: ${method}`))
@@ -58,7 +69,10 @@ export const makeAlphaBaseline = (snapshot: SnapshotJson, roles: RolesJson, gasP
   const ourPool = (p: { token0: { address: string }; token1: { address: string }; fee: number }) =>
     world.byKey.get(poolKey(p.token0.address, p.token1.address, p.fee))?.ours.address ?? "?"
   const routeOf = (r: RouteWithValidQuote): RouteJson => {
-    const route = r.route as unknown as { pools: Array<{ token0: { address: string }; token1: { address: string }; fee: number }>; tokenPath: Array<{ address: string }> }
+    const route = r.route as unknown as {
+      pools: Array<{ token0: { address: string }; token1: { address: string }; fee: number }>
+      tokenPath: Array<{ address: string }>
+    }
     return {
       percent: r.percent,
       path: route.tokenPath.map((t) => remap.toOurs(t.address)),
@@ -72,13 +86,21 @@ export const makeAlphaBaseline = (snapshot: SnapshotJson, roles: RolesJson, gasP
     const tokenOut = world.tokens.get(remap.toSor(request.tokenOut))
     Object.assign(clock, { ms: 0, calls: 0, quotes: 0 })
     const start = performance.now()
-    const timing = () => ({ latencyMs: performance.now() - start, quoterMs: clock.ms, quoterCalls: clock.calls, quotesSimulated: clock.quotes })
+    const timing = () => ({
+      latencyMs: performance.now() - start,
+      quoterMs: clock.ms,
+      quoterCalls: clock.calls,
+      quotesSimulated: clock.quotes
+    })
     try {
       if (tokenIn === undefined || tokenOut === undefined) throw new Error("token not in the snapshot")
       const exactIn = request.type === "exactIn"
       const amount = core.CurrencyAmount.fromRawAmount(exactIn ? tokenIn : tokenOut, request.amount)
       const swap: SwapRoute | null = await router.route(
-        amount, exactIn ? tokenOut : tokenIn, exactIn ? core.TradeType.EXACT_INPUT : core.TradeType.EXACT_OUTPUT, undefined,
+        amount,
+        exactIn ? tokenOut : tokenIn,
+        exactIn ? core.TradeType.EXACT_INPUT : core.TradeType.EXACT_OUTPUT,
+        undefined,
         { blockNumber, protocols: [routerSdk.Protocol.V3], useCachedRoutes: false, writeToCachedRoutes: false }
       )
       const t = timing()

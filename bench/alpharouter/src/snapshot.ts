@@ -81,13 +81,13 @@ export interface TimingJson {
 }
 
 export type ResultJson =
-  | {
-    readonly ok: true
-    /** exactIn: total output; exactOut: total input (base units). */
-    readonly quote: string
-    readonly quoteGasAdjusted: string
-    readonly gasUseEstimate: string
-    readonly routeString: string
-    readonly routes: ReadonlyArray<RouteJson>
-  } & TimingJson
-  | { readonly ok: false; readonly error: string } & TimingJson
+  | ({
+      readonly ok: true
+      /** exactIn: total output; exactOut: total input (base units). */
+      readonly quote: string
+      readonly quoteGasAdjusted: string
+      readonly gasUseEstimate: string
+      readonly routeString: string
+      readonly routes: ReadonlyArray<RouteJson>
+    } & TimingJson)
+  | ({ readonly ok: false; readonly error: string } & TimingJson)

@@ -18,7 +18,13 @@ import { UsersRepo } from "./users/UsersRepo.ts"
 import { AuthLive } from "./auth/AuthenticationLive.ts"
 
 /** The services behind accounts: sessions and sign-in, users, images, and the auth middlewares built on them. */
-export const AccountServicesLive = Layer.mergeAll(WalletSignIn.layer, IdpSignIn.layer, Users.layer, AuthLive, ImageUploadLimitsLive).pipe(
+export const AccountServicesLive = Layer.mergeAll(
+  WalletSignIn.layer,
+  IdpSignIn.layer,
+  Users.layer,
+  AuthLive,
+  ImageUploadLimitsLive
+).pipe(
   Layer.provideMerge(Layer.mergeAll(Sessions.layer, UsersRepo.layer, ImageStore.layer)),
   Layer.provideMerge(SessionConfig.layer)
 )

@@ -17,23 +17,32 @@ export const BATCH_LATEST = { maxTokens: 50, default: 3, max: 10 } as const
 export const CommentText = Schema.String.check(
   Schema.isPattern(new RegExp(`^(?=[\\s\\S]*\\S)(?:[^\\p{Cc}]|[\\n\\t]){1,${COMMENT_TEXT_MAX}}$`, "u"))
 ).annotate({
-  description: `The comment: 1–${COMMENT_TEXT_MAX} characters, not blank; line breaks and tabs allowed, other control ` +
+  description:
+    `The comment: 1–${COMMENT_TEXT_MAX} characters, not blank; line breaks and tabs allowed, other control ` +
     "characters not. Stored and returned exactly as sent (plain text, never HTML). `@username` mentions are resolved " +
     "into `mentions`.",
   examples: ["gm @satoshi_21, this one is going to the moon"]
 })
 
-export const CommentId = Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: "Comment id", examples: [1] })
+export const CommentId = Schema.Int.check(Schema.isGreaterThan(0)).annotate({
+  description: "Comment id",
+  examples: [1]
+})
 
 export const CreateCommentPayload = Schema.Struct({
   token: MintAddress.annotate({ description: "The token whose thread the comment goes to (a visible launched token)" }),
   text: CommentText,
-  replyTo: Schema.optionalKey(CommentId.annotate({ description: "Id of the comment this one replies to (same token)" })),
-  image: Schema.optionalKey(ImagePath.annotate({
-    description: "An image already stored by the image pipeline (`/v1/images/<sha256>.webp`, e.g. from " +
-      "POST /v1/comments/image); 400 IMAGE_NOT_FOUND when no such image is stored",
-    examples: ["/v1/images/0000000000000000000000000000000000000000000000000000000000000000.webp"]
-  }))
+  replyTo: Schema.optionalKey(
+    CommentId.annotate({ description: "Id of the comment this one replies to (same token)" })
+  ),
+  image: Schema.optionalKey(
+    ImagePath.annotate({
+      description:
+        "An image already stored by the image pipeline (`/v1/images/<sha256>.webp`, e.g. from " +
+        "POST /v1/comments/image); 400 IMAGE_NOT_FOUND when no such image is stored",
+      examples: ["/v1/images/0000000000000000000000000000000000000000000000000000000000000000.webp"]
+    })
+  )
 }).annotate({ identifier: "CreateComment" })
 
 export const EditCommentPayload = Schema.Struct({ text: CommentText }).annotate({ identifier: "EditComment" })
@@ -65,27 +74,37 @@ export class CommentView extends Schema.Class<CommentView>("Comment")({
   author: Schema.NullOr(CommentAuthor).annotate({ description: "null once deleted" }),
   text: Schema.NullOr(Schema.String).annotate({ description: "As sent; null once deleted" }),
   image: Schema.NullOr(Schema.String),
-  mentions: Schema.Array(Mention).annotate({ description: "Resolved `@username` mentions (unknown names are left out)" }),
-  replyCount: Schema.Int.annotate({ description: "Replies written to it (deleted replies stay as tombstones and count)" }),
+  mentions: Schema.Array(Mention).annotate({
+    description: "Resolved `@username` mentions (unknown names are left out)"
+  }),
+  replyCount: Schema.Int.annotate({
+    description: "Replies written to it (deleted replies stay as tombstones and count)"
+  }),
   likes: Schema.Int,
   dislikes: Schema.Int,
   favorites: Schema.Int,
   createdAt: Schema.String,
-  editedAt: Schema.NullOr(Schema.String).annotate({ description: "ISO 8601 time of the last edit; null if never edited" }),
+  editedAt: Schema.NullOr(Schema.String).annotate({
+    description: "ISO 8601 time of the last edit; null if never edited"
+  }),
   deleted: Schema.Boolean.annotate({ description: "Soft-deleted: the tombstone keeps the thread's shape" }),
   viewer: Schema.NullOr(ViewerReaction).annotate({ description: "The caller's reactions; null without a session" })
 }) {}
 
 export class CommentPage extends Schema.Class<CommentPage>("CommentPage")({
   items: Schema.Array(CommentView),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" }),
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  }),
   commentCount: Schema.Int.annotate({ description: "Comments of the token that are not deleted (replies included)" })
 }) {}
 
 export class CommentThread extends Schema.Class<CommentThread>("CommentThread")({
   comment: CommentView,
   replies: Schema.Array(CommentView).annotate({ description: "Direct replies, oldest first (post-number order)" }),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Cursor of the next page of replies; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Cursor of the next page of replies; null at the end"
+  })
 }) {}
 
 export class CommentImage extends Schema.Class<CommentImage>("CommentImage")({
@@ -131,13 +150,15 @@ export const toCommentView = (r: CommentRow, withViewer: boolean): CommentView =
     mintAddress: getAddress(r.token),
     postNumber: r.postNumber,
     replyTo: r.replyTo === null ? null : Number(r.replyTo),
-    author: deleted ? null : new CommentAuthor({
-      id: r.authorId,
-      username: r.authorUsername,
-      name: r.authorName,
-      image: r.authorImage,
-      walletAddress: r.authorWallet === null ? null : getAddress(r.authorWallet)
-    }),
+    author: deleted
+      ? null
+      : new CommentAuthor({
+          id: r.authorId,
+          username: r.authorUsername,
+          name: r.authorName,
+          image: r.authorImage,
+          walletAddress: r.authorWallet === null ? null : getAddress(r.authorWallet)
+        }),
     text: deleted ? null : r.text,
     image: deleted ? null : r.image,
     mentions: deleted ? [] : r.mentions.map((m) => new Mention(m)),
@@ -149,7 +170,11 @@ export const toCommentView = (r: CommentRow, withViewer: boolean): CommentView =
     editedAt: r.editedAt?.toISOString() ?? null,
     deleted,
     viewer: withViewer
-      ? new ViewerReaction({ liked: r.viewerKind === "like", disliked: r.viewerKind === "dislike", favorited: r.viewerFavorite === true })
+      ? new ViewerReaction({
+          liked: r.viewerKind === "like",
+          disliked: r.viewerKind === "dislike",
+          favorited: r.viewerFavorite === true
+        })
       : null
   })
 }
@@ -165,5 +190,6 @@ export class CommentReport extends Schema.Class<CommentReport>("CommentReport")(
 }) {}
 
 /** The token errors of the routes under a token, as their descriptions state them. */
-export const TOKEN_ERRORS = "404 TOKEN_NOT_FOUND (not a canonical launched token, or not indexed yet); 410 TOKEN_DELETED " +
+export const TOKEN_ERRORS =
+  "404 TOKEN_NOT_FOUND (not a canonical launched token, or not indexed yet); 410 TOKEN_DELETED " +
   "(removed by an admin); 400 INVALID_PATH / INVALID_QUERY / INVALID_BODY (malformed input)"

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, type Forbidden, type Gone, type NotFound, TooManyRequests } from "../../platform/ApiError.ts"
 import { RateLimiter, rateLimitSettings } from "../../platform/ratelimit/RateLimiter.ts"
@@ -23,14 +23,26 @@ interface Locked {
  * thread's live count drops) and reports. Each runs in one transaction that locks the comment row, so an edit and a
  * delete cannot interleave.
  */
-export class CommentEdits extends Context.Service<CommentEdits, {
-  readonly edit: (user: User, id: number, text: string) => Effect.Effect<CommentView, NotFound | Gone | Forbidden | TooManyRequests>
-  readonly remove: (user: User, id: number) => Effect.Effect<CommentView, NotFound | Forbidden>
-  readonly report: (user: User, id: number, reason: string, details: string | null) => Effect.Effect<CommentReport, NotFound | Gone | Conflict>
-}>()("app/comments/CommentEdits") {
+export class CommentEdits extends Context.Service<
+  CommentEdits,
+  {
+    readonly edit: (
+      user: User,
+      id: number,
+      text: string
+    ) => Effect.Effect<CommentView, NotFound | Gone | Forbidden | TooManyRequests>
+    readonly remove: (user: User, id: number) => Effect.Effect<CommentView, NotFound | Forbidden>
+    readonly report: (
+      user: User,
+      id: number,
+      reason: string,
+      details: string | null
+    ) => Effect.Effect<CommentReport, NotFound | Gone | Conflict>
+  }
+>()("app/comments/CommentEdits") {
   static readonly layer = Layer.effect(
     CommentEdits,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* CommentsRepo
       const mentions = yield* MentionNotifier
@@ -43,9 +55,10 @@ export class CommentEdits extends Context.Service<CommentEdits, {
           Effect.orDie,
           Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(commentNotFound(id)) : Effect.succeed(rows[0])))
         )
-      const view = (id: number, viewer: string) => Effect.map(repo.byId(id, viewer), (row) => toCommentView(Option.getOrThrow(row), true))
+      const view = (id: number, viewer: string) =>
+        Effect.map(repo.byId(id, viewer), (row) => toCommentView(Option.getOrThrow(row), true))
 
-      const edit = Effect.fn("CommentEdits.edit")(function*(user: User, id: number, text: string) {
+      const edit = Effect.fn("CommentEdits.edit")(function* (user: User, id: number, text: string) {
         if (limitsOn) {
           // Each edit resolves mentions again and may notify (and web-push): a window per user, as for creates.
           const decision = yield* limiter.consume("comment-edit", user.id, editLimit)
@@ -59,44 +72,59 @@ export class CommentEdits extends Context.Service<CommentEdits, {
         }
         const names = mentionedUsernames(text)
         const mentioned = inTextOrder(names, yield* repo.usersByUsername(names))
-        yield* sql.withTransaction(Effect.gen(function*() {
-          const c = yield* lock(id)
-          if (c.authorId !== user.id) return yield* notYours(id)
-          if (c.deletedAt !== null) return yield* commentDeleted(id)
-          yield* sql`
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const c = yield* lock(id)
+              if (c.authorId !== user.id) return yield* notYours(id)
+              if (c.deletedAt !== null) return yield* commentDeleted(id)
+              yield* sql`
             UPDATE comments SET text = ${text}, mentions = ${JSON.stringify(mentioned)}::jsonb, edited_at = now()
             WHERE id = ${id}`.pipe(Effect.orDie)
-          yield* mentions.notify({
-            id,
-            token: c.token,
-            postNumber: c.postNumber,
-            text,
-            author: { userId: user.id, username: user.username },
-            mentioned
-          })
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+              yield* mentions.notify({
+                id,
+                token: c.token,
+                postNumber: c.postNumber,
+                text,
+                author: { userId: user.id, username: user.username },
+                mentioned
+              })
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* view(id, user.id)
       })
 
-      const remove = Effect.fn("CommentEdits.remove")(function*(user: User, id: number) {
+      const remove = Effect.fn("CommentEdits.remove")(function* (user: User, id: number) {
         const found = yield* repo.byId(id, null)
         if (Option.isNone(found)) return yield* commentNotFound(id)
         if (found.value.authorId !== user.id && !user.isAdmin) return yield* notYours(id)
-        yield* sql.withTransaction(Effect.gen(function*() {
-          // The thread row first, as creates lock it (then the parent comment): one lock order, no deadlock.
-          yield* sql`SELECT 1 FROM comment_threads WHERE token = ${found.value.token} FOR UPDATE`.pipe(Effect.orDie)
-          const c = yield* lock(id)
-          // Already deleted: idempotent, the tombstone is answered as it is.
-          if (c.deletedAt !== null) return
-          yield* sql`
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // The thread row first, as creates lock it (then the parent comment): one lock order, no deadlock.
+              yield* sql`SELECT 1 FROM comment_threads WHERE token = ${found.value.token} FOR UPDATE`.pipe(Effect.orDie)
+              const c = yield* lock(id)
+              // Already deleted: idempotent, the tombstone is answered as it is.
+              if (c.deletedAt !== null) return
+              yield* sql`
             UPDATE comments SET deleted_at = now(), deleted_by = ${user.id}, text = '', image = NULL, mentions = '[]'::jsonb
             WHERE id = ${id}`.pipe(Effect.orDie)
-          yield* sql`UPDATE comment_threads SET comment_count = comment_count - 1 WHERE token = ${c.token}`.pipe(Effect.orDie)
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+              yield* sql`UPDATE comment_threads SET comment_count = comment_count - 1 WHERE token = ${c.token}`.pipe(
+                Effect.orDie
+              )
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* view(id, user.id)
       })
 
-      const report = Effect.fn("CommentEdits.report")(function*(user: User, id: number, reason: string, details: string | null) {
+      const report = Effect.fn("CommentEdits.report")(function* (
+        user: User,
+        id: number,
+        reason: string,
+        details: string | null
+      ) {
         const found = yield* repo.byId(id, null)
         if (Option.isNone(found)) return yield* commentNotFound(id)
         if (found.value.deletedAt !== null) return yield* commentDeleted(id)

@@ -6,7 +6,14 @@ import { dbAddress } from "../listings/Listing.ts"
 import { Notifications } from "../notifications/Notifications.ts"
 import { RateLimiter, rateLimitSettings } from "../../platform/ratelimit/RateLimiter.ts"
 import type { User } from "../accounts/users/User.ts"
-import { type CommentRow, CommentPage, CommentThread, type CommentView, LatestComments, toCommentView } from "./Comment.ts"
+import {
+  type CommentRow,
+  CommentPage,
+  CommentThread,
+  type CommentView,
+  LatestComments,
+  toCommentView
+} from "./Comment.ts"
 import { commentDeleted, commentNotFound, decodeCursor, requireVisible } from "./CommentErrors.ts"
 import { CommentsConfig } from "./CommentsConfig.ts"
 import { CommentsRepo } from "./CommentsRepo.ts"
@@ -31,19 +38,38 @@ const paged = (rows: ReadonlyArray<CommentRow>, limit: number, viewer: string | 
  * so numbers are gapless and commit in order), the comment with its resolved mentions, the parent's reply count,
  * and the notifications (reply, mentions) through `Notifications.notify`, which joins the transaction.
  */
-export class Comments extends Context.Service<Comments, {
-  readonly list: (token: string, page: PageQuery, viewer: string | null) => Effect.Effect<CommentPage, NotFound | Gone | BadRequest>
-  readonly thread: (id: number, page: PageQuery, viewer: string | null) => Effect.Effect<CommentThread, NotFound | Gone | BadRequest>
-  readonly byPostNumber: (token: string, postNumber: number, viewer: string | null) => Effect.Effect<CommentView, NotFound | Gone>
-  readonly latest: (tokens: ReadonlyArray<string>, limit: number, viewer: string | null) => Effect.Effect<LatestComments>
-  readonly create: (
-    user: User,
-    input: { readonly token: string; readonly text: string; readonly replyTo?: number; readonly image?: string }
-  ) => Effect.Effect<CommentView, NotFound | Gone | BadRequest | TooManyRequests>
-}>()("app/comments/Comments") {
+export class Comments extends Context.Service<
+  Comments,
+  {
+    readonly list: (
+      token: string,
+      page: PageQuery,
+      viewer: string | null
+    ) => Effect.Effect<CommentPage, NotFound | Gone | BadRequest>
+    readonly thread: (
+      id: number,
+      page: PageQuery,
+      viewer: string | null
+    ) => Effect.Effect<CommentThread, NotFound | Gone | BadRequest>
+    readonly byPostNumber: (
+      token: string,
+      postNumber: number,
+      viewer: string | null
+    ) => Effect.Effect<CommentView, NotFound | Gone>
+    readonly latest: (
+      tokens: ReadonlyArray<string>,
+      limit: number,
+      viewer: string | null
+    ) => Effect.Effect<LatestComments>
+    readonly create: (
+      user: User,
+      input: { readonly token: string; readonly text: string; readonly replyTo?: number; readonly image?: string }
+    ) => Effect.Effect<CommentView, NotFound | Gone | BadRequest | TooManyRequests>
+  }
+>()("app/comments/Comments") {
   static readonly layer = Layer.effect(
     Comments,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* CommentsRepo
       const notifications = yield* Notifications
@@ -55,7 +81,7 @@ export class Comments extends Context.Service<Comments, {
 
       const visible = (token: string) => Effect.flatMap(repo.tokenState(token), (state) => requireVisible(token, state))
 
-      const list = Effect.fn("Comments.list")(function*(mint: string, page: PageQuery, viewer: string | null) {
+      const list = Effect.fn("Comments.list")(function* (mint: string, page: PageQuery, viewer: string | null) {
         const token = dbAddress(mint)
         yield* visible(token)
         const after = yield* decodeCursor(page.cursor)
@@ -63,7 +89,7 @@ export class Comments extends Context.Service<Comments, {
         return new CommentPage({ ...paged(rows, page.limit, viewer), commentCount: yield* repo.commentCount(token) })
       })
 
-      const thread = Effect.fn("Comments.thread")(function*(id: number, page: PageQuery, viewer: string | null) {
+      const thread = Effect.fn("Comments.thread")(function* (id: number, page: PageQuery, viewer: string | null) {
         const after = yield* decodeCursor(page.cursor)
         const row = yield* repo.byId(id, viewer)
         if (Option.isNone(row)) return yield* commentNotFound(id)
@@ -73,7 +99,11 @@ export class Comments extends Context.Service<Comments, {
         return new CommentThread({ comment: toCommentView(row.value, viewer !== null), replies: items, nextCursor })
       })
 
-      const byPostNumber = Effect.fn("Comments.byPostNumber")(function*(mint: string, postNumber: number, viewer: string | null) {
+      const byPostNumber = Effect.fn("Comments.byPostNumber")(function* (
+        mint: string,
+        postNumber: number,
+        viewer: string | null
+      ) {
         const token = dbAddress(mint)
         yield* visible(token)
         const row = yield* repo.byPostNumber(token, postNumber, viewer)
@@ -81,7 +111,11 @@ export class Comments extends Context.Service<Comments, {
         return toCommentView(row.value, viewer !== null)
       })
 
-      const latest = Effect.fn("Comments.latest")(function*(mints: ReadonlyArray<string>, limit: number, viewer: string | null) {
+      const latest = Effect.fn("Comments.latest")(function* (
+        mints: ReadonlyArray<string>,
+        limit: number,
+        viewer: string | null
+      ) {
         const tokens = [...new Set(mints.map(dbAddress))]
         const rows = yield* repo.latest(tokens, limit, viewer)
         const byToken: Record<string, Array<CommentView>> = Object.fromEntries(tokens.map((t) => [t, []]))
@@ -89,7 +123,7 @@ export class Comments extends Context.Service<Comments, {
         return new LatestComments({ tokens: byToken })
       })
 
-      const create = Effect.fn("Comments.create")(function*(
+      const create = Effect.fn("Comments.create")(function* (
         user: User,
         input: { readonly token: string; readonly text: string; readonly replyTo?: number; readonly image?: string }
       ) {
@@ -106,7 +140,11 @@ export class Comments extends Context.Service<Comments, {
         }
         yield* visible(token)
         if (input.image !== undefined && !(yield* images.exists(input.image.split("/").pop()!))) {
-          return yield* new BadRequest({ code: "IMAGE_NOT_FOUND", message: `No stored image ${input.image}`, details: { image: input.image } })
+          return yield* new BadRequest({
+            code: "IMAGE_NOT_FOUND",
+            message: `No stored image ${input.image}`,
+            details: { image: input.image }
+          })
         }
         const parent = input.replyTo === undefined ? Option.none<CommentRow>() : yield* repo.byId(input.replyTo, null)
         if (input.replyTo !== undefined) {
@@ -123,34 +161,43 @@ export class Comments extends Context.Service<Comments, {
         const names = mentionedUsernames(input.text)
         const mentioned = inTextOrder(names, yield* repo.usersByUsername(names))
 
-        const id = yield* sql.withTransaction(Effect.gen(function*() {
-          const postNumber = yield* repo.nextPostNumber(token)
-          const id = yield* repo.insert({
-            token,
-            postNumber,
-            authorId: user.id,
-            replyTo: input.replyTo ?? null,
-            text: input.text,
-            image: input.image ?? null,
-            mentions: mentioned
-          })
-          const author = { userId: user.id, username: user.username }
-          if (Option.isSome(parent)) {
-            yield* repo.countReply(Number(parent.value.id))
-            if (parent.value.authorId !== user.id) {
-              yield* notifications.notify(parent.value.authorId, "COMMENT_REPLY", {
-                commentId: id,
+        const id = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const postNumber = yield* repo.nextPostNumber(token)
+              const id = yield* repo.insert({
                 token,
                 postNumber,
-                parentId: Number(parent.value.id),
-                author,
-                excerpt: excerpt(input.text)
-              }, { dedupeKey: `comment-reply:${id}` })
-            }
-          }
-          yield* mentions.notify({ id, token, postNumber, text: input.text, author, mentioned })
-          return id
-        })).pipe(Effect.orDie)
+                authorId: user.id,
+                replyTo: input.replyTo ?? null,
+                text: input.text,
+                image: input.image ?? null,
+                mentions: mentioned
+              })
+              const author = { userId: user.id, username: user.username }
+              if (Option.isSome(parent)) {
+                yield* repo.countReply(Number(parent.value.id))
+                if (parent.value.authorId !== user.id) {
+                  yield* notifications.notify(
+                    parent.value.authorId,
+                    "COMMENT_REPLY",
+                    {
+                      commentId: id,
+                      token,
+                      postNumber,
+                      parentId: Number(parent.value.id),
+                      author,
+                      excerpt: excerpt(input.text)
+                    },
+                    { dedupeKey: `comment-reply:${id}` }
+                  )
+                }
+              }
+              yield* mentions.notify({ id, token, postNumber, text: input.text, author, mentioned })
+              return id
+            })
+          )
+          .pipe(Effect.orDie)
         const row = yield* repo.byId(id, user.id)
         return toCommentView(Option.getOrThrow(row), true)
       })

@@ -18,6 +18,12 @@ import { MentionNotifier } from "./MentionNotifier.ts"
  */
 export const CommentsHttpLive = Layer.mergeAll(CommentsHttp, EngagementHttp).pipe(
   Layer.provideMerge(Layer.mergeAll(Comments.layer, CommentEdits.layer, Toggles.layer, Favorites.layer)),
-  Layer.provideMerge(Layer.mergeAll(CommentsRepo.layer, MentionNotifier.layer.pipe(Layer.provide(CommentsConfig.layer)), CommentsConfig.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      CommentsRepo.layer,
+      MentionNotifier.layer.pipe(Layer.provide(CommentsConfig.layer)),
+      CommentsConfig.layer
+    )
+  ),
   Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer))
 )

@@ -22,15 +22,18 @@ export interface OnChainLaunch {
  * Reads launches from the chain itself rather than from the index: claims and submits happen right after an ignite,
  * before the indexer may have caught up, and the creator check must use the chain's own answer.
  */
-export class LaunchpadReader extends Context.Service<LaunchpadReader, {
-  readonly chainId: number
-  readonly fireLaunch: Address
-  /** None when FireLaunch never launched `token`. */
-  readonly launchOf: (token: Address) => Effect.Effect<Option.Option<OnChainLaunch>, ServiceUnavailable>
-}>()("app/listings/LaunchpadReader") {
+export class LaunchpadReader extends Context.Service<
+  LaunchpadReader,
+  {
+    readonly chainId: number
+    readonly fireLaunch: Address
+    /** None when FireLaunch never launched `token`. */
+    readonly launchOf: (token: Address) => Effect.Effect<Option.Option<OnChainLaunch>, ServiceUnavailable>
+  }
+>()("app/listings/LaunchpadReader") {
   static readonly layer = Layer.effect(
     LaunchpadReader,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* Chain
       const client = chain.publicClient
       const fireLaunch = getAddress(chain.deployments.contracts.fireLaunch)
@@ -40,15 +43,17 @@ export class LaunchpadReader extends Context.Service<LaunchpadReader, {
           Effect.mapError(chainUnavailable)
         )
 
-      const launchOf = Effect.fn("LaunchpadReader.launchOf")(function*(token: Address) {
+      const launchOf = Effect.fn("LaunchpadReader.launchOf")(function* (token: Address) {
         const launch = yield* read("FireLaunch.launchOf", () =>
-          client.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "launchOf", args: [token] }))
+          client.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "launchOf", args: [token] })
+        )
         if (launch.creator === zeroAddress) return Option.none<OnChainLaunch>()
         const [name, symbol] = yield* read("ERC-20 name/symbol", () =>
           Promise.all([
             client.readContract({ address: token, abi: FireTokenAbi, functionName: "name" }),
             client.readContract({ address: token, abi: FireTokenAbi, functionName: "symbol" })
-          ]))
+          ])
+        )
         return Option.some<OnChainLaunch>({
           chainId: chain.chainId,
           token: getAddress(token),

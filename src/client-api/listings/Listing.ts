@@ -44,4 +44,7 @@ export const chainUnavailable = () =>
   new ServiceUnavailable({ code: "CHAIN_UNAVAILABLE", message: "Cannot read the chain now; retry" })
 
 export const imageRequired = () =>
-  new BadRequest({ code: "IMAGE_REQUIRED", message: "Send the image as multipart/form-data with one file part named `file`" })
+  new BadRequest({
+    code: "IMAGE_REQUIRED",
+    message: "Send the image as multipart/form-data with one file part named `file`"
+  })

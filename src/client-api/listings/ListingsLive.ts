@@ -22,5 +22,7 @@ import { ListingsRepo } from "./ListingsRepo.ts"
 export const ListingsHttpLive = Layer.mergeAll(TokensHttp, ClaimsHttp, LaunchesHttp, TokenAdminHttp).pipe(
   Layer.provideMerge(Layer.mergeAll(Claims.layer, Launches.layer, TokenModeration.layer, ImageRequiredLive)),
   Layer.provideMerge(Tokens.layer),
-  Layer.provideMerge(Layer.mergeAll(LaunchpadReader.layer, ListingsRepo.layer, TokensRepo.layer, LaunchesRepo.layer, ReportsRepo.layer))
+  Layer.provideMerge(
+    Layer.mergeAll(LaunchpadReader.layer, ListingsRepo.layer, TokensRepo.layer, LaunchesRepo.layer, ReportsRepo.layer)
+  )
 )

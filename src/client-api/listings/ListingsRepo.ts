@@ -46,30 +46,38 @@ const first = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (r)
  * All SQL of token_metadata and token_hides (tables: sql/0020_create_token_listings.sql). Addresses are lowercase.
  * Database failures are defects (5xx). Every method runs inside the caller's transaction when there is one.
  */
-export class ListingsRepo extends Context.Service<ListingsRepo, {
-  readonly metadata: (chainId: number, token: string) => Effect.Effect<Option.Option<Metadata>>
-  readonly isHidden: (chainId: number, token: string) => Effect.Effect<boolean>
-  /**
-   * Creates the metadata record unless the token is hidden or already has one, in one statement: the primary key
-   * decides between concurrent inserts (exactly one wins), so no lock or prior read is needed.
-   */
-  readonly insertMetadata: (row: NewMetadata) => Effect.Effect<
-    { readonly _tag: "Inserted"; readonly row: Metadata } | InsertRefusal
-  >
-  /** Sets the image of a record owned by `creatorId`; none when there is no such record. */
-  readonly setImage: (chainId: number, token: string, creatorId: string, image: string) => Effect.Effect<Option.Option<Metadata>>
-  /** Hides / unhides with an audit row, atomically; false when nothing changed (already hidden / not hidden). */
-  readonly setHidden: (input: {
-    readonly chainId: number
-    readonly token: string
-    readonly adminId: string
-    readonly hidden: boolean
-    readonly reason: string | null
-  }) => Effect.Effect<boolean>
-}>()("app/listings/ListingsRepo") {
+export class ListingsRepo extends Context.Service<
+  ListingsRepo,
+  {
+    readonly metadata: (chainId: number, token: string) => Effect.Effect<Option.Option<Metadata>>
+    readonly isHidden: (chainId: number, token: string) => Effect.Effect<boolean>
+    /**
+     * Creates the metadata record unless the token is hidden or already has one, in one statement: the primary key
+     * decides between concurrent inserts (exactly one wins), so no lock or prior read is needed.
+     */
+    readonly insertMetadata: (
+      row: NewMetadata
+    ) => Effect.Effect<{ readonly _tag: "Inserted"; readonly row: Metadata } | InsertRefusal>
+    /** Sets the image of a record owned by `creatorId`; none when there is no such record. */
+    readonly setImage: (
+      chainId: number,
+      token: string,
+      creatorId: string,
+      image: string
+    ) => Effect.Effect<Option.Option<Metadata>>
+    /** Hides / unhides with an audit row, atomically; false when nothing changed (already hidden / not hidden). */
+    readonly setHidden: (input: {
+      readonly chainId: number
+      readonly token: string
+      readonly adminId: string
+      readonly hidden: boolean
+      readonly reason: string | null
+    }) => Effect.Effect<boolean>
+  }
+>()("app/listings/ListingsRepo") {
   static readonly layer = Layer.effect(
     ListingsRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
       const metadata = (chainId: number, token: string) =>
@@ -84,7 +92,7 @@ export class ListingsRepo extends Context.Service<ListingsRepo, {
         )
 
       const insertMetadata = (row: NewMetadata) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const inserted = yield* sql`
             INSERT INTO token_metadata ${sql.insert({ ...row })}
             ON CONFLICT (chain_id, token_address) DO NOTHING
@@ -110,18 +118,26 @@ export class ListingsRepo extends Context.Service<ListingsRepo, {
             WHERE chain_id = ${chainId} AND token_address = ${token} AND creator_id = ${creatorId}
             RETURNING *`.pipe(Effect.flatMap(first), Effect.orDie),
         setHidden: ({ adminId, chainId, hidden, reason, token }) =>
-          sql.withTransaction(Effect.gen(function*() {
-            const changed = hidden
-              ? yield* sql`
+          sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const changed = hidden
+                  ? yield* sql`
                 INSERT INTO token_hides ${sql.insert({ chainId, tokenAddress: token, hiddenBy: adminId, reason })}
                 ON CONFLICT (chain_id, token_address) DO NOTHING RETURNING 1`
-              : yield* sql`DELETE FROM token_hides WHERE chain_id = ${chainId} AND token_address = ${token} RETURNING 1`
-            if (changed.length === 0) return false
-            yield* sql`INSERT INTO token_admin_actions ${
-              sql.insert({ adminId, chainId, tokenAddress: token, action: hidden ? "hide" : "unhide", reason })
-            }`
-            return true
-          })).pipe(Effect.orDie)
+                  : yield* sql`DELETE FROM token_hides WHERE chain_id = ${chainId} AND token_address = ${token} RETURNING 1`
+                if (changed.length === 0) return false
+                yield* sql`INSERT INTO token_admin_actions ${sql.insert({
+                  adminId,
+                  chainId,
+                  tokenAddress: token,
+                  action: hidden ? "hide" : "unhide",
+                  reason
+                })}`
+                return true
+              })
+            )
+            .pipe(Effect.orDie)
       })
     })
   )

@@ -20,12 +20,18 @@ const CommentRef = {
 const Excerpt = Schema.String.annotate({ description: "The first 140 characters of the comment text (plain text)" })
 
 export const payloads = {
-  COMMENT_REPLY: Schema.Struct({ ...CommentRef, parentId: Schema.Int, author: Schema.Struct(UserRef), excerpt: Excerpt })
-    .annotate({ description: "Someone replied to your comment (`commentId` is the reply, `parentId` yours)" }),
-  COMMENT_MENTION: Schema.Struct({ ...CommentRef, author: Schema.Struct(UserRef), excerpt: Excerpt })
-    .annotate({ description: "Someone mentioned your @username in a comment (new or edited)" }),
-  COMMENT_LIKE: Schema.Struct({ ...CommentRef, liker: Schema.Struct(UserRef) })
-    .annotate({ description: "Someone liked your comment (once per liker and comment, however often they toggle)" }),
+  COMMENT_REPLY: Schema.Struct({
+    ...CommentRef,
+    parentId: Schema.Int,
+    author: Schema.Struct(UserRef),
+    excerpt: Excerpt
+  }).annotate({ description: "Someone replied to your comment (`commentId` is the reply, `parentId` yours)" }),
+  COMMENT_MENTION: Schema.Struct({ ...CommentRef, author: Schema.Struct(UserRef), excerpt: Excerpt }).annotate({
+    description: "Someone mentioned your @username in a comment (new or edited)"
+  }),
+  COMMENT_LIKE: Schema.Struct({ ...CommentRef, liker: Schema.Struct(UserRef) }).annotate({
+    description: "Someone liked your comment (once per liker and comment, however often they toggle)"
+  }),
   FUEL_RECEIVED: Schema.Struct({
     chainId: Schema.Int,
     token: Address,
@@ -35,7 +41,8 @@ export const payloads = {
     logIndex: Schema.Int,
     blockNumber: Schema.Int
   }).annotate({
-    description: "Fuel (a tip) was given to a token you created (FuelVault FuelGiven), sent once the block is past the " +
+    description:
+      "Fuel (a tip) was given to a token you created (FuelVault FuelGiven), sent once the block is past the " +
       "finality depth, exactly once per log"
   }),
   LAUNCH_COMPLETED: Schema.Struct({

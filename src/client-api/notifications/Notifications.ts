@@ -42,44 +42,59 @@ export const toView = (row: Row): NotificationView =>
  * was committed; it also enqueues one push job per subscription of the recipient in that transaction, and the push
  * worker (src/client-api/notifications/push/PushWorker.ts) delivers them after the commit, never inside the request.
  */
-export class Notifications extends Context.Service<Notifications, {
-  readonly notify: <K extends NotificationKind>(
-    userId: string,
-    kind: K,
-    payload: PayloadOf<K>,
-    options?: NotifyOptions
-  ) => Effect.Effect<boolean>
-  readonly list: (userId: string, query: { readonly unread: boolean; readonly limit: number; readonly cursor: number | undefined }) => Effect.Effect<NotificationPage>
-  readonly unreadCount: (userId: string) => Effect.Effect<number>
-  readonly markRead: (userId: string, id: number) => Effect.Effect<NotificationView, NotFound>
-  readonly markAllRead: (userId: string) => Effect.Effect<number>
-}>()("app/notifications/Notifications") {
+export class Notifications extends Context.Service<
+  Notifications,
+  {
+    readonly notify: <K extends NotificationKind>(
+      userId: string,
+      kind: K,
+      payload: PayloadOf<K>,
+      options?: NotifyOptions
+    ) => Effect.Effect<boolean>
+    readonly list: (
+      userId: string,
+      query: { readonly unread: boolean; readonly limit: number; readonly cursor: number | undefined }
+    ) => Effect.Effect<NotificationPage>
+    readonly unreadCount: (userId: string) => Effect.Effect<number>
+    readonly markRead: (userId: string, id: number) => Effect.Effect<NotificationView, NotFound>
+    readonly markAllRead: (userId: string) => Effect.Effect<number>
+  }
+>()("app/notifications/Notifications") {
   static readonly layer = Layer.effect(
     Notifications,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
-      const notify = <K extends NotificationKind>(userId: string, kind: K, payload: PayloadOf<K>, options: NotifyOptions = {}) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const inserted = yield* sql<{ id: string }>`
+      const notify = <K extends NotificationKind>(
+        userId: string,
+        kind: K,
+        payload: PayloadOf<K>,
+        options: NotifyOptions = {}
+      ) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const inserted = yield* sql<{ id: string }>`
             INSERT INTO notifications (user_id, kind, payload, dedupe_key)
             VALUES (${userId}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${options.dedupeKey ?? null})
             ON CONFLICT (dedupe_key) DO NOTHING
             RETURNING id`
-          const id = inserted[0]?.id
-          if (id === undefined) return false
-          yield* sql`
+              const id = inserted[0]?.id
+              if (id === undefined) return false
+              yield* sql`
             INSERT INTO notification_counters (user_id, unread) VALUES (${userId}, 1)
             ON CONFLICT (user_id) DO UPDATE SET unread = notification_counters.unread + 1`
-          const jobs = yield* sql`
+              const jobs = yield* sql`
             INSERT INTO push_jobs (notification_id, subscription_id)
             SELECT ${id}, id FROM push_subscriptions WHERE user_id = ${userId}
             RETURNING id`
-          if (jobs.length > 0) yield* sql`SELECT pg_notify(${PUSH_CHANNEL}, '')`
-          return true
-        })).pipe(Effect.withSpan("Notifications.notify", { attributes: { kind } }), Effect.orDie)
+              if (jobs.length > 0) yield* sql`SELECT pg_notify(${PUSH_CHANNEL}, '')`
+              return true
+            })
+          )
+          .pipe(Effect.withSpan("Notifications.notify", { attributes: { kind } }), Effect.orDie)
 
-      const list = Effect.fn("Notifications.list")(function*(
+      const list = Effect.fn("Notifications.list")(function* (
         userId: string,
         query: { readonly unread: boolean; readonly limit: number; readonly cursor: number | undefined }
       ) {
@@ -104,36 +119,46 @@ export class Notifications extends Context.Service<Notifications, {
         )
 
       const markRead = (userId: string, id: number) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const changed = yield* sql<Row>`
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const changed = yield* sql<Row>`
             UPDATE notifications SET read_at = now() WHERE id = ${id} AND user_id = ${userId} AND read_at IS NULL
             RETURNING id, kind, payload, created_at, read_at`
-          if (changed.length > 0) {
-            yield* sql`UPDATE notification_counters SET unread = unread - 1 WHERE user_id = ${userId}`
-            return changed[0]
-          }
-          const existing = yield* sql<Row>`
+              if (changed.length > 0) {
+                yield* sql`UPDATE notification_counters SET unread = unread - 1 WHERE user_id = ${userId}`
+                return changed[0]
+              }
+              const existing = yield* sql<Row>`
             SELECT id, kind, payload, created_at, read_at FROM notifications WHERE id = ${id} AND user_id = ${userId}`
-          return existing[0]
-        })).pipe(
-          Effect.orDie,
-          Effect.flatMap((row) =>
-            row === undefined
-              ? Effect.fail(new NotFound({ code: "NOTIFICATION_NOT_FOUND", message: `No notification ${id} of yours` }))
-              : Effect.succeed(toView(row))
-          ),
-          Effect.withSpan("Notifications.markRead")
-        )
+              return existing[0]
+            })
+          )
+          .pipe(
+            Effect.orDie,
+            Effect.flatMap((row) =>
+              row === undefined
+                ? Effect.fail(
+                    new NotFound({ code: "NOTIFICATION_NOT_FOUND", message: `No notification ${id} of yours` })
+                  )
+                : Effect.succeed(toView(row))
+            ),
+            Effect.withSpan("Notifications.markRead")
+          )
 
       const markAllRead = (userId: string) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const changed = yield* sql`
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const changed = yield* sql`
             UPDATE notifications SET read_at = now() WHERE user_id = ${userId} AND read_at IS NULL RETURNING id`
-          if (changed.length > 0) {
-            yield* sql`UPDATE notification_counters SET unread = unread - ${changed.length} WHERE user_id = ${userId}`
-          }
-          return changed.length
-        })).pipe(Effect.orDie, Effect.withSpan("Notifications.markAllRead"))
+              if (changed.length > 0) {
+                yield* sql`UPDATE notification_counters SET unread = unread - ${changed.length} WHERE user_id = ${userId}`
+              }
+              return changed.length
+            })
+          )
+          .pipe(Effect.orDie, Effect.withSpan("Notifications.markAllRead"))
 
       return Notifications.of({ notify, list, unreadCount, markRead, markAllRead })
     })

@@ -10,7 +10,9 @@ export const NOTIFICATION_PAGE = { default: 20, max: 100 } as const
 
 export class NotificationPage extends Schema.Class<NotificationPage>("NotificationPage")({
   items: Schema.Array(NotificationView).annotate({ description: "Newest first" }),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  })
 }) {}
 
 export class UnreadCount extends Schema.Class<UnreadCount>("UnreadCount")({
@@ -27,19 +29,27 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
     HttpApiEndpoint.get("listNotifications", "/v1/notifications", {
       query: {
         unread: Schema.optional(Schema.Literals(["true", "false"])).annotate({ description: "`true`: unread only" }),
-        limit: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: NOTIFICATION_PAGE.max }))).annotate({
+        limit: Schema.optional(
+          Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: NOTIFICATION_PAGE.max }))
+        ).annotate({
           description: `Page size, 1–${NOTIFICATION_PAGE.max} (default ${NOTIFICATION_PAGE.default})`
         }),
-        cursor: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "From `nextCursor`" })
+        cursor: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({
+          description: "From `nextCursor`"
+        })
       },
       success: NotificationPage,
       error: BadRequest
-    }).middleware(Authentication).annotateMerge(doc(
-      "My notifications",
-      "Newest first, keyset-paginated by id (stable while new ones arrive). Kinds: " +
-        `${NotificationKinds.join(", ")}; each kind's payload is in the Notification schema. The same JSON is the ` +
-        "body of the web push message."
-    )),
+    })
+      .middleware(Authentication)
+      .annotateMerge(
+        doc(
+          "My notifications",
+          "Newest first, keyset-paginated by id (stable while new ones arrive). Kinds: " +
+            `${NotificationKinds.join(", ")}; each kind's payload is in the Notification schema. The same JSON is the ` +
+            "body of the web push message."
+        )
+      ),
     HttpApiEndpoint.get("unreadCount", "/v1/notifications/unread-count", { success: UnreadCount })
       .middleware(Authentication)
       .annotateMerge(doc("My unread count", "Kept on a row, updated in the same transaction as each notification.")),
@@ -47,16 +57,21 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       params: { id: Schema.Int },
       success: NotificationView,
       error: [BadRequest, NotFound]
-    }).middleware(Authentication).annotateMerge(doc(
-      "Mark one read",
-      "Idempotent: an already-read notification is returned as it is. 404 NOTIFICATION_NOT_FOUND (unknown or not yours)."
-    )),
+    })
+      .middleware(Authentication)
+      .annotateMerge(
+        doc(
+          "Mark one read",
+          "Idempotent: an already-read notification is returned as it is. 404 NOTIFICATION_NOT_FOUND (unknown or not yours)."
+        )
+      ),
     HttpApiEndpoint.post("markAllRead", "/v1/notifications/read-all", { success: MarkedRead })
       .middleware(Authentication)
       .annotateMerge(doc("Mark all read", "Marks every unread notification of the caller read."))
   )
-  .annotateMerge(OpenApi.annotations({
-    title: "Notifications",
-    description: "Replies, mentions, likes, fuel received, launches completed, tokens graduated, claims succeeded"
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Notifications",
+      description: "Replies, mentions, likes, fuel received, launches completed, tokens graduated, claims succeeded"
+    })
+  ) {}

@@ -10,11 +10,11 @@ import { Notifications } from "./Notifications.ts"
 import { NotificationsHttp } from "./NotificationsHttp.ts"
 
 /** Notifications and web push: the service other features call (`Notifications.notify`) and the push worker fiber. */
-export const NotificationServicesLive = Layer.mergeAll(Notifications.layer, PushWorker.layer, PushSubscriptions.layer).pipe(
-  Layer.provideMerge(PushSender.layer),
-  Layer.provideMerge(VapidKeys.layer),
-  Layer.provideMerge(PushConfig.layer)
-)
+export const NotificationServicesLive = Layer.mergeAll(
+  Notifications.layer,
+  PushWorker.layer,
+  PushSubscriptions.layer
+).pipe(Layer.provideMerge(PushSender.layer), Layer.provideMerge(VapidKeys.layer), Layer.provideMerge(PushConfig.layer))
 
 /** The routes (/v1/notifications, /v1/push) and the chain notifier of `chainId`, over the services. */
 export const notificationsHttpLive = (chainId: number) =>

@@ -28,13 +28,29 @@ export const PrecomputedLive = SocialRefreshLive.pipe(
 )
 
 /** The services behind the social routes, over the process's database, chain and config. */
-export const SocialServicesLive = Layer.mergeAll(FuelLedgerLive, Gifts.layer, Shares.layer, LinkedAccounts.layer, Feed.layer, Discovery.layer).pipe(
+export const SocialServicesLive = Layer.mergeAll(
+  FuelLedgerLive,
+  Gifts.layer,
+  Shares.layer,
+  LinkedAccounts.layer,
+  Feed.layer,
+  Discovery.layer
+).pipe(
   Layer.provideMerge(Layer.mergeAll(GiftsRepo.layer, GiftsConfig.layer, XAuthCipher.layer, FeedRepo.layer)),
   Layer.provideMerge(PrecomputedLive)
 )
 
 /** The client API's social routes: fuel, gifts, competition, badges, shares, x-auth, feeds, content. */
-export const SocialHttpLive = Layer.mergeAll(FuelHttp, GiftsHttp, CompetitionHttp, BadgesHttp, SharesHttp, XAuthHttp, FeedHttp, ContentHttp).pipe(
+export const SocialHttpLive = Layer.mergeAll(
+  FuelHttp,
+  GiftsHttp,
+  CompetitionHttp,
+  BadgesHttp,
+  SharesHttp,
+  XAuthHttp,
+  FeedHttp,
+  ContentHttp
+).pipe(
   Layer.provideMerge(SocialServicesLive),
   // The auth middlewares; the same layer value as the account routes', so one instance is built (layers memoize).
   Layer.provide(AccountServicesLive)

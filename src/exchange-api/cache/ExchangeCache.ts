@@ -32,17 +32,23 @@ export const entryHeaders = (entry: Entry) => ({ etag: entry.etag, "cache-contro
  * two entries), and an entry is stored only after its route decoded the request and answered 200, so `lookup` of a
  * key can only find a valid request's answer.
  */
-export class ExchangeCache extends Context.Service<ExchangeCache, {
-  /** `value` is the route's JSON-ready (already encoded) response body. */
-  readonly respond: <E, R>(key: string, value: Effect.Effect<unknown, E, R>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
-  /** The fresh entry of a key, if any (no fill). */
-  readonly lookup: (key: string) => Entry | undefined
-  readonly invalidate: () => void
-  readonly size: () => number
-}>()("app/exchange/ExchangeCache") {
+export class ExchangeCache extends Context.Service<
+  ExchangeCache,
+  {
+    /** `value` is the route's JSON-ready (already encoded) response body. */
+    readonly respond: <E, R>(
+      key: string,
+      value: Effect.Effect<unknown, E, R>
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
+    /** The fresh entry of a key, if any (no fill). */
+    readonly lookup: (key: string) => Entry | undefined
+    readonly invalidate: () => void
+    readonly size: () => number
+  }
+>()("app/exchange/ExchangeCache") {
   static readonly layer = Layer.effect(
     ExchangeCache,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { cacheEnabled } = yield* exchangeSettings
       const feed = yield* IndexerChangeFeed
       const entries = new Map<string, Entry>()
@@ -58,11 +64,16 @@ export class ExchangeCache extends Context.Service<ExchangeCache, {
 
       const toEntry = (value: unknown): Entry => {
         const body = encoder.encode(JSON.stringify(value))
-        return { body, etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`, storedAt: Date.now() }
+        return {
+          body,
+          etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`,
+          storedAt: Date.now()
+        }
       }
       const answer = (request: HttpServerRequest.HttpServerRequest, entry: Entry) => {
         const headers = entryHeaders(entry)
-        if (matchesTag(request.headers["if-none-match"], entry.etag)) return HttpServerResponse.empty({ status: 304, headers })
+        if (matchesTag(request.headers["if-none-match"], entry.etag))
+          return HttpServerResponse.empty({ status: 304, headers })
         return HttpServerResponse.uint8Array(entry.body, { contentType: "application/json", headers })
       }
       const lookup = (key: string) => {
@@ -71,7 +82,7 @@ export class ExchangeCache extends Context.Service<ExchangeCache, {
       }
 
       const respond = <E, R>(key: string, value: Effect.Effect<unknown, E, R>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           if (!cacheEnabled) return answer(request, toEntry(yield* value))
           const hit = lookup(key)
@@ -81,7 +92,9 @@ export class ExchangeCache extends Context.Service<ExchangeCache, {
             const started = generation
             const context = yield* Effect.context<R>()
             // Failures are not cached: every waiter gets the Exit, the next request tries again.
-            const fill: Promise<Exit.Exit<Entry, E>> = Effect.runPromiseExitWith(context)(Effect.map(value, toEntry)).then((exit) => {
+            const fill: Promise<Exit.Exit<Entry, E>> = Effect.runPromiseExitWith(context)(
+              Effect.map(value, toEntry)
+            ).then((exit) => {
               if (inflight.get(key) === fill) inflight.delete(key)
               if (Exit.isSuccess(exit) && generation === started) {
                 if (entries.size >= MAX_ENTRIES) entries.clear()

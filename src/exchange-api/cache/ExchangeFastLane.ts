@@ -13,7 +13,8 @@ import { PUBLIC_BUCKET } from "../PublicRateLimit.ts"
 
 const answered = (status: "200" | "304") =>
   Metric.counter("exchange_fast_lane_responses", {
-    description: "Exchange requests answered from the cache at the Node listener (the rest went through the Effect app)",
+    description:
+      "Exchange requests answered from the cache at the Node listener (the rest went through the Effect app)",
     attributes: { status },
     incremental: true
   })
@@ -38,58 +39,62 @@ export const fastLaneResponses = { ok: answered("200"), notModified: answered("3
  * `http_request_duration_seconds` (it needs the matched route): lane answers are counted in
  * `exchange_fast_lane_responses{status}` on /metrics instead.
  */
-export const ExchangeFastLaneLive = Layer.effectDiscard(Effect.gen(function*() {
-  const settings = yield* exchangeSettings
-  if (!settings.cacheEnabled || !settings.fastLane) return
-  const cache = yield* ExchangeCache
-  const lane = yield* FastLane
-  const appSettings = yield* AppConfig
-  const { trustProxy } = appSettings
-  const proxyTrust = proxyTrustOf(appSettings)
-  // The security headers of the Effect path, from the same definition (HSTS too, behind the trusted TLS proxy).
-  const securityHeaders = makeSecurityHeaders((yield* httpSecurityConfig).hstsMaxAgeSeconds, trustProxy)
-  const limits = yield* rateLimitSettings
-  const limiter = yield* RateLimiter
-  const context = yield* Effect.context<never>()
-  const rule = limits.exchangePublic
-  const { ok, notModified } = fastLaneResponses
+export const ExchangeFastLaneLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const settings = yield* exchangeSettings
+    if (!settings.cacheEnabled || !settings.fastLane) return
+    const cache = yield* ExchangeCache
+    const lane = yield* FastLane
+    const appSettings = yield* AppConfig
+    const { trustProxy } = appSettings
+    const proxyTrust = proxyTrustOf(appSettings)
+    // The security headers of the Effect path, from the same definition (HSTS too, behind the trusted TLS proxy).
+    const securityHeaders = makeSecurityHeaders((yield* httpSecurityConfig).hstsMaxAgeSeconds, trustProxy)
+    const limits = yield* rateLimitSettings
+    const limiter = yield* RateLimiter
+    const context = yield* Effect.context<never>()
+    const rule = limits.exchangePublic
+    const { ok, notModified } = fastLaneResponses
 
-  const handler = (request: IncomingMessage, response: ServerResponse) => {
-    const url = request.url
-    if (request.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* "/" */) return false
-    const headers = request.headers
-    if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
-    // Cross-origin browser requests take the Effect path, where CORS (src/platform/http/HttpSecurity.ts) is decided.
-    if (headers["origin"] !== undefined) return false
-    const entry = cache.lookup(url)
-    if (entry === undefined) return false
-    let limitHeaders: Record<string, string> | undefined
-    if (limits.enabled) {
-      const ip = ipLimitKey(callerIpOf(proxyTrust, headers["x-forwarded-for"] as string | undefined, request.socket.remoteAddress))
-      const decision = limiter.consumeLocal(PUBLIC_BUCKET, ip, rule)
-      if (decision === undefined) return false
-      limitHeaders = rateLimitHeaders(decision, rule)
-    }
-    // The header order of the Effect path: the response's own, then the request id, then the limit headers.
-    const requestId = requestIdFrom(headers["x-request-id"] as string | undefined)
-    const security = securityHeaders(headers["x-forwarded-proto"] as string | undefined)
-    if (matchesTag(headers["if-none-match"], entry.etag)) {
-      response.writeHead(304, { ...entryHeaders(entry), ...security, "x-request-id": requestId, ...limitHeaders })
-      response.end()
-      notModified.updateUnsafe(1, context)
+    const handler = (request: IncomingMessage, response: ServerResponse) => {
+      const url = request.url
+      if (request.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* "/" */) return false
+      const headers = request.headers
+      if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
+      // Cross-origin browser requests take the Effect path, where CORS (src/platform/http/HttpSecurity.ts) is decided.
+      if (headers["origin"] !== undefined) return false
+      const entry = cache.lookup(url)
+      if (entry === undefined) return false
+      let limitHeaders: Record<string, string> | undefined
+      if (limits.enabled) {
+        const ip = ipLimitKey(
+          callerIpOf(proxyTrust, headers["x-forwarded-for"] as string | undefined, request.socket.remoteAddress)
+        )
+        const decision = limiter.consumeLocal(PUBLIC_BUCKET, ip, rule)
+        if (decision === undefined) return false
+        limitHeaders = rateLimitHeaders(decision, rule)
+      }
+      // The header order of the Effect path: the response's own, then the request id, then the limit headers.
+      const requestId = requestIdFrom(headers["x-request-id"] as string | undefined)
+      const security = securityHeaders(headers["x-forwarded-proto"] as string | undefined)
+      if (matchesTag(headers["if-none-match"], entry.etag)) {
+        response.writeHead(304, { ...entryHeaders(entry), ...security, "x-request-id": requestId, ...limitHeaders })
+        response.end()
+        notModified.updateUnsafe(1, context)
+        return true
+      }
+      response.writeHead(200, {
+        ...entryHeaders(entry),
+        "content-type": "application/json",
+        "content-length": String(entry.body.byteLength),
+        ...security,
+        "x-request-id": requestId,
+        ...limitHeaders
+      })
+      response.end(entry.body)
+      ok.updateUnsafe(1, context)
       return true
     }
-    response.writeHead(200, {
-      ...entryHeaders(entry),
-      "content-type": "application/json",
-      "content-length": String(entry.body.byteLength),
-      ...security,
-      "x-request-id": requestId,
-      ...limitHeaders
-    })
-    response.end(entry.body)
-    ok.updateUnsafe(1, context)
-    return true
-  }
-  yield* lane.add(handler)
-}))
+    yield* lane.add(handler)
+  })
+)

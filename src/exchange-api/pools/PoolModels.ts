@@ -11,7 +11,9 @@ export const TokenRef = Schema.Struct({
 }).annotate({ identifier: "TokenRef" })
 
 export const LaunchpadFlags = Schema.Struct({
-  launchedHere: Schema.Boolean.annotate({ description: "The pool was opened by FireLaunch.ignite (a canonical launch)" }),
+  launchedHere: Schema.Boolean.annotate({
+    description: "The pool was opened by FireLaunch.ignite (a canonical launch)"
+  }),
   token: Schema.NullOr(Schema.String).annotate({ description: "The launched token of the pool, if any" }),
   graduationConditionRecorded: Schema.Boolean,
   graduated: Schema.Boolean
@@ -25,12 +27,18 @@ const summaryFields = {
   token1: TokenRef,
   feeTier: Schema.Int.annotate({ description: "Fee in hundredths of a basis point (3000 = 0.3 %)" }),
   tickSpacing: Schema.Int,
-  price: Schema.NullOr(Schema.Number).annotate({ description: "token1 per token0 in human units; null before initialization" }),
+  price: Schema.NullOr(Schema.Number).annotate({
+    description: "token1 per token0 in human units; null before initialization"
+  }),
   liquidity: RawAmount.annotate({ description: "In-range liquidity (L)" }),
-  reserve0: RawAmount.annotate({ description: "token0 held by the pool (deposits and swaps in, minus withdrawals, swaps out)" }),
+  reserve0: RawAmount.annotate({
+    description: "token0 held by the pool (deposits and swaps in, minus withdrawals, swaps out)"
+  }),
   reserve1: RawAmount,
   tvlUsd: Usd,
-  volume24hUsd: Schema.Number.annotate({ description: "USD volume over the last 24 hourly buckets up to the last indexed block" }),
+  volume24hUsd: Schema.Number.annotate({
+    description: "USD volume over the last 24 hourly buckets up to the last indexed block"
+  }),
   fees24hUsd: Schema.Number.annotate({ description: "volume24hUsd × fee tier" }),
   swaps24h: Schema.Int,
   createdAt: Schema.String.annotate({ description: "ISO time of the pool's creation block" }),
@@ -44,7 +52,8 @@ export type PoolSummary = typeof PoolSummary.Type
 export const PoolDetail = Schema.Struct({
   ...summaryFields,
   slot0: Schema.NullOr(Schema.Struct({ sqrtPriceX96: RawAmount, tick: Schema.Int })).annotate({
-    description: "sqrtPriceX96 and tick as UniswapV3Pool.slot0() reports them at the last indexed block; null before initialize"
+    description:
+      "sqrtPriceX96 and tick as UniswapV3Pool.slot0() reports them at the last indexed block; null before initialize"
   }),
   totals: Schema.Struct({
     volume0: RawAmount,
@@ -61,7 +70,9 @@ export const PoolDetail = Schema.Struct({
 }).annotate({ identifier: "PoolDetail" })
 export type PoolDetail = typeof PoolDetail.Type
 
-export const PoolList = Schema.Struct({ items: Schema.Array(PoolSummary), page: OffsetPage }).annotate({ identifier: "PoolList" })
+export const PoolList = Schema.Struct({ items: Schema.Array(PoolSummary), page: OffsetPage }).annotate({
+  identifier: "PoolList"
+})
 
 export const AdmittedPool = Schema.Struct({
   pool: PoolSummary,
@@ -121,7 +132,9 @@ export const PoolEvent = Schema.Struct({
   amount0: RawAmount.annotate({ description: "Signed for swaps (pool's view: positive = into the pool)" }),
   amount1: RawAmount,
   amountUsd: Schema.NullOr(Schema.Number),
-  liquidity: Schema.NullOr(RawAmount).annotate({ description: "Swaps: in-range liquidity after; mints/burns: liquidity added/removed" }),
+  liquidity: Schema.NullOr(RawAmount).annotate({
+    description: "Swaps: in-range liquidity after; mints/burns: liquidity added/removed"
+  }),
   tickLower: Schema.NullOr(Schema.Int),
   tickUpper: Schema.NullOr(Schema.Int),
   sqrtPriceX96: Schema.NullOr(RawAmount),
@@ -129,24 +142,36 @@ export const PoolEvent = Schema.Struct({
   price: Schema.NullOr(Schema.Number)
 }).annotate({ identifier: "PoolEvent" })
 
-export const PoolEvents = Schema.Struct({ items: Schema.Array(PoolEvent), page: CursorPage }).annotate({ identifier: "PoolEvents" })
+export const PoolEvents = Schema.Struct({ items: Schema.Array(PoolEvent), page: CursorPage }).annotate({
+  identifier: "PoolEvents"
+})
 
 export const PoolTicks = Schema.Struct({
   poolId: Schema.String,
   tickSpacing: Schema.Int,
   currentTick: Schema.NullOr(Schema.Int),
-  liquidity: RawAmount.annotate({ description: "In-range liquidity now (equals liquidityActive of the range holding currentTick)" }),
-  ticks: Schema.Array(Schema.Struct({
-    tick: Schema.Int,
-    liquidityNet: RawAmount.annotate({ description: "Signed change of active liquidity when the price crosses this tick upwards" }),
-    liquidityGross: RawAmount,
-    liquidityActive: RawAmount.annotate({ description: "Liquidity active in [tick, next initialized tick)" }),
-    price0: Schema.Number.annotate({ description: "1.0001^tick adjusted for decimals: token1 per token0 at this tick" })
-  }))
+  liquidity: RawAmount.annotate({
+    description: "In-range liquidity now (equals liquidityActive of the range holding currentTick)"
+  }),
+  ticks: Schema.Array(
+    Schema.Struct({
+      tick: Schema.Int,
+      liquidityNet: RawAmount.annotate({
+        description: "Signed change of active liquidity when the price crosses this tick upwards"
+      }),
+      liquidityGross: RawAmount,
+      liquidityActive: RawAmount.annotate({ description: "Liquidity active in [tick, next initialized tick)" }),
+      price0: Schema.Number.annotate({
+        description: "1.0001^tick adjusted for decimals: token1 per token0 at this tick"
+      })
+    })
+  )
 }).annotate({ identifier: "PoolTicks" })
 
 export const Position = Schema.Struct({
-  positionId: Schema.NullOr(Schema.String).annotate({ description: "NonfungiblePositionManager token id; null for a position held directly on the pool" }),
+  positionId: Schema.NullOr(Schema.String).annotate({
+    description: "NonfungiblePositionManager token id; null for a position held directly on the pool"
+  }),
   poolId: Schema.String,
   owner: Schema.String,
   token0: Schema.String,
@@ -159,7 +184,8 @@ export const Position = Schema.Struct({
   amount0: RawAmount.annotate({ description: "token0 the liquidity is worth at the current price (v3 math)" }),
   amount1: RawAmount,
   uncollectedFees0: Schema.NullOr(RawAmount).annotate({
-    description: "Fees (and owed tokens) collect() would pay now, by eth_call from the owner; null when not read (direct positions)"
+    description:
+      "Fees (and owed tokens) collect() would pay now, by eth_call from the owner; null when not read (direct positions)"
   }),
   uncollectedFees1: Schema.NullOr(RawAmount),
   deposited0: Schema.NullOr(RawAmount),
@@ -170,4 +196,6 @@ export const Position = Schema.Struct({
   collected1: Schema.NullOr(RawAmount)
 }).annotate({ identifier: "Position" })
 
-export const PoolPositions = Schema.Struct({ items: Schema.Array(Position), page: OffsetPage }).annotate({ identifier: "PoolPositions" })
+export const PoolPositions = Schema.Struct({ items: Schema.Array(Position), page: OffsetPage }).annotate({
+  identifier: "PoolPositions"
+})

@@ -8,8 +8,22 @@ export const poolSummary = (r: PoolRow, chainId: number): PoolSummary => ({
   poolId: idOf(r.address, chainId),
   address: r.address,
   chainId,
-  token0: { tokenId: idOf(r.token0, chainId), address: r.token0, name: r.name0, symbol: r.symbol0, decimals: r.decimals0, priceUsd: r.priceUsd0 },
-  token1: { tokenId: idOf(r.token1, chainId), address: r.token1, name: r.name1, symbol: r.symbol1, decimals: r.decimals1, priceUsd: r.priceUsd1 },
+  token0: {
+    tokenId: idOf(r.token0, chainId),
+    address: r.token0,
+    name: r.name0,
+    symbol: r.symbol0,
+    decimals: r.decimals0,
+    priceUsd: r.priceUsd0
+  },
+  token1: {
+    tokenId: idOf(r.token1, chainId),
+    address: r.token1,
+    name: r.name1,
+    symbol: r.symbol1,
+    decimals: r.decimals1,
+    priceUsd: r.priceUsd1
+  },
   feeTier: r.fee,
   tickSpacing: r.tickSpacing,
   price: r.price,

@@ -58,8 +58,13 @@ export type PoolSort = "tvl" | "volume" | "created"
  * SQL of the pool routes. "24 h" figures are over the last 24 hourly candles up to the last indexed block's time
  * (chain time, not wall-clock time: a devnet's clock may run ahead), so they cost one index range per pool.
  */
-export class PoolsRepo extends Context.Service<PoolsRepo, ReturnType<typeof makePoolsRepo>>()("app/exchange/PoolsRepo") {
-  static readonly layer = Layer.effect(PoolsRepo, Effect.map(SqlClient.SqlClient, (sql) => makePoolsRepo(sql)))
+export class PoolsRepo extends Context.Service<PoolsRepo, ReturnType<typeof makePoolsRepo>>()(
+  "app/exchange/PoolsRepo"
+) {
+  static readonly layer = Layer.effect(
+    PoolsRepo,
+    Effect.map(SqlClient.SqlClient, (sql) => makePoolsRepo(sql))
+  )
 }
 
 const makePoolsRepo = (sql: SqlClient.SqlClient) => {
@@ -75,7 +80,8 @@ const makePoolsRepo = (sql: SqlClient.SqlClient) => {
       parts.push(sql`((p.token0 = ${a} AND p.token1 = ${b}) OR (p.token0 = ${b} AND p.token1 = ${a}))`)
     }
     if (f.minTvlUsd !== undefined) parts.push(sql`coalesce(s.tvl_usd, 0) >= ${f.minTvlUsd}`)
-    if (f.addresses !== undefined) parts.push(f.addresses.length === 0 ? sql`false` : sql`p.address IN ${sql.in(f.addresses)}`)
+    if (f.addresses !== undefined)
+      parts.push(f.addresses.length === 0 ? sql`false` : sql`p.address IN ${sql.in(f.addresses)}`)
     return sql.and(parts)
   }
 
@@ -105,26 +111,34 @@ const makePoolsRepo = (sql: SqlClient.SqlClient) => {
 
   const orderBy = (sort: PoolSort, order: "asc" | "desc") => {
     const dir = order === "asc" ? sql`ASC` : sql`DESC`
-    const column = sort === "tvl" ? sql`coalesce(tvl_usd, 0)` : sort === "volume" ? sql`volume24h_usd` : sql`created_block::numeric`
+    const column =
+      sort === "tvl" ? sql`coalesce(tvl_usd, 0)` : sort === "volume" ? sql`volume24h_usd` : sql`created_block::numeric`
     return sql`ORDER BY ${column} ${dir}, address`
   }
 
   return {
     /** The quote allowlist of a chain (`quote_allowlist`, src/exchange-api/quotes/Allowlist.ts): /pools/admitted applies it. */
     quoteAllowlist: (chainId: number) =>
-      sql<{ address: string }>`SELECT address FROM quote_allowlist WHERE chain_id = ${chainId}`.pipe(Effect.map((r) => r.map((x) => x.address))),
+      sql<{ address: string }>`SELECT address FROM quote_allowlist WHERE chain_id = ${chainId}`.pipe(
+        Effect.map((r) => r.map((x) => x.address))
+      ),
     list: (chainId: number, filter: PoolFilter, sort: PoolSort, order: "asc" | "desc", limit: number, offset: number) =>
-      Effect.all({
-        rows: sql<PoolRow>`SELECT * FROM (${select(chainId)} WHERE ${where(chainId, filter)}) x ${orderBy(sort, order)}
+      Effect.all(
+        {
+          rows: sql<PoolRow>`SELECT * FROM (${select(chainId)} WHERE ${where(chainId, filter)}) x ${orderBy(sort, order)}
           LIMIT ${limit} OFFSET ${offset}`,
-        total: sql<{ n: number }>`SELECT count(*)::int AS n FROM pools p
+          total: sql<{ n: number }>`SELECT count(*)::int AS n FROM pools p
           LEFT JOIN pool_states s ON s.chain_id = p.chain_id AND s.pool = p.address WHERE ${where(chainId, filter)}`.pipe(
-          Effect.map((r) => r[0]!.n)
-        )
-      }, { concurrency: 2 }),
+            Effect.map((r) => r[0]!.n)
+          )
+        },
+        { concurrency: 2 }
+      ),
 
     byAddress: (chainId: number, address: string) =>
-      sql<PoolRow>`${select(chainId)} WHERE p.chain_id = ${chainId} AND p.address = ${address}`.pipe(Effect.map((r) => r[0])),
+      sql<PoolRow>`${select(chainId)} WHERE p.chain_id = ${chainId} AND p.address = ${address}`.pipe(
+        Effect.map((r) => r[0])
+      ),
 
     /** Aggregates across all pools of the chain. */
     metrics: (chainId: number) =>

@@ -1,7 +1,9 @@
 import { createRequire } from "node:module"
 
 const require = createRequire(import.meta.url)
-const v3 = require("@uniswap/v3-sdk") as { TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } } }
+const v3 = require("@uniswap/v3-sdk") as {
+  TickMath: { getSqrtRatioAtTick: (tick: number) => { toString: () => string } }
+}
 
 const Q96 = 1n << 96n
 export const sqrtRatioAtTick = (tick: number): bigint => BigInt(v3.TickMath.getSqrtRatioAtTick(tick).toString())
@@ -21,4 +23,5 @@ export const amountsForLiquidity = (sqrtPriceX96: bigint, tickLower: number, tic
 }
 
 /** token1 per token0 in human units at a tick. */
-export const priceAtTick = (tick: number, decimals0: number, decimals1: number) => 1.0001 ** tick * 10 ** (decimals0 - decimals1)
+export const priceAtTick = (tick: number, decimals0: number, decimals1: number) =>
+  1.0001 ** tick * 10 ** (decimals0 - decimals1)

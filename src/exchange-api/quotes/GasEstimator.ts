@@ -7,20 +7,31 @@ import { Chain } from "../../platform/Chain.ts"
  * cost far more than any heuristic, hence a real simulation. When the sender cannot be simulated (no balance, no
  * allowance yet, RPC down) the field is omitted rather than guessed: the quote itself is still valid.
  */
-export class GasEstimator extends Context.Service<GasEstimator, {
-  readonly estimate: (tx: { from: `0x${string}`; to: `0x${string}`; calldata: `0x${string}`; value: `0x${string}` }) => Effect.Effect<bigint | undefined>
-}>()("app/quotes/GasEstimator") {
-  static readonly layer = Layer.effect(GasEstimator, Effect.gen(function*() {
-    const chain = yield* Chain
-    return GasEstimator.of({
-      estimate: (tx) =>
-        Effect.tryPromise(() =>
-          chain.publicClient.estimateGas({ account: tx.from, to: tx.to, data: tx.calldata, value: BigInt(tx.value) })
-        ).pipe(
-          Effect.map((gas) => (gas * 125n) / 100n),
-          Effect.timeout("2 seconds"),
-          Effect.catchCause(() => Effect.succeed(undefined))
-        )
+export class GasEstimator extends Context.Service<
+  GasEstimator,
+  {
+    readonly estimate: (tx: {
+      from: `0x${string}`
+      to: `0x${string}`
+      calldata: `0x${string}`
+      value: `0x${string}`
+    }) => Effect.Effect<bigint | undefined>
+  }
+>()("app/quotes/GasEstimator") {
+  static readonly layer = Layer.effect(
+    GasEstimator,
+    Effect.gen(function* () {
+      const chain = yield* Chain
+      return GasEstimator.of({
+        estimate: (tx) =>
+          Effect.tryPromise(() =>
+            chain.publicClient.estimateGas({ account: tx.from, to: tx.to, data: tx.calldata, value: BigInt(tx.value) })
+          ).pipe(
+            Effect.map((gas) => (gas * 125n) / 100n),
+            Effect.timeout("2 seconds"),
+            Effect.catchCause(() => Effect.succeed(undefined))
+          )
+      })
     })
-  }))
+  )
 }

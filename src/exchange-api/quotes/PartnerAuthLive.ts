@@ -13,28 +13,37 @@ import { quoteSettings } from "./QuoteConfig.ts"
 /** The partner-key check (see PartnerAuth): server side, kept out of the API contract's imports. */
 const invalid = new ExchangeUnauthorized({ error: "Invalid API key", code: "INVALID_API_KEY" })
 
-export const PartnerAuthLive = Layer.effect(PartnerAuth, Effect.gen(function*() {
-  const keys = yield* PartnerKeys
-  const limiter = yield* RateLimiter
-  const settings = yield* quoteSettings
-  const app = yield* AppConfig
-  const header = settings.apiKeyHeader === "authorization" ? "x-api-key" : settings.apiKeyHeader
-  return PartnerAuth.of({
-    partnerKey: (httpEffect) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const verdict = yield* keys.check(request.headers[header])
-        if (verdict === "open") {
-          // Open (QUOTE_OPEN, no key exists): each client IP has its own small window instead of a key's.
-          const ip = yield* Effect.provideService(callerLimitKey, AppConfig, app)
-          return yield* rateLimited("quote-open-ip", ip, settings.openRateLimit, rateLimitedBody)(httpEffect).pipe(
-            Effect.provideService(RateLimiter, limiter)
-          )
-        }
-        if (verdict === "invalid") return yield* Effect.fail(invalid)
-        return yield* rateLimited("partner-key", verdict.keyHash.slice(0, 32), verdict.rateLimit, rateLimitedBody)(httpEffect).pipe(
-          Effect.provideService(RateLimiter, limiter)
-        )
-      })
+export const PartnerAuthLive = Layer.effect(
+  PartnerAuth,
+  Effect.gen(function* () {
+    const keys = yield* PartnerKeys
+    const limiter = yield* RateLimiter
+    const settings = yield* quoteSettings
+    const app = yield* AppConfig
+    const header = settings.apiKeyHeader === "authorization" ? "x-api-key" : settings.apiKeyHeader
+    return PartnerAuth.of({
+      partnerKey: (httpEffect) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const verdict = yield* keys.check(request.headers[header])
+          if (verdict === "open") {
+            // Open (QUOTE_OPEN, no key exists): each client IP has its own small window instead of a key's.
+            const ip = yield* Effect.provideService(callerLimitKey, AppConfig, app)
+            return yield* rateLimited(
+              "quote-open-ip",
+              ip,
+              settings.openRateLimit,
+              rateLimitedBody
+            )(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
+          }
+          if (verdict === "invalid") return yield* Effect.fail(invalid)
+          return yield* rateLimited(
+            "partner-key",
+            verdict.keyHash.slice(0, 32),
+            verdict.rateLimit,
+            rateLimitedBody
+          )(httpEffect).pipe(Effect.provideService(RateLimiter, limiter))
+        })
+    })
   })
-}))
+)

@@ -36,38 +36,56 @@ export interface QuoteSettings {
 }
 
 const parseKeys = (s: string): ReadonlyArray<ConfiguredKey> =>
-  s.split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) => {
-    const i = p.indexOf(":")
-    return i <= 0 ? { partner: "default", key: p } : { partner: p.slice(0, i), key: p.slice(i + 1) }
-  })
+  s
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .map((p) => {
+      const i = p.indexOf(":")
+      return i <= 0 ? { partner: "default", key: p } : { partner: p.slice(0, i), key: p.slice(i + 1) }
+    })
 
 const parseAllowlist = (s: string): ReadonlyMap<number, ReadonlyArray<string>> => {
   const out = new Map<number, Array<string>>()
-  for (const part of s.split(";").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const part of s
+    .split(";")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const [chain, list = ""] = part.split("=")
     const id = Number(chain)
     if (!Number.isInteger(id)) continue
-    const addresses = list.split(/[|,]/u).map((a) => a.trim().toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/u.test(a))
+    const addresses = list
+      .split(/[|,]/u)
+      .map((a) => a.trim().toLowerCase())
+      .filter((a) => /^0x[0-9a-f]{40}$/u.test(a))
     out.set(id, [...(out.get(id) ?? []), ...addresses])
   }
   return out
 }
 
 export const quoteSettingsConfig: Config.Config<QuoteSettings> = Config.all({
-  apiKeyHeader: Config.String("QUOTE_API_KEY_HEADER").pipe(Config.withDefault("x-api-key"), Config.map((h) => h.toLowerCase())),
+  apiKeyHeader: Config.String("QUOTE_API_KEY_HEADER").pipe(
+    Config.withDefault("x-api-key"),
+    Config.map((h) => h.toLowerCase())
+  ),
   apiKeys: Config.String("QUOTE_API_KEYS").pipe(Config.withDefault(""), Config.map(parseKeys)),
   allowlist: Config.String("QUOTE_ALLOWLIST").pipe(Config.withDefault(""), Config.map(parseAllowlist)),
   workers: Config.Int("QUOTE_WORKERS").pipe(Config.withDefault(2)),
   timeoutMs: Config.Int("QUOTE_TIMEOUT").pipe(Config.withDefault(500)),
-  minAmount: Config.String("QUOTE_MIN_AMOUNT").pipe(Config.withDefault("1000"), Config.map((s) => BigInt(s))),
+  minAmount: Config.String("QUOTE_MIN_AMOUNT").pipe(
+    Config.withDefault("1000"),
+    Config.map((s) => BigInt(s))
+  ),
   rateLimit: Config.all({
     limit: Config.Int("QUOTE_RATE_LIMIT").pipe(Config.withDefault(600)),
     windowSeconds: Config.Int("QUOTE_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
   }),
   keysRefreshMs: Config.Int("QUOTE_KEYS_REFRESH_MS").pipe(Config.withDefault(5000)),
   deadlineSeconds: Config.Int("QUOTE_DEADLINE_SECONDS").pipe(Config.withDefault(1800)),
-  openWithoutKeys: Config.all({ open: Config.option(Config.Boolean("QUOTE_OPEN")), rpcUrl: Config.option(Config.String("RPC_URL")) })
-    .pipe(Config.map(({ open, rpcUrl }) => Option.getOrElse(open, () => Option.isNone(rpcUrl)))),
+  openWithoutKeys: Config.all({
+    open: Config.option(Config.Boolean("QUOTE_OPEN")),
+    rpcUrl: Config.option(Config.String("RPC_URL"))
+  }).pipe(Config.map(({ open, rpcUrl }) => Option.getOrElse(open, () => Option.isNone(rpcUrl)))),
   openRateLimit: Config.all({
     limit: Config.Int("QUOTE_OPEN_RATE_LIMIT").pipe(Config.withDefault(60)),
     windowSeconds: Config.Int("QUOTE_OPEN_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
@@ -95,7 +113,7 @@ export class QuoteConfig extends Context.Service<QuoteConfig, QuoteSettings>()("
     Layer.succeed(QuoteConfig, { ...defaultQuoteSettings, ...settings })
 }
 
-export const quoteSettings: Effect.Effect<QuoteSettings, Config.ConfigError> = Effect.gen(function*() {
+export const quoteSettings: Effect.Effect<QuoteSettings, Config.ConfigError> = Effect.gen(function* () {
   const given = yield* Effect.serviceOption(QuoteConfig)
   return Option.isSome(given) ? given.value : yield* quoteSettingsConfig
 })

@@ -35,20 +35,33 @@ const QuoteSummaryFields = {
   amountOut: Amount,
   quote: Amount.annotate({ description: "exactIn: output amount; exactOut: input amount" }),
   quoteDecimals: Schema.String.annotate({ description: "`quote` in token units" }),
-  quoteGasAdjusted: Amount.annotate({ description: "exactIn: quote − gas cost in the output token; exactOut: quote + gas cost in the input token (equal to quote when no WETH price path exists)" }),
+  quoteGasAdjusted: Amount.annotate({
+    description:
+      "exactIn: quote − gas cost in the output token; exactOut: quote + gas cost in the input token (equal to quote when no WETH price path exists)"
+  }),
   gasUseEstimate: Schema.String.annotate({ description: "Estimated gas units of the swap" }),
-  gasUseEstimateQuote: Schema.NullOr(Schema.String).annotate({ description: "Gas cost in the quote token (null without a WETH price path)" }),
+  gasUseEstimateQuote: Schema.NullOr(Schema.String).annotate({
+    description: "Gas cost in the quote token (null without a WETH price path)"
+  }),
   gasPriceWei: Schema.String,
-  priceImpact: Schema.String.annotate({ description: "Price impact in percent against the mid price along the route (e.g. \"0.1250\")" }),
+  priceImpact: Schema.String.annotate({
+    description: 'Price impact in percent against the mid price along the route (e.g. "0.1250")'
+  }),
   blockNumber: Schema.String.annotate({ description: "Indexed block the pool state was read at" }),
   tokenIn: QuoteTokenModel,
   tokenOut: QuoteTokenModel,
   route: Schema.Array(Schema.Array(HopModel)).annotate({ description: "One array of hops per route of the split" }),
-  routeString: Schema.String.annotate({ description: "Human-readable route, e.g. `[V3] 100.00% = EMBR -- 1% [0x2112] --> WETH`" }),
+  routeString: Schema.String.annotate({
+    description: "Human-readable route, e.g. `[V3] 100.00% = EMBR -- 1% [0x2112] --> WETH`"
+  }),
   routerType: Schema.Literals(["swap-router-02", "universal"]),
   slippageBps: Schema.Int,
-  minimumAmountOut: Schema.NullOr(Amount).annotate({ description: "exactIn: the least the calldata accepts (quote after slippage)" }),
-  maximumAmountIn: Schema.NullOr(Amount).annotate({ description: "exactOut: the most the calldata spends (quote after slippage)" }),
+  minimumAmountOut: Schema.NullOr(Amount).annotate({
+    description: "exactIn: the least the calldata accepts (quote after slippage)"
+  }),
+  maximumAmountIn: Schema.NullOr(Amount).annotate({
+    description: "exactOut: the most the calldata spends (quote after slippage)"
+  }),
   deadline: Schema.String.annotate({ description: "Unix seconds after which the calldata reverts" })
 }
 
@@ -68,7 +81,8 @@ export const PartnerQuoteResponse = Schema.Struct({
     callData: Hex.annotate({ description: "Transaction data (key `callData`, capital D, in this schema only)" }),
     value: Hex,
     gas: Schema.optional(Schema.String).annotate({
-      description: "eth_estimateGas of this transaction from `sender` plus 25 %; absent when no `sender` was given or the simulation failed (no balance or allowance yet)"
+      description:
+        "eth_estimateGas of this transaction from `sender` plus 25 %; absent when no `sender` was given or the simulation failed (no balance or allowance yet)"
     })
   }),
   meta: Schema.Struct({ allowlistApplied: Schema.Boolean })
@@ -78,25 +92,41 @@ export const QuoteRequestBody = Schema.Struct({
   chainId: Schema.Int.annotate({ description: "EVM chain id", examples: [31337] }),
   tokenInAddress: Addr.annotate({ examples: [devnetWeth] }),
   tokenOutAddress: Addr.annotate({ examples: [devnetUsdt] }),
-  tokenInDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({ description: "Accepted for compatibility; the chain's decimals are used" }),
-  tokenOutDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({ description: "Accepted for compatibility; the chain's decimals are used" }),
+  tokenInDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({
+    description: "Accepted for compatibility; the chain's decimals are used"
+  }),
+  tokenOutDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({
+    description: "Accepted for compatibility; the chain's decimals are used"
+  }),
   amount: Amount.annotate({ examples: ["1000000000000000"] }),
-  type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({ description: "exactIn (default) or exactOut" }),
+  type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({
+    description: "exactIn (default) or exactOut"
+  }),
   slippage: Schema.optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 0.5 }))).annotate({
     description: "Decimal fraction (0.005 = 0.5 %, the default); at most 0.5"
   }),
-  recipient: AddressParam
-    .annotate({ description: "Where the output lands (any case)", examples: [devnetAccount] }),
-  routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
-  useRouterBalance: Schema.optional(Schema.Boolean).annotate({ description: "Universal only: spend what the router holds (pre-funded in the same transaction) instead of pulling through Permit2" }),
-  deadline: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({ description: "Unix seconds; default now + QUOTE_DEADLINE_SECONDS (1800)" }),
-  sender: Schema.optional(AddressParam)
-    .annotate({ description: "The wallet that will send the transaction: when given, `transaction.gas` is estimated for it", examples: [devnetAccount] })
+  recipient: AddressParam.annotate({ description: "Where the output lands (any case)", examples: [devnetAccount] }),
+  routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({
+    description: "swap-router-02 (default) or universal"
+  }),
+  useRouterBalance: Schema.optional(Schema.Boolean).annotate({
+    description:
+      "Universal only: spend what the router holds (pre-funded in the same transaction) instead of pulling through Permit2"
+  }),
+  deadline: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))).annotate({
+    description: "Unix seconds; default now + QUOTE_DEADLINE_SECONDS (1800)"
+  }),
+  sender: Schema.optional(AddressParam).annotate({
+    description: "The wallet that will send the transaction: when given, `transaction.gas` is estimated for it",
+    examples: [devnetAccount]
+  })
 }).annotate({ identifier: "QuoteRequest" })
 
 export const TokensResponse = Schema.Struct({
   chainId: Schema.Int,
-  tokens: Schema.Array(Schema.Struct({ address: Addr, symbol: Schema.NullOr(Schema.String), decimals: Schema.NullOr(Schema.Int) }))
+  tokens: Schema.Array(
+    Schema.Struct({ address: Addr, symbol: Schema.NullOr(Schema.String), decimals: Schema.NullOr(Schema.Int) })
+  )
 }).annotate({ identifier: "TokensResponse" })
 
 export const examples = { devnetWeth, devnetUsdt, devnetAccount }

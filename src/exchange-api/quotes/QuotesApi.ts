@@ -1,6 +1,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ExchangeBadRequest, ExchangeInternal, ExchangeNotFound, ExchangeTooManyRequests, ExchangeUnauthorized } from "../ExchangeError.ts"
+import {
+  ExchangeBadRequest,
+  ExchangeInternal,
+  ExchangeNotFound,
+  ExchangeTooManyRequests,
+  ExchangeUnauthorized
+} from "../ExchangeError.ts"
 import { ROUTING_SETTINGS } from "./RoutingSettings.ts"
 import { McpToolHints } from "../../platform/McpAnnotations.ts"
 import { PartnerAuth } from "./PartnerAuth.ts"
@@ -32,58 +38,102 @@ const routing =
   `${r.maxSplits} routes in ${r.splitStepPercent} % steps; the best candidate by output net of gas (gas priced in the ` +
   "quote token through WETH) wins."
 
-const Bps = Schema.String.check(Schema.isPattern(/^(?:[0-9]{1,3}|[1-4][0-9]{3}|5000)$/u, { message: "basis points 0–5000" }))
-  .annotate({ description: "Slippage in basis points (50 = 0.5 %, the default), 0–5000", examples: ["50"] })
+const Bps = Schema.String.check(
+  Schema.isPattern(/^(?:[0-9]{1,3}|[1-4][0-9]{3}|5000)$/u, { message: "basis points 0–5000" })
+).annotate({ description: "Slippage in basis points (50 = 0.5 %, the default), 0–5000", examples: ["50"] })
 
 /** The four quote routes (spec "Quotes"), all behind a partner key. */
-export class QuotesApi extends HttpApiGroup.make("quotes").add(
-  HttpApiEndpoint.get("getQuote", "/api/v1/quote", {
-    query: {
-      chainId: Schema.String.annotate({ description: "Chain id (decimal string)", examples: ["31337"] }),
-      tokenInAddress: Schema.String.annotate({ description: "Input token address", examples: [examples.devnetWeth] }),
-      tokenInDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 })))
-        .annotate({ description: "Default 18; accepted for compatibility, the chain's decimals are used" }),
-      tokenOutAddress: Schema.String.annotate({ description: "Output token address", examples: [examples.devnetUsdt] }),
-      tokenOutDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 })))
-        .annotate({ description: "Default 18; accepted for compatibility, the chain's decimals are used" }),
-      amount: Schema.String.annotate({ description: "Base units of the input token (of the output token when type=exactOut)", examples: ["1000000000000000"] }),
-      type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({ description: "exactIn (default) or exactOut" }),
-      slippageBps: Schema.optional(Bps),
-      recipient: AddressParam
-        .annotate({ description: "Where the swap output lands (any case)", examples: [examples.devnetAccount] }),
-      routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({ description: "swap-router-02 (default) or universal" }),
-      useRouterBalance: Schema.optional(Schema.Literals(["true", "false"])).annotate({
-        description: "false (default); true only with routerType=universal (400 ROUTER_BALANCE_NEEDS_UNIVERSAL otherwise): the router spends its own balance"
-      })
-    },
-    success: GetQuoteResponse,
-    error: errors
-  }).middleware(PartnerAuth).annotateMerge(doc(
-    "Quote with calldata",
-    "One-shot quote through our router with the full route details and " +
-      "`methodParameters { calldata, value, to }` ready to send (SwapRouter02 multicall, or UniversalRouter execute with " +
-      `Permit2 pulling the input). No allowlist. ${routing} ${common}`
-  )),
-  HttpApiEndpoint.post("createQuote", "/api/v1/quote", { payload: QuoteRequestBody, success: PartnerQuoteResponse, error: errors })
-    .middleware(PartnerAuth).annotateMerge(doc(
-      "Partner quote (allowlist enforced)",
-      "Transaction-ready quote: `transaction { to, callData, value, gas? }` and `meta.allowlistApplied: true`. Both tokens " +
-        "must be on the chain's allowlist (GET /api/v1/quote/tokens): otherwise 400 `Token not permitted by allowlist` " +
-        `(code TOKEN_NOT_PERMITTED) with \`details.addresses\`. \`slippage\` is a fraction (0.005 = 0.5 %). ${routing} ${common}`
-    )).annotate(McpToolHints, readOnly),
-  HttpApiEndpoint.post("createOpenQuote", "/api/v1/quote/open", { payload: QuoteRequestBody, success: PartnerQuoteResponse, error: errors })
-    .middleware(PartnerAuth).annotateMerge(doc(
-      "Partner quote (any pair)",
-      `Same body and response as POST /api/v1/quote without the allowlist (\`meta.allowlistApplied: false\`). Still needs the partner key. ${common}`
-    )).annotate(McpToolHints, readOnly),
-  HttpApiEndpoint.get("getQuoteTokens", "/api/v1/quote/tokens", {
-    query: { chainId: Schema.Int.annotate({ description: "Chain id (required)", examples: [31337] }) },
-    success: TokensResponse,
-    error: errors
-  }).middleware(PartnerAuth).annotateMerge(doc(
-    "Token allowlist of a chain",
-    "The tokens POST /api/v1/quote accepts on `chainId` (QUOTE_ALLOWLIST plus tokens added with `npm run quote-admin`), " +
-      "with symbol and decimals where the index knows them. An empty list means POST /api/v1/quote accepts no token. " +
-      "400 without chainId; CHAIN_NOT_CONFIGURED / CHAIN_NOT_SUPPORTED for other chains."
-  ))
-).annotateMerge(OpenApi.annotations({ title: "Quotes", description: "Partner quotes with calldata (partner key in `x-api-key`)" })) {}
+export class QuotesApi extends HttpApiGroup.make("quotes")
+  .add(
+    HttpApiEndpoint.get("getQuote", "/api/v1/quote", {
+      query: {
+        chainId: Schema.String.annotate({ description: "Chain id (decimal string)", examples: ["31337"] }),
+        tokenInAddress: Schema.String.annotate({ description: "Input token address", examples: [examples.devnetWeth] }),
+        tokenInDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({
+          description: "Default 18; accepted for compatibility, the chain's decimals are used"
+        }),
+        tokenOutAddress: Schema.String.annotate({
+          description: "Output token address",
+          examples: [examples.devnetUsdt]
+        }),
+        tokenOutDecimals: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 }))).annotate({
+          description: "Default 18; accepted for compatibility, the chain's decimals are used"
+        }),
+        amount: Schema.String.annotate({
+          description: "Base units of the input token (of the output token when type=exactOut)",
+          examples: ["1000000000000000"]
+        }),
+        type: Schema.optional(Schema.Literals(["exactIn", "exactOut"])).annotate({
+          description: "exactIn (default) or exactOut"
+        }),
+        slippageBps: Schema.optional(Bps),
+        recipient: AddressParam.annotate({
+          description: "Where the swap output lands (any case)",
+          examples: [examples.devnetAccount]
+        }),
+        routerType: Schema.optional(Schema.Literals(["swap-router-02", "universal"])).annotate({
+          description: "swap-router-02 (default) or universal"
+        }),
+        useRouterBalance: Schema.optional(Schema.Literals(["true", "false"])).annotate({
+          description:
+            "false (default); true only with routerType=universal (400 ROUTER_BALANCE_NEEDS_UNIVERSAL otherwise): the router spends its own balance"
+        })
+      },
+      success: GetQuoteResponse,
+      error: errors
+    })
+      .middleware(PartnerAuth)
+      .annotateMerge(
+        doc(
+          "Quote with calldata",
+          "One-shot quote through our router with the full route details and " +
+            "`methodParameters { calldata, value, to }` ready to send (SwapRouter02 multicall, or UniversalRouter execute with " +
+            `Permit2 pulling the input). No allowlist. ${routing} ${common}`
+        )
+      ),
+    HttpApiEndpoint.post("createQuote", "/api/v1/quote", {
+      payload: QuoteRequestBody,
+      success: PartnerQuoteResponse,
+      error: errors
+    })
+      .middleware(PartnerAuth)
+      .annotateMerge(
+        doc(
+          "Partner quote (allowlist enforced)",
+          "Transaction-ready quote: `transaction { to, callData, value, gas? }` and `meta.allowlistApplied: true`. Both tokens " +
+            "must be on the chain's allowlist (GET /api/v1/quote/tokens): otherwise 400 `Token not permitted by allowlist` " +
+            `(code TOKEN_NOT_PERMITTED) with \`details.addresses\`. \`slippage\` is a fraction (0.005 = 0.5 %). ${routing} ${common}`
+        )
+      )
+      .annotate(McpToolHints, readOnly),
+    HttpApiEndpoint.post("createOpenQuote", "/api/v1/quote/open", {
+      payload: QuoteRequestBody,
+      success: PartnerQuoteResponse,
+      error: errors
+    })
+      .middleware(PartnerAuth)
+      .annotateMerge(
+        doc(
+          "Partner quote (any pair)",
+          `Same body and response as POST /api/v1/quote without the allowlist (\`meta.allowlistApplied: false\`). Still needs the partner key. ${common}`
+        )
+      )
+      .annotate(McpToolHints, readOnly),
+    HttpApiEndpoint.get("getQuoteTokens", "/api/v1/quote/tokens", {
+      query: { chainId: Schema.Int.annotate({ description: "Chain id (required)", examples: [31337] }) },
+      success: TokensResponse,
+      error: errors
+    })
+      .middleware(PartnerAuth)
+      .annotateMerge(
+        doc(
+          "Token allowlist of a chain",
+          "The tokens POST /api/v1/quote accepts on `chainId` (QUOTE_ALLOWLIST plus tokens added with `npm run quote-admin`), " +
+            "with symbol and decimals where the index knows them. An empty list means POST /api/v1/quote accepts no token. " +
+            "400 without chainId; CHAIN_NOT_CONFIGURED / CHAIN_NOT_SUPPORTED for other chains."
+        )
+      )
+  )
+  .annotateMerge(
+    OpenApi.annotations({ title: "Quotes", description: "Partner quotes with calldata (partner key in `x-api-key`)" })
+  ) {}

@@ -37,18 +37,20 @@ const summary = (o: QuoteOutcome) => {
     blockNumber: r.blockNumber.toString(),
     tokenIn: token(o.tokenIn.address),
     tokenOut: token(o.tokenOut.address),
-    route: r.routes.map((route) => route.hops.map((h) => ({
-      type: "v3-pool" as const,
-      address: h.pool,
-      tokenIn: token(h.tokenIn),
-      tokenOut: token(h.tokenOut),
-      fee: h.fee,
-      sqrtRatioX96: h.sqrtPriceX96Before.toString(),
-      liquidity: h.liquidity.toString(),
-      tickCurrent: h.tickBefore,
-      amountIn: h.amountIn.toString(),
-      amountOut: h.amountOut.toString()
-    }))),
+    route: r.routes.map((route) =>
+      route.hops.map((h) => ({
+        type: "v3-pool" as const,
+        address: h.pool,
+        tokenIn: token(h.tokenIn),
+        tokenOut: token(h.tokenOut),
+        fee: h.fee,
+        sqrtRatioX96: h.sqrtPriceX96Before.toString(),
+        liquidity: h.liquidity.toString(),
+        tickCurrent: h.tickBefore,
+        amountIn: h.amountIn.toString(),
+        amountOut: h.amountOut.toString()
+      }))
+    ),
     routeString,
     routerType: o.input.routerType,
     slippageBps: bps,
@@ -61,20 +63,24 @@ const summary = (o: QuoteOutcome) => {
 const toHttp = (e: QuoteFailure | QuoteRejected) =>
   e instanceof QuoteFailure
     ? toHttpError(e)
-    : new ExchangeBadRequest({ error: e.message, code: e.code, ...(e.details === undefined ? {} : { details: e.details }) })
+    : new ExchangeBadRequest({
+        error: e.message,
+        code: e.code,
+        ...(e.details === undefined ? {} : { details: e.details })
+      })
 
 /** Slippage fraction (POST) as an exact ratio over 10^6 (0.005 → 5000 / 1000000). */
 const fraction = (x: number) => ({ numerator: BigInt(Math.round(x * 1_000_000)), denominator: 1_000_000n })
 
 export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const quotes = yield* Quotes
     const allowlist = yield* Allowlist
     const gas = yield* GasEstimator
     const chain = yield* Chain
 
     const partnerQuote = (payload: typeof import("./QuoteModels.ts").QuoteRequestBody.Type, applied: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const input: QuoteInput = {
           chainId: String(payload.chainId),
           tokenIn: payload.tokenInAddress,
@@ -89,9 +95,10 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
           allowlist: applied
         }
         const o = yield* quotes.quote(input).pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp))
-        const estimated = payload.sender === undefined
-          ? undefined
-          : yield* gas.estimate({ from: getAddress(payload.sender), ...o.methodParameters })
+        const estimated =
+          payload.sender === undefined
+            ? undefined
+            : yield* gas.estimate({ from: getAddress(payload.sender), ...o.methodParameters })
         return {
           ...summary(o),
           transaction: {
@@ -106,32 +113,48 @@ export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handl
 
     return handlers
       .handle("getQuote", ({ query }) =>
-        Effect.gen(function*() {
-          const o = yield* quotes.quote({
-            chainId: query.chainId,
-            tokenIn: query.tokenInAddress,
-            tokenOut: query.tokenOutAddress,
-            amount: query.amount,
-            type: query.type ?? "exactIn",
-            slippage: { numerator: BigInt(query.slippageBps ?? "50"), denominator: 10_000n },
-            recipient: query.recipient as `0x${string}`,
-            routerType: query.routerType ?? "swap-router-02",
-            useRouterBalance: query.useRouterBalance === "true",
-            allowlist: false
-          }).pipe(timedQuote("get"), Effect.mapError(toHttp))
+        Effect.gen(function* () {
+          const o = yield* quotes
+            .quote({
+              chainId: query.chainId,
+              tokenIn: query.tokenInAddress,
+              tokenOut: query.tokenOutAddress,
+              amount: query.amount,
+              type: query.type ?? "exactIn",
+              slippage: { numerator: BigInt(query.slippageBps ?? "50"), denominator: 10_000n },
+              recipient: query.recipient as `0x${string}`,
+              routerType: query.routerType ?? "swap-router-02",
+              useRouterBalance: query.useRouterBalance === "true",
+              allowlist: false
+            })
+            .pipe(timedQuote("get"), Effect.mapError(toHttp))
           return { ...summary(o), methodParameters: o.methodParameters }
-        }))
+        })
+      )
       .handle("createQuote", ({ payload }) => partnerQuote(payload, true))
       .handle("createOpenQuote", ({ payload }) => partnerQuote(payload, false))
       .handle("getQuoteTokens", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (query.chainId !== chain.chainId) {
-            return yield* toHttp(new QuoteFailure(KNOWN_CHAINS.has(query.chainId)
-              ? { reason: "CHAIN_NOT_CONFIGURED", message: `chain ${query.chainId} is not enabled on this server` }
-              : { reason: "CHAIN_NOT_SUPPORTED", message: `unrecognized chain id ${query.chainId}` }))
+            return yield* toHttp(
+              new QuoteFailure(
+                KNOWN_CHAINS.has(query.chainId)
+                  ? { reason: "CHAIN_NOT_CONFIGURED", message: `chain ${query.chainId} is not enabled on this server` }
+                  : { reason: "CHAIN_NOT_SUPPORTED", message: `unrecognized chain id ${query.chainId}` }
+              )
+            )
           }
           const addresses = yield* allowlist.list(query.chainId)
           const known = yield* quotes.tokens(addresses)
-          return { chainId: query.chainId, tokens: addresses.map((a) => ({ address: a, symbol: known.get(a)?.symbol ?? null, decimals: known.get(a)?.decimals ?? null })) }
-        }))
-  }))
+          return {
+            chainId: query.chainId,
+            tokens: addresses.map((a) => ({
+              address: a,
+              symbol: known.get(a)?.symbol ?? null,
+              decimals: known.get(a)?.decimals ?? null
+            }))
+          }
+        })
+      )
+  })
+)

@@ -24,8 +24,6 @@ const engine = Layer.mergeAll(Quotes.layer, PoolSyncLive).pipe(
   Layer.provide(IndexerChangeFeed.layer)
 )
 
-export const QuotesHttpLiveWithDeps = QuotesHttpLive.pipe(
-  Layer.provide(Layer.mergeAll(engine, GasEstimator.layer))
-)
+export const QuotesHttpLiveWithDeps = QuotesHttpLive.pipe(Layer.provide(Layer.mergeAll(engine, GasEstimator.layer)))
 
 export const PartnerAuthLiveWithDeps = PartnerAuthLive.pipe(Layer.provide(PartnerKeys.layer))

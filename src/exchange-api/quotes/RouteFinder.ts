@@ -2,9 +2,23 @@ import { Context, Deferred, Effect, Layer } from "effect"
 import { RouteFinderPool } from "./RouteFinderPool.ts"
 import { setQuoteWorkerQueue } from "../../platform/metrics/Metrics.ts"
 import { registerCollector } from "../../platform/metrics/MetricsText.ts"
-import { type CalldataOutcome, type CalldataSpec, decodeReply, type WorkerReply, type WorkerTask } from "../../../workers/protocol.ts"
+import {
+  type CalldataOutcome,
+  type CalldataSpec,
+  decodeReply,
+  type WorkerReply,
+  type WorkerTask
+} from "../../../workers/protocol.ts"
 import { makeEngine } from "../../../workers/route-finder.ts"
-import type { PoolDelta, PoolSnapshot, PoolState, QuoteRequest, QuoteResult, RoutingConfig, RoutingFailure } from "../../../workers/routing/types.ts"
+import type {
+  PoolDelta,
+  PoolSnapshot,
+  PoolState,
+  QuoteRequest,
+  QuoteResult,
+  RoutingConfig,
+  RoutingFailure
+} from "../../../workers/routing/types.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 
@@ -30,55 +44,71 @@ export type FinderOutcome =
   | { readonly _tag: "Found"; readonly quote: QuoteResult; readonly calldata: CalldataOutcome | null }
   | RoutingFailure
 
-export class RouteFinder extends Context.Service<RouteFinder, {
-  /** With `calldata`, the worker that found the route also encodes its calldata (workers/Calldata.ts). */
-  readonly quote: (request: QuoteRequest, calldata?: CalldataSpec) => Effect.Effect<FinderOutcome, QuoteFailure>
-  readonly load: (snapshot: PoolSnapshot, config: RoutingConfig) => Effect.Effect<void>
-  readonly apply: (delta: PoolDelta) => Effect.Effect<void>
-  readonly current: () => PoolSnapshot | undefined
-}>()("app/quotes/RouteFinder") {
+export class RouteFinder extends Context.Service<
+  RouteFinder,
+  {
+    /** With `calldata`, the worker that found the route also encodes its calldata (workers/Calldata.ts). */
+    readonly quote: (request: QuoteRequest, calldata?: CalldataSpec) => Effect.Effect<FinderOutcome, QuoteFailure>
+    readonly load: (snapshot: PoolSnapshot, config: RoutingConfig) => Effect.Effect<void>
+    readonly apply: (delta: PoolDelta) => Effect.Effect<void>
+    readonly current: () => PoolSnapshot | undefined
+  }
+>()("app/quotes/RouteFinder") {
   /** Over a RouteFinderPool the caller provides (tests read its threads). */
-  static readonly layerNoDeps = Layer.effect(RouteFinder, Effect.gen(function*() {
-    const pool = yield* RouteFinderPool
-    // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
-    // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
-    // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
-    const warmup: WorkerTask = {
-      version: -1, sync: null,
-      request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
-    }
-    // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
-    yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
-    const warm = yield* Deferred.make<void>()
-    yield* Effect.forkScoped(Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
-      Effect.ensuring(Deferred.succeed(warm, undefined))
-    ))
-    return yield* make(Deferred.await(warm), (task) =>
-      Effect.tryPromise({
-        try: (interrupted) => {
-          const runaway = new AbortController()
-          const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
-          interrupted.addEventListener("abort", () => {
-            const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
-            timer.unref()
-            running.finally(() => clearTimeout(timer)).catch(() => {})
-          }, { once: true })
-          return running
-        },
-        catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
-      })
-    )
-  }))
+  static readonly layerNoDeps = Layer.effect(
+    RouteFinder,
+    Effect.gen(function* () {
+      const pool = yield* RouteFinderPool
+      // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
+      // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
+      // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
+      const warmup: WorkerTask = {
+        version: -1,
+        sync: null,
+        request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
+      }
+      // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
+      yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
+      const warm = yield* Deferred.make<void>()
+      yield* Effect.forkScoped(
+        Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
+          Effect.ensuring(Deferred.succeed(warm, undefined))
+        )
+      )
+      return yield* make(Deferred.await(warm), (task) =>
+        Effect.tryPromise({
+          try: (interrupted) => {
+            const runaway = new AbortController()
+            const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
+            interrupted.addEventListener(
+              "abort",
+              () => {
+                const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
+                timer.unref()
+                running.finally(() => clearTimeout(timer)).catch(() => {})
+              },
+              { once: true }
+            )
+            return running
+          },
+          catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
+        })
+      )
+    })
+  )
 
   static readonly layer = RouteFinder.layerNoDeps.pipe(Layer.provide(RouteFinderPool.layer))
 
-  static readonly layerInline = Layer.effect(RouteFinder, Effect.gen(function*() {
-    const engine = makeEngine()
-    // Quotes run synchronously on this thread: nothing ever waits for a worker.
-    yield* registerCollector(setQuoteWorkerQueue(0))
-    return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
-  }))
+  static readonly layerInline = Layer.effect(
+    RouteFinder,
+    Effect.gen(function* () {
+      const engine = makeEngine()
+      // Quotes run synchronously on this thread: nothing ever waits for a worker.
+      yield* registerCollector(setQuoteWorkerQueue(0))
+      return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
+    })
+  )
 
   /** Piscina threads when QUOTE_WORKERS > 0, else inline. */
   static readonly layerFromConfig = Layer.unwrap(
@@ -91,15 +121,21 @@ const RUNAWAY_GRACE_MS = 2_000
 
 /** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
 const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* quoteSettings
-    const timedOut = () => fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, { timeoutMs: settings.timeoutMs })
+    const timedOut = () =>
+      fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, {
+        timeoutMs: settings.timeoutMs
+      })
     let snapshot: PoolSnapshot | undefined
     let config: RoutingConfig | undefined
     let version = 0
 
     const decoded = (raw: unknown) =>
-      Effect.try({ try: () => decodeReply(raw), catch: (e) => fail("ROUTE_BUILD_FAILED", `bad worker reply: ${String(e)}`) })
+      Effect.try({
+        try: () => decodeReply(raw),
+        catch: (e) => fail("ROUTE_BUILD_FAILED", `bad worker reply: ${String(e)}`)
+      })
 
     const toOutcome = (reply: WorkerReply): Effect.Effect<FinderOutcome, QuoteFailure> => {
       switch (reply._tag) {
@@ -119,15 +155,20 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
     }
 
     const quote = (request: QuoteRequest, calldata?: CalldataSpec) =>
-      Effect.andThen(ready, Effect.gen(function*() {
-        // The state of this moment: a delta arriving meanwhile must not pair a newer snapshot with an older version.
-        const [snap, conf, at] = [snapshot, config, version]
-        if (snap === undefined || conf === undefined) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
-        const task = { version: at, request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
-        let reply = yield* Effect.flatMap(run({ ...task, sync: null }), decoded)
-        if (reply._tag === "Stale") reply = yield* Effect.flatMap(run({ ...task, sync: { snapshot: snap, config: conf } }), decoded)
-        return yield* toOutcome(reply)
-      }).pipe(Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail(timedOut()) })))
+      Effect.andThen(
+        ready,
+        Effect.gen(function* () {
+          // The state of this moment: a delta arriving meanwhile must not pair a newer snapshot with an older version.
+          const [snap, conf, at] = [snapshot, config, version]
+          if (snap === undefined || conf === undefined)
+            return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
+          const task = { version: at, request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
+          let reply = yield* Effect.flatMap(run({ ...task, sync: null }), decoded)
+          if (reply._tag === "Stale")
+            reply = yield* Effect.flatMap(run({ ...task, sync: { snapshot: snap, config: conf } }), decoded)
+          return yield* toOutcome(reply)
+        }).pipe(Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail(timedOut()) }))
+      )
 
     return RouteFinder.of({
       quote,
@@ -145,7 +186,12 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
           for (const p of delta.pools) pools.set(p.address, p)
           const tokens = new Map(snapshot.tokens.map((t) => [t.address, t]))
           for (const t of delta.tokens ?? []) tokens.set(t.address, t)
-          snapshot = { ...snapshot, blockNumber: delta.blockNumber, pools: [...pools.values()], tokens: [...tokens.values()] }
+          snapshot = {
+            ...snapshot,
+            blockNumber: delta.blockNumber,
+            pools: [...pools.values()],
+            tokens: [...tokens.values()]
+          }
           version++
         }),
       current: () => snapshot

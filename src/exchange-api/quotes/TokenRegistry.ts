@@ -14,52 +14,67 @@ const erc20 = parseAbi(["function decimals() view returns (uint8)", "function sy
  * itself failing (transport, timeout) → 500 RPC_ERROR (not cached). The decimals a client passes are not trusted:
  * the chain's value wins.
  */
-export class TokenRegistry extends Context.Service<TokenRegistry, {
-  readonly resolve: (address: `0x${string}`) => Effect.Effect<QuoteToken, QuoteFailure>
-}>()("app/quotes/TokenRegistry") {
-  static readonly layer = Layer.effect(TokenRegistry, Effect.gen(function*() {
-    const chain = yield* Chain
-    const finder = yield* RouteFinder
-    const cache = new Map<string, QuoteToken>()
+export class TokenRegistry extends Context.Service<
+  TokenRegistry,
+  {
+    readonly resolve: (address: `0x${string}`) => Effect.Effect<QuoteToken, QuoteFailure>
+  }
+>()("app/quotes/TokenRegistry") {
+  static readonly layer = Layer.effect(
+    TokenRegistry,
+    Effect.gen(function* () {
+      const chain = yield* Chain
+      const finder = yield* RouteFinder
+      const cache = new Map<string, QuoteToken>()
 
-    const rpc = <A>(what: string, f: () => Promise<A>) =>
-      Effect.tryPromise({ try: f, catch: (cause) => cause }).pipe(
-        Effect.mapError((cause) =>
-          isRevert(cause) ? { revert: true as const, cause } : fail("RPC_ERROR", `RPC failed (${what}): ${short(cause)}`)
-        )
-      )
-
-    const fromChain = (address: `0x${string}`) =>
-      Effect.gen(function*() {
-        const code = yield* rpc("eth_getCode", () => chain.publicClient.getCode({ address })).pipe(
-          Effect.catch((e) => Effect.fail("revert" in e ? fail("RPC_ERROR", "eth_getCode failed") : e))
-        )
-        if (code === undefined || code === "0x") {
-          return yield* fail("TOKEN_NOT_FOUND", `${address} is not a deployed ERC-20 (no contract code)`, { address })
-        }
-        const decimals = yield* rpc("decimals", () => chain.publicClient.readContract({ address, abi: erc20, functionName: "decimals" })).pipe(
-          Effect.catch((e) =>
-            Effect.fail("revert" in e ? fail("TOKEN_DECIMALS_FETCH_FAILED", `decimals() of ${address} could not be read`, { address }) : e)
+      const rpc = <A>(what: string, f: () => Promise<A>) =>
+        Effect.tryPromise({ try: f, catch: (cause) => cause }).pipe(
+          Effect.mapError((cause) =>
+            isRevert(cause)
+              ? { revert: true as const, cause }
+              : fail("RPC_ERROR", `RPC failed (${what}): ${short(cause)}`)
           )
         )
-        const symbol = yield* rpc("symbol", () => chain.publicClient.readContract({ address, abi: erc20, functionName: "symbol" })).pipe(
-          Effect.catch(() => Effect.succeed(address.slice(0, 8)))
-        )
-        return { address, decimals: Number(decimals), symbol }
-      })
 
-    return TokenRegistry.of({
-      resolve: (raw) =>
-        Effect.suspend(() => {
-          const address = raw.toLowerCase() as `0x${string}`
-          const hit = cache.get(address)
-          if (hit !== undefined) return Effect.succeed(hit)
-          const indexed = finder.current()?.tokens.find((t) => t.address === address)
-          if (indexed !== undefined) return Effect.succeed({ address, decimals: indexed.decimals, symbol: indexed.symbol ?? "" })
-          return Effect.tap(fromChain(address), (t) => Effect.sync(() => cache.set(address, t)))
+      const fromChain = (address: `0x${string}`) =>
+        Effect.gen(function* () {
+          const code = yield* rpc("eth_getCode", () => chain.publicClient.getCode({ address })).pipe(
+            Effect.catch((e) => Effect.fail("revert" in e ? fail("RPC_ERROR", "eth_getCode failed") : e))
+          )
+          if (code === undefined || code === "0x") {
+            return yield* fail("TOKEN_NOT_FOUND", `${address} is not a deployed ERC-20 (no contract code)`, { address })
+          }
+          const decimals = yield* rpc("decimals", () =>
+            chain.publicClient.readContract({ address, abi: erc20, functionName: "decimals" })
+          ).pipe(
+            Effect.catch((e) =>
+              Effect.fail(
+                "revert" in e
+                  ? fail("TOKEN_DECIMALS_FETCH_FAILED", `decimals() of ${address} could not be read`, { address })
+                  : e
+              )
+            )
+          )
+          const symbol = yield* rpc("symbol", () =>
+            chain.publicClient.readContract({ address, abi: erc20, functionName: "symbol" })
+          ).pipe(Effect.catch(() => Effect.succeed(address.slice(0, 8))))
+          return { address, decimals: Number(decimals), symbol }
         })
+
+      return TokenRegistry.of({
+        resolve: (raw) =>
+          Effect.suspend(() => {
+            const address = raw.toLowerCase() as `0x${string}`
+            const hit = cache.get(address)
+            if (hit !== undefined) return Effect.succeed(hit)
+            const indexed = finder.current()?.tokens.find((t) => t.address === address)
+            if (indexed !== undefined)
+              return Effect.succeed({ address, decimals: indexed.decimals, symbol: indexed.symbol ?? "" })
+            return Effect.tap(fromChain(address), (t) => Effect.sync(() => cache.set(address, t)))
+          })
+      })
     })
-  }))
+  )
 }
 
 /** A contract answered (reverted or returned data that does not decode): a fact about the address, not the RPC. */

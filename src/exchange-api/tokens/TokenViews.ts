@@ -25,12 +25,12 @@ export const fireMeta = (t: TokenRow, chainId: number, claim: ClaimState | null)
     hidden: claim?.hidden ?? null,
     graduation: {
       state: !t.isLaunch
-        ? "none" as const
+        ? ("none" as const)
         : t.graduatedAt !== null
-        ? "graduated" as const
-        : t.graduationConditionAt !== null
-        ? "condition_recorded" as const
-        : "launched" as const,
+          ? ("graduated" as const)
+          : t.graduationConditionAt !== null
+            ? ("condition_recorded" as const)
+            : ("launched" as const),
       conditionRecordedAt: t.graduationConditionAt?.toISOString() ?? null,
       graduatedAt: t.graduatedAt?.toISOString() ?? null
     },

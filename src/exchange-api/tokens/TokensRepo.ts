@@ -35,7 +35,10 @@ export interface TokenRow {
 }
 
 /** Addresses whose balance is out of circulation besides the pools (zero address, the common burn address). */
-export const BURN_ADDRESSES = ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead"]
+export const BURN_ADDRESSES = [
+  "0x0000000000000000000000000000000000000000",
+  "0x000000000000000000000000000000000000dead"
+]
 
 /**
  * An active LP position: a position-manager NFT (`tokenId` set) or a position held directly on the pool (`tokenId`
@@ -62,8 +65,13 @@ export interface PositionRow {
 }
 
 /** SQL of the token, stats and position routes. 24 h / 1 h windows end at the last indexed block's time. */
-export class TokensRepo extends Context.Service<TokensRepo, ReturnType<typeof makeTokensRepo>>()("app/exchange/TokensRepo") {
-  static readonly layer = Layer.effect(TokensRepo, Effect.map(SqlClient.SqlClient, (sql) => makeTokensRepo(sql)))
+export class TokensRepo extends Context.Service<TokensRepo, ReturnType<typeof makeTokensRepo>>()(
+  "app/exchange/TokensRepo"
+) {
+  static readonly layer = Layer.effect(
+    TokensRepo,
+    Effect.map(SqlClient.SqlClient, (sql) => makeTokensRepo(sql))
+  )
 }
 
 const makeTokensRepo = (sql: SqlClient.SqlClient) => {
@@ -114,7 +122,11 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
   )
 
   /** Active positions of both kinds with their pool's tokens, fee and price state (unordered; see `positions`). */
-  const activePositions = (chainId: number, by: { readonly owner: string } | { readonly pool: string }, positionManager: string) => sql`
+  const activePositions = (
+    chainId: number,
+    by: { readonly owner: string } | { readonly pool: string },
+    positionManager: string
+  ) => sql`
     SELECT m.*, p.token0, p.token1, p.fee, s.sqrt_price_x96, s.tick
     FROM (
       SELECT n.token_id, n.pool, n.owner, n.tick_lower, n.tick_upper, n.liquidity, n.deposited0, n.deposited1,
@@ -142,8 +154,8 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
             EXISTS (SELECT 1 FROM token_metadata m WHERE m.chain_id = t.chain_id AND m.token_address = t.address) AS claimed,
             EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = t.chain_id AND h.token_address = t.address) AS hidden
           FROM tokens t WHERE t.chain_id = ${chainId} AND t.address IN ${sql.in(addresses)}`.pipe(
-          Effect.map((rows) => new Map(rows.map((r) => [r.address, { claimed: r.claimed, hidden: r.hidden }])))
-        ),
+            Effect.map((rows) => new Map(rows.map((r) => [r.address, { claimed: r.claimed, hidden: r.hidden }])))
+          ),
     asOf: (chainId: number) => sql<{ t: Date }>`SELECT ${asOf(chainId)} AS t`.pipe(Effect.map((r) => r[0]!.t)),
 
     byAddresses: (chainId: number, weth: string, addresses: ReadonlyArray<string>) =>
@@ -161,7 +173,17 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
 
     /** Hourly or daily candles, with the token's TVL carried forward from its pools' last candles at each bucket. */
     candles: (chainId: number, token: string, period: "1h" | "1d", from: Date, to: Date) =>
-      sql<{ bucketStart: Date; open: number | null; high: number | null; low: number | null; close: number | null; volume: string; volumeUsd: number | null; swapCount: number; tvlUsd: number | null }>`
+      sql<{
+        bucketStart: Date
+        open: number | null
+        high: number | null
+        low: number | null
+        close: number | null
+        volume: string
+        volumeUsd: number | null
+        swapCount: number
+        tvlUsd: number | null
+      }>`
         SELECT c.bucket_start, c.open, c.high, c.low, c.close, c.volume::text AS volume, c.volume_usd::float8 AS volume_usd,
           c.swap_count, tv.tvl_usd
         FROM token_candles c
@@ -180,7 +202,17 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
 
     /** Minute buckets computed from the swaps themselves (no minute candles are stored): USD price of the token. */
     minuteCandles: (chainId: number, token: string, from: Date, to: Date) =>
-      sql<{ bucketStart: Date; open: number | null; high: number | null; low: number | null; close: number | null; volume: string; volumeUsd: number | null; swapCount: number; tvlUsd: number | null }>`
+      sql<{
+        bucketStart: Date
+        open: number | null
+        high: number | null
+        low: number | null
+        close: number | null
+        volume: string
+        volumeUsd: number | null
+        swapCount: number
+        tvlUsd: number | null
+      }>`
         SELECT date_trunc('minute', w.block_timestamp) AS bucket_start,
           (array_agg(CASE WHEN p.token0 = ${token} THEN w.token0_price_usd ELSE w.token1_price_usd END ORDER BY w.block_number, w.log_index))[1] AS open,
           max(CASE WHEN p.token0 = ${token} THEN w.token0_price_usd ELSE w.token1_price_usd END) AS high,
@@ -216,8 +248,14 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
      * positions (after NFTs of equal liquidity) by their key pool, owner, tickLower, tickUpper. A total order, so offset
      * pages neither repeat nor skip a position.
      */
-    positions: (chainId: number, by: { readonly owner: string } | { readonly pool: string }, positionManager: string, limit: number, offset: number) =>
-      Effect.gen(function*() {
+    positions: (
+      chainId: number,
+      by: { readonly owner: string } | { readonly pool: string },
+      positionManager: string,
+      limit: number,
+      offset: number
+    ) =>
+      Effect.gen(function* () {
         const active = activePositions(chainId, by, positionManager)
         const rows = yield* sql<PositionRow & { total: number }>`
           WITH a AS (${active})
@@ -229,8 +267,11 @@ const makeTokensRepo = (sql: SqlClient.SqlClient) => {
           ORDER BY a.liquidity DESC, a.token_id ASC NULLS LAST, a.pool, a.owner, a.tick_lower, a.tick_upper
           LIMIT ${limit} OFFSET ${offset}`
         // count(*) OVER () has no row to ride on when the offset is past the end: count separately then.
-        const total = rows[0]?.total ??
-          (offset === 0 ? 0 : (yield* sql<{ total: number }>`WITH a AS (${active}) SELECT count(*)::int AS total FROM a`)[0]!.total)
+        const total =
+          rows[0]?.total ??
+          (offset === 0
+            ? 0
+            : (yield* sql<{ total: number }>`WITH a AS (${active}) SELECT count(*)::int AS total FROM a`)[0]!.total)
         return { rows, total }
       })
   }

@@ -27,12 +27,17 @@ export const rpcUnavailable = (error: unknown): ExchangeUnavailable | undefined 
   }
   const text = texts.join(" | ")
   const limited = status === 429 || /rate ?limit|too many requests/i.test(text)
-  const down = (status !== undefined && status >= 500) || /timeout|timed out|took too long|fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(text)
+  const down =
+    (status !== undefined && status >= 500) ||
+    /timeout|timed out|took too long|fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(text)
   if (!limited && !down) return undefined
   const seconds = Number(retryAfter)
-  const retryAfterSeconds = retryAfter !== null && retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : 1
+  const retryAfterSeconds =
+    retryAfter !== null && retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : 1
   return new ExchangeUnavailable({
-    error: limited ? "The chain's RPC is rate-limiting this service; retry later" : "The chain's RPC does not answer; retry later",
+    error: limited
+      ? "The chain's RPC is rate-limiting this service; retry later"
+      : "The chain's RPC does not answer; retry later",
     code: "RPC_UNAVAILABLE",
     details: { retryAfterSeconds, ...(status === undefined ? {} : { rpcStatus: status }) }
   })
@@ -48,55 +53,86 @@ const rpcFailure = (e: unknown) => {
  * was first asked about (it may still be on its way to the node), then 404 TX_NOT_FOUND. The first-asked time is
  * kept in `exchange_tx_watch` so every process agrees.
  */
-export class TxStatus extends Context.Service<TxStatus, {
-  readonly status: (chainId: number, txHash: string) => Effect.Effect<{
-    chainId: number
-    txHash: string
-    status: "pending" | "success" | "failed"
-    blockNumber: string | null
-    gasUsed: string | null
-    swaps: number
-    firstSeenAt: string | null
-  }, ExchangeNotFound | ExchangeUnavailable>
-}>()("app/exchange/TxStatus") {
-  static readonly layer = Layer.effect(TxStatus, Effect.gen(function*() {
-    const chain = yield* Chain
-    const sql = yield* SqlClient.SqlClient
-    const { txPendingTimeoutSeconds } = yield* exchangeSettings
-    const client = chain.publicClient
+export class TxStatus extends Context.Service<
+  TxStatus,
+  {
+    readonly status: (
+      chainId: number,
+      txHash: string
+    ) => Effect.Effect<
+      {
+        chainId: number
+        txHash: string
+        status: "pending" | "success" | "failed"
+        blockNumber: string | null
+        gasUsed: string | null
+        swaps: number
+        firstSeenAt: string | null
+      },
+      ExchangeNotFound | ExchangeUnavailable
+    >
+  }
+>()("app/exchange/TxStatus") {
+  static readonly layer = Layer.effect(
+    TxStatus,
+    Effect.gen(function* () {
+      const chain = yield* Chain
+      const sql = yield* SqlClient.SqlClient
+      const { txPendingTimeoutSeconds } = yield* exchangeSettings
+      const client = chain.publicClient
 
-    const receipt = (hash: Hash) =>
-      Effect.tryPromise(() => client.getTransactionReceipt({ hash })).pipe(
-        Effect.map((r) => r as typeof r | null),
-        Effect.catch((e) => (errorName((e as { cause?: unknown }).cause) === "TransactionReceiptNotFoundError" ? Effect.succeed(null) : rpcFailure(e)))
-      )
-    const known = (hash: Hash) =>
-      Effect.tryPromise(() => client.getTransaction({ hash })).pipe(
-        Effect.as(true),
-        Effect.catch((e) => (errorName((e as { cause?: unknown }).cause) === "TransactionNotFoundError" ? Effect.succeed(false) : rpcFailure(e)))
-      )
+      const receipt = (hash: Hash) =>
+        Effect.tryPromise(() => client.getTransactionReceipt({ hash })).pipe(
+          Effect.map((r) => r as typeof r | null),
+          Effect.catch((e) =>
+            errorName((e as { cause?: unknown }).cause) === "TransactionReceiptNotFoundError"
+              ? Effect.succeed(null)
+              : rpcFailure(e)
+          )
+        )
+      const known = (hash: Hash) =>
+        Effect.tryPromise(() => client.getTransaction({ hash })).pipe(
+          Effect.as(true),
+          Effect.catch((e) =>
+            errorName((e as { cause?: unknown }).cause) === "TransactionNotFoundError"
+              ? Effect.succeed(false)
+              : rpcFailure(e)
+          )
+        )
 
-    return TxStatus.of({
-      status: (chainId, txHash) => Effect.gen(function*() {
-        const hash = txHash.toLowerCase() as Hash
-        if (chainId !== chain.chainId) {
-          return yield* new ExchangeNotFound({ error: `Chain ${chainId} is not served here`, code: "CHAIN_NOT_INDEXED", details: { chainId, served: chain.chainId } })
-        }
-        const r = yield* receipt(hash)
-        if (r !== null) {
-          return {
-            chainId,
-            txHash: hash,
-            status: r.status === "success" ? "success" as const : "failed" as const,
-            blockNumber: r.blockNumber.toString(),
-            gasUsed: r.gasUsed.toString(),
-            swaps: r.logs.filter((l) => l.topics[0] === SWAP_TOPIC).length,
-            firstSeenAt: null
-          }
-        }
-        const pending = { chainId, txHash: hash, status: "pending" as const, blockNumber: null, gasUsed: null, swaps: 0 }
-        if (yield* known(hash)) return { ...pending, firstSeenAt: null }
-        const rows = yield* sql<{ firstSeenAt: Date; expired: boolean }>`
+      return TxStatus.of({
+        status: (chainId, txHash) =>
+          Effect.gen(function* () {
+            const hash = txHash.toLowerCase() as Hash
+            if (chainId !== chain.chainId) {
+              return yield* new ExchangeNotFound({
+                error: `Chain ${chainId} is not served here`,
+                code: "CHAIN_NOT_INDEXED",
+                details: { chainId, served: chain.chainId }
+              })
+            }
+            const r = yield* receipt(hash)
+            if (r !== null) {
+              return {
+                chainId,
+                txHash: hash,
+                status: r.status === "success" ? ("success" as const) : ("failed" as const),
+                blockNumber: r.blockNumber.toString(),
+                gasUsed: r.gasUsed.toString(),
+                swaps: r.logs.filter((l) => l.topics[0] === SWAP_TOPIC).length,
+                firstSeenAt: null
+              }
+            }
+            const pending = {
+              chainId,
+              txHash: hash,
+              status: "pending" as const,
+              blockNumber: null,
+              gasUsed: null,
+              swaps: 0
+            }
+            if (yield* known(hash)) return { ...pending, firstSeenAt: null }
+            const rows = yield* sql<{ firstSeenAt: Date; expired: boolean }>`
           WITH ins AS (
             INSERT INTO exchange_tx_watch (chain_id, tx_hash) VALUES (${chainId}, ${hash}) ON CONFLICT DO NOTHING RETURNING first_seen_at
           )
@@ -104,16 +140,21 @@ export class TxStatus extends Context.Service<TxStatus, {
             SELECT first_seen_at FROM ins UNION ALL
             SELECT first_seen_at FROM exchange_tx_watch WHERE chain_id = ${chainId} AND tx_hash = ${hash}
           ) x LIMIT 1`.pipe(Effect.orDie)
-        const row = rows[0]!
-        if (row.expired) {
-          return yield* new ExchangeNotFound({
-            error: `Transaction ${hash} is unknown to the chain ${txPendingTimeoutSeconds} s after it was first asked about`,
-            code: "TX_NOT_FOUND",
-            details: { txHash: hash, firstSeenAt: row.firstSeenAt.toISOString(), timeoutSeconds: txPendingTimeoutSeconds }
+            const row = rows[0]!
+            if (row.expired) {
+              return yield* new ExchangeNotFound({
+                error: `Transaction ${hash} is unknown to the chain ${txPendingTimeoutSeconds} s after it was first asked about`,
+                code: "TX_NOT_FOUND",
+                details: {
+                  txHash: hash,
+                  firstSeenAt: row.firstSeenAt.toISOString(),
+                  timeoutSeconds: txPendingTimeoutSeconds
+                }
+              })
+            }
+            return { ...pending, firstSeenAt: row.firstSeenAt.toISOString() }
           })
-        }
-        return { ...pending, firstSeenAt: row.firstSeenAt.toISOString() }
       })
     })
-  }))
+  )
 }

@@ -40,19 +40,22 @@ export const abiOf: Record<SourceKind, ReadonlyArray<AbiEvent>> = {
 
 // topic0 → the one event it selects, per kind: decodeEventLog then hashes one signature per log instead of one per
 // ABI entry (it looks the event up by hashing each entry).
-const eventByTopic = Object.fromEntries(Object.entries(abiOf).map(([kind, events]) => [
-  kind,
-  new Map(events.map((e) => [topics([e])[0]!, [e] as const]))
-])) as Record<SourceKind, Map<string, readonly [AbiEvent]>>
+const eventByTopic = Object.fromEntries(
+  Object.entries(abiOf).map(([kind, events]) => [kind, new Map(events.map((e) => [topics([e])[0]!, [e] as const]))])
+) as Record<SourceKind, Map<string, readonly [AbiEvent]>>
 
 // topic0 → a word-by-word decoder, per kind, for the events whose inputs are all plain words (FastDecode.ts).
-const fastByTopic = Object.fromEntries(Object.entries(abiOf).map(([kind, events]) => [
-  kind,
-  new Map(events.flatMap((e) => {
-    const fast = compileFastDecoder(e)
-    return fast === undefined ? [] : [[topics([e])[0]!, fast] as const]
-  }))
-])) as Record<SourceKind, Map<string, FastDecoder>>
+const fastByTopic = Object.fromEntries(
+  Object.entries(abiOf).map(([kind, events]) => [
+    kind,
+    new Map(
+      events.flatMap((e) => {
+        const fast = compileFastDecoder(e)
+        return fast === undefined ? [] : [[topics([e])[0]!, fast] as const]
+      })
+    )
+  ])
+) as Record<SourceKind, Map<string, FastDecoder>>
 
 export const topicsOf = (kinds: ReadonlyArray<SourceKind>) => [...new Set(kinds.flatMap((k) => topics(abiOf[k])))]
 
@@ -67,17 +70,21 @@ export interface DecodedLog {
 const lowerAddresses = (args: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(args)) {
-    out[k] = typeof v === "string" && v.length === 42 && v.startsWith("0x")
-      ? v.toLowerCase()
-      : Array.isArray(v)
-      ? v.map((x) => (typeof x === "string" && x.length === 42 && x.startsWith("0x") ? x.toLowerCase() : x))
-      : v
+    out[k] =
+      typeof v === "string" && v.length === 42 && v.startsWith("0x")
+        ? v.toLowerCase()
+        : Array.isArray(v)
+          ? v.map((x) => (typeof x === "string" && x.length === 42 && x.startsWith("0x") ? x.toLowerCase() : x))
+          : v
   }
   return out
 }
 
 /** One log with viem (the reference decoder); undefined when it is not an event of its emitter's ABI. */
-const decodeWithViem = (log: RawLog, abi: readonly [AbiEvent]): { name: string; args: Record<string, unknown> } | undefined => {
+const decodeWithViem = (
+  log: RawLog,
+  abi: readonly [AbiEvent]
+): { name: string; args: Record<string, unknown> } | undefined => {
   try {
     const decoded = decodeEventLog({
       abi,

@@ -30,9 +30,9 @@ const readerOf = (type: string): Read | undefined => {
   const bits = m[2] === "" ? 256 : Number(m[2])
   const big = signed
     ? (w: string) => {
-      const v = BigInt(`0x${w}`)
-      return w.charCodeAt(0) >= 56 /* '8' */ ? v - TWO_256 : v
-    }
+        const v = BigInt(`0x${w}`)
+        return w.charCodeAt(0) >= 56 /* '8' */ ? v - TWO_256 : v
+      }
     : (w: string) => BigInt(`0x${w}`)
   if (bits > 48) return big
   return (w) => {
@@ -59,7 +59,12 @@ export const compileFastDecoder = (event: AbiEvent): FastDecoder | undefined => 
   for (const input of event.inputs) {
     const read = readerOf(input.type)
     if (read === undefined || input.name === undefined || input.name === "") return undefined
-    slots.push({ name: input.name, read, at: input.indexed === true ? topic++ : word++, indexed: input.indexed === true })
+    slots.push({
+      name: input.name,
+      read,
+      at: input.indexed === true ? topic++ : word++,
+      indexed: input.indexed === true
+    })
   }
   // viem fills the indexed arguments first, then the data ones: same key order (it shows in argsJson).
   const ordered = [...slots.filter((s) => s.indexed), ...slots.filter((s) => !s.indexed)]

@@ -61,31 +61,37 @@ interface RpcLog {
  * never above INDEXER_MAX_BLOCK_RANGE), one range per filter and address chunk; every call retries transport errors
  * and rate limits with backoff. The indexer sizes its batches by the smallest range, the densest filter's.
  */
-export class ChainReader extends Context.Service<ChainReader, {
-  readonly head: Effect.Effect<bigint, RpcError>
-  readonly header: (number: bigint) => Effect.Effect<BlockHeader, RpcError>
-  readonly headers: (numbers: ReadonlyArray<bigint>) => Effect.Effect<ReadonlyArray<BlockHeader>, RpcError>
-  /** Logs of the given addresses (chunked) and topic0s over [from, to], sorted by (block, logIndex). */
-  readonly logs: (
-    addresses: ReadonlyArray<string>,
-    topic0s: ReadonlyArray<Hex>,
-    from: bigint,
-    to: bigint
-  ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
-  /** At `blockNumber`, or at the head when undefined. */
-  readonly canonicalPoolConfig: (tokenIsToken0: boolean, blockNumber: bigint | undefined) => Effect.Effect<CanonicalPoolConfig, RpcError>
-  /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
-  readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
-  /** The smallest current eth_getLogs range over the filters (the densest one's): the indexer's batch size. */
-  readonly logRange: Effect.Effect<number>
-  /** Waits at the head: for a new-heads notification over WebSocket (the poll interval as fallback), else sleeps it. */
-  readonly awaitNewHead: NewHeads["await"]
-  /** True when new heads come from an `eth_subscribe("newHeads")` subscription (RPC URL ws:// or wss://). */
-  readonly subscribedToHeads: boolean
-}>()("app/indexer/ChainReader") {
+export class ChainReader extends Context.Service<
+  ChainReader,
+  {
+    readonly head: Effect.Effect<bigint, RpcError>
+    readonly header: (number: bigint) => Effect.Effect<BlockHeader, RpcError>
+    readonly headers: (numbers: ReadonlyArray<bigint>) => Effect.Effect<ReadonlyArray<BlockHeader>, RpcError>
+    /** Logs of the given addresses (chunked) and topic0s over [from, to], sorted by (block, logIndex). */
+    readonly logs: (
+      addresses: ReadonlyArray<string>,
+      topic0s: ReadonlyArray<Hex>,
+      from: bigint,
+      to: bigint
+    ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
+    /** At `blockNumber`, or at the head when undefined. */
+    readonly canonicalPoolConfig: (
+      tokenIsToken0: boolean,
+      blockNumber: bigint | undefined
+    ) => Effect.Effect<CanonicalPoolConfig, RpcError>
+    /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
+    readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
+    /** The smallest current eth_getLogs range over the filters (the densest one's): the indexer's batch size. */
+    readonly logRange: Effect.Effect<number>
+    /** Waits at the head: for a new-heads notification over WebSocket (the poll interval as fallback), else sleeps it. */
+    readonly awaitNewHead: NewHeads["await"]
+    /** True when new heads come from an `eth_subscribe("newHeads")` subscription (RPC URL ws:// or wss://). */
+    readonly subscribedToHeads: boolean
+  }
+>()("app/indexer/ChainReader") {
   static readonly layer = Layer.effect(
     ChainReader,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { client, contracts } = yield* IndexerSource
       const settings = yield* IndexerConfig
       // One range per filter (its topic set): the launchpad's contracts and the pools/tokens they create have very
@@ -105,38 +111,52 @@ export class ChainReader extends Context.Service<ChainReader, {
         call(method, () => client.request({ method, params } as never) as Promise<A>)
 
       const header = (number: bigint) =>
-        rpcRetry(request<{ number: Hex; hash: string; parentHash: string; timestamp: Hex } | null>(
-          "eth_getBlockByNumber",
-          [numberToHex(number), false]
-        ).pipe(Effect.flatMap((b) =>
-          b === null
-            ? Effect.fail(new RpcError({ kind: "retryable", method: "eth_getBlockByNumber", message: `no block ${number}` }))
-            : Effect.succeed<BlockHeader>({
-              number: hexToBigInt(b.number),
-              hash: b.hash.toLowerCase(),
-              parentHash: b.parentHash.toLowerCase(),
-              timestamp: hexToBigInt(b.timestamp)
-            })
-        )))
+        rpcRetry(
+          request<{ number: Hex; hash: string; parentHash: string; timestamp: Hex } | null>("eth_getBlockByNumber", [
+            numberToHex(number),
+            false
+          ]).pipe(
+            Effect.flatMap((b) =>
+              b === null
+                ? Effect.fail(
+                    new RpcError({ kind: "retryable", method: "eth_getBlockByNumber", message: `no block ${number}` })
+                  )
+                : Effect.succeed<BlockHeader>({
+                    number: hexToBigInt(b.number),
+                    hash: b.hash.toLowerCase(),
+                    parentHash: b.parentHash.toLowerCase(),
+                    timestamp: hexToBigInt(b.timestamp)
+                  })
+            )
+          )
+        )
 
       const getLogsOnce = (addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
-        rpcRetry(request<Array<RpcLog>>("eth_getLogs", [{
-          address: addresses,
-          topics: [topic0s],
-          fromBlock: numberToHex(from),
-          toBlock: numberToHex(to)
-        }])).pipe(Effect.map((logs) =>
-          logs.map((l): RawLog => ({
-            address: l.address.toLowerCase(),
-            topics: l.topics,
-            data: l.data,
-            blockNumber: hexToBigInt(l.blockNumber),
-            blockHash: l.blockHash.toLowerCase(),
-            logIndex: hexToNumber(l.logIndex),
-            transactionHash: l.transactionHash.toLowerCase(),
-            blockTimestamp: l.blockTimestamp === undefined ? undefined : hexToBigInt(l.blockTimestamp)
-          }))
-        ))
+        rpcRetry(
+          request<Array<RpcLog>>("eth_getLogs", [
+            {
+              address: addresses,
+              topics: [topic0s],
+              fromBlock: numberToHex(from),
+              toBlock: numberToHex(to)
+            }
+          ])
+        ).pipe(
+          Effect.map((logs) =>
+            logs.map(
+              (l): RawLog => ({
+                address: l.address.toLowerCase(),
+                topics: l.topics,
+                data: l.data,
+                blockNumber: hexToBigInt(l.blockNumber),
+                blockHash: l.blockHash.toLowerCase(),
+                logIndex: hexToNumber(l.logIndex),
+                transactionHash: l.transactionHash.toLowerCase(),
+                blockTimestamp: l.blockTimestamp === undefined ? undefined : hexToBigInt(l.blockTimestamp)
+              })
+            )
+          )
+        )
 
       // After a response of `logs` logs for `blocks` blocks, cut with range `current` (a request can be shorter: the end
       // of the asked interval): the range the density says holds targetLogsPerRequest, at most twice `current` (so
@@ -154,8 +174,14 @@ export class ChainReader extends Context.Service<ChainReader, {
       // An unknown eth_getLogs failure over several blocks is halved too (a size text no rule knows yet); over one
       // block it fails the step. `filter` keys the range: the topic set and the address chunk (chunks of one filter
       // run concurrently, and one chunk's answer must not overwrite the range another chunk just learned).
-      const logsOfChunk = (filter: string, addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
-        Effect.gen(function*() {
+      const logsOfChunk = (
+        filter: string,
+        addresses: ReadonlyArray<string>,
+        topic0s: ReadonlyArray<Hex>,
+        from: bigint,
+        to: bigint
+      ) =>
+        Effect.gen(function* () {
           const out: Array<RawLog> = []
           let start = from
           let timeouts = 0
@@ -168,20 +194,34 @@ export class ChainReader extends Context.Service<ChainReader, {
               const asked = Number(end - start + 1n)
               if (asked === 1 && error.kind === "range" && error.timeout === true && timeouts < 20) {
                 // A one-block range that timed out cannot shrink: wait, then the same block again.
-                yield* Effect.sleep(Duration.millis(backoffMs(Math.min(timeouts++, 7), error.retryAfterMs, Math.random())))
+                yield* Effect.sleep(
+                  Duration.millis(backoffMs(Math.min(timeouts++, 7), error.retryAfterMs, Math.random()))
+                )
                 continue
               }
               if (asked === 1 || error.kind === "retryable") return yield* error
               const halved = Math.max(1, Math.floor(asked / 2))
-              const smaller = error.kind === "range" && error.rangeHint !== undefined && error.rangeHint < asked ? error.rangeHint : halved
+              const smaller =
+                error.kind === "range" && error.rangeHint !== undefined && error.rangeHint < asked
+                  ? error.rangeHint
+                  : halved
               ranges.set(filter, smaller)
-              if (error.kind !== "range" || error.timeout !== true) ceilings.set(filter, Math.min(ceilings.get(filter) ?? Infinity, smaller))
-              yield* Effect.logDebug(`eth_getLogs over ${asked} blocks refused (${error.message}); trying ${smaller} blocks`)
+              if (error.kind !== "range" || error.timeout !== true)
+                ceilings.set(filter, Math.min(ceilings.get(filter) ?? Infinity, smaller))
+              yield* Effect.logDebug(
+                `eth_getLogs over ${asked} blocks refused (${error.message}); trying ${smaller} blocks`
+              )
               continue
             }
             timeouts = 0
             for (const log of result.success) out.push(log)
-            ranges.set(filter, Math.min(ceilings.get(filter) ?? Infinity, nextRange(size, Number(end - start + 1n), result.success.length)))
+            ranges.set(
+              filter,
+              Math.min(
+                ceilings.get(filter) ?? Infinity,
+                nextRange(size, Number(end - start + 1n), result.success.length)
+              )
+            )
             start = end + 1n
           }
           return out
@@ -193,13 +233,21 @@ export class ChainReader extends Context.Service<ChainReader, {
         for (let i = 0; i < addresses.length; i += settings.addressesPerRequest) {
           chunks.push(addresses.slice(i, i + settings.addressesPerRequest))
         }
-        return Effect.forEach(chunks, (chunk, i) => logsOfChunk(`${topic0s.join(",")}|${i}`, chunk, topic0s, from, to), {
-          concurrency: Math.min(4, settings.rpcConcurrency)
-        }).pipe(Effect.map((parts) =>
-          parts.flat().sort((a, b) =>
-            a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1
+        return Effect.forEach(
+          chunks,
+          (chunk, i) => logsOfChunk(`${topic0s.join(",")}|${i}`, chunk, topic0s, from, to),
+          {
+            concurrency: Math.min(4, settings.rpcConcurrency)
+          }
+        ).pipe(
+          Effect.map((parts) =>
+            parts
+              .flat()
+              .sort((a, b) =>
+                a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1
+              )
           )
-        ))
+        )
       }
 
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
@@ -220,29 +268,44 @@ export class ChainReader extends Context.Service<ChainReader, {
               functionName: "canonicalPoolConfig",
               args: [tokenIsToken0],
               ...(blockNumber === undefined ? {} : { blockNumber })
-            })).pipe(Effect.map(([fee, sqrtPriceX96, tickLower, tickUpper]) => ({ fee, sqrtPriceX96, tickLower, tickUpper }))),
+            })
+          ).pipe(
+            Effect.map(([fee, sqrtPriceX96, tickLower, tickUpper]) => ({ fee, sqrtPriceX96, tickLower, tickUpper }))
+          ),
         tokenMetadata: (token, blockNumber) => {
           // At the batch's block; a node without state that old answers at the head (ERC-20 metadata does not
           // change); a token that does not implement a field gets a neutral value.
           const at = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", block: bigint | undefined) =>
-            read("eth_call", () =>
-              client.readContract({
-                address: token as Address,
-                abi: readAbi.erc20,
-                functionName,
-                ...(block === undefined ? {} : { blockNumber: block })
-              }) as Promise<A>)
+            read(
+              "eth_call",
+              () =>
+                client.readContract({
+                  address: token as Address,
+                  abi: readAbi.erc20,
+                  functionName,
+                  ...(block === undefined ? {} : { blockNumber: block })
+                }) as Promise<A>
+            )
           const field = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", fallback: A) =>
             at<A>(functionName, blockNumber).pipe(
-              Effect.catchIf((e) => e.kind === "fatal", () => at<A>(functionName, undefined)),
-              Effect.catchIf((e) => e.kind === "fatal", () => Effect.succeed(fallback))
+              Effect.catchIf(
+                (e) => e.kind === "fatal",
+                () => at<A>(functionName, undefined)
+              ),
+              Effect.catchIf(
+                (e) => e.kind === "fatal",
+                () => Effect.succeed(fallback)
+              )
             )
-          return Effect.all({
-            name: field("name", ""),
-            symbol: field("symbol", ""),
-            decimals: field("decimals", 18),
-            totalSupply: field("totalSupply", 0n)
-          }, { concurrency: 4 })
+          return Effect.all(
+            {
+              name: field("name", ""),
+              symbol: field("symbol", ""),
+              decimals: field("decimals", 18),
+              totalSupply: field("totalSupply", 0n)
+            },
+            { concurrency: 4 }
+          )
         },
         logRange: Effect.sync(() => (ranges.size === 0 ? initialRange : Math.min(...ranges.values())))
       })

@@ -22,7 +22,7 @@ export interface NewHeads {
 }
 
 export const makeNewHeads = (client: PublicClient): Effect.Effect<NewHeads, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if ((client.transport as { type?: string } | undefined)?.type !== "webSocket") {
       return { subscribed: false, await: (_seen, fallbackMs) => Effect.sleep(fallbackMs) }
     }
@@ -38,14 +38,19 @@ export const makeNewHeads = (client: PublicClient): Effect.Effect<NewHeads, neve
     const transport = client.transport as unknown as WebSocketSubscriber
     yield* Effect.acquireRelease(
       Effect.promise(() =>
-        transport.subscribe({
-          params: ["newHeads"],
-          onData: (data) => {
-            if (data.result?.number !== undefined) onHead(hexToBigInt(data.result.number))
-          },
-          // A broken subscription only costs latency: the poll interval still drives the loop.
-          onError: () => {}
-        }).then((s) => s, () => undefined)
+        transport
+          .subscribe({
+            params: ["newHeads"],
+            onData: (data) => {
+              if (data.result?.number !== undefined) onHead(hexToBigInt(data.result.number))
+            },
+            // A broken subscription only costs latency: the poll interval still drives the loop.
+            onError: () => {}
+          })
+          .then(
+            (s) => s,
+            () => undefined
+          )
       ),
       (subscription) => Effect.promise(() => subscription?.unsubscribe().catch(() => undefined) ?? Promise.resolve())
     )

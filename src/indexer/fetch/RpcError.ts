@@ -120,7 +120,8 @@ const describe = (cause: unknown): Described => {
   let retryAfter: string | null | undefined
   let e = cause as any
   for (let depth = 0; depth < 5 && e !== null && e !== undefined; depth++) {
-    for (const t of [e.name, e.shortMessage, e.details, e.message]) if (typeof t === "string" && !texts.includes(t)) texts.push(t)
+    for (const t of [e.name, e.shortMessage, e.details, e.message])
+      if (typeof t === "string" && !texts.includes(t)) texts.push(t)
     if (status === undefined && typeof e.status === "number") status = e.status
     if (code === undefined && typeof e.code === "number") code = e.code
     if (retryAfter === undefined && typeof e.headers?.get === "function") retryAfter = e.headers.get("retry-after")
@@ -128,7 +129,9 @@ const describe = (cause: unknown): Described => {
   }
   const text = texts.join(" | ") || String(cause)
   // An error inside an HTTP body ("details": {"code":-32614,...}) carries the JSON-RPC code in its text only.
-  const bodyCode = code ?? (text.match(/"code":\s*(-?\d+)/)?.[1] === undefined ? undefined : Number(text.match(/"code":\s*(-?\d+)/)![1]))
+  const bodyCode =
+    code ??
+    (text.match(/"code":\s*(-?\d+)/)?.[1] === undefined ? undefined : Number(text.match(/"code":\s*(-?\d+)/)![1]))
   return {
     text,
     ...(status === undefined ? {} : { status }),
@@ -175,16 +178,18 @@ export const backoffMs = (attempt: number, retryAfterMs: number | undefined, ran
 /** Retries retryable failures (about 2 minutes in all without Retry-After), waiting `backoffMs` between attempts. */
 export const rpcRetry = <A, R>(effect: Effect.Effect<A, RpcError, R>, attempts = 20): Effect.Effect<A, RpcError, R> => {
   const attempt = (n: number): Effect.Effect<A, RpcError, R> =>
-    effect.pipe(Effect.catchIf(
-      (e) => e.kind === "retryable" && n < attempts,
-      (e) => {
-        const wait = backoffMs(n, e.retryAfterMs, Math.random())
-        return Effect.logWarning(`RPC ${e.method} failed, retrying in ${wait} ms: ${e.message}`).pipe(
-          Effect.andThen(Effect.sleep(Duration.millis(wait))),
-          Effect.andThen(attempt(n + 1))
-        )
-      }
-    ))
+    effect.pipe(
+      Effect.catchIf(
+        (e) => e.kind === "retryable" && n < attempts,
+        (e) => {
+          const wait = backoffMs(n, e.retryAfterMs, Math.random())
+          return Effect.logWarning(`RPC ${e.method} failed, retrying in ${wait} ms: ${e.message}`).pipe(
+            Effect.andThen(Effect.sleep(Duration.millis(wait))),
+            Effect.andThen(attempt(n + 1))
+          )
+        }
+      )
+    )
   return attempt(0)
 }
 

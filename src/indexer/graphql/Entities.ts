@@ -43,133 +43,291 @@ const eventKey = ["block_number", "log_index"]
 
 export const entities: ReadonlyArray<EntityDef> = [
   {
-    type: "Launch", list: "launches", description: "Canonical launches (FireLaunch.Ignited with the registry's configuration)",
-    source: "launches t", key: eventKey, defaultOrder: "blockNumber",
+    type: "Launch",
+    list: "launches",
+    description: "Canonical launches (FireLaunch.Ignited with the registry's configuration)",
+    source: "launches t",
+    key: eventKey,
+    defaultOrder: "blockNumber",
     fields: {
-      ...event, token: { kind: "Address" }, creator: { kind: "Address" }, pool: { kind: "Address" }, fee: { kind: "Int" },
-      tickLower: { kind: "Int" }, tickUpper: { kind: "Int" }, sqrtPriceX96: { kind: "BigInt" },
-      tokenIsToken0: { kind: "Boolean" }, positionId: { kind: "BigInt" }
+      ...event,
+      token: { kind: "Address" },
+      creator: { kind: "Address" },
+      pool: { kind: "Address" },
+      fee: { kind: "Int" },
+      tickLower: { kind: "Int" },
+      tickUpper: { kind: "Int" },
+      sqrtPriceX96: { kind: "BigInt" },
+      tokenIsToken0: { kind: "Boolean" },
+      positionId: { kind: "BigInt" }
     },
     relations: { tokenInfo: { entity: "Token", from: "token" }, poolInfo: { entity: "Pool", from: "pool" } }
   },
   {
-    type: "Token", list: "tokens", description: "Launched tokens and base tokens with their counters",
-    source: "tokens t", key: ["address"], defaultOrder: "firstBlock",
+    type: "Token",
+    list: "tokens",
+    description: "Launched tokens and base tokens with their counters",
+    source: "tokens t",
+    key: ["address"],
+    defaultOrder: "firstBlock",
     fields: {
-      address: { kind: "Address" }, name: { kind: "String" }, symbol: { kind: "String" }, decimals: { kind: "Int" },
-      totalSupply: { kind: "BigInt" }, isLaunch: { kind: "Boolean" }, firstBlock: { kind: "BigInt" },
-      holderCount: { kind: "Int" }, transferCount: { kind: "BigInt" }, priceUsd: { kind: "Float" },
-      fuelCount: { kind: "Int" }, fuelGiven: { kind: "BigInt" }, fuelWithdrawn: { kind: "BigInt" },
-      graduationConditionAt: { kind: "Timestamp" }, graduatedAt: { kind: "Timestamp" }
+      address: { kind: "Address" },
+      name: { kind: "String" },
+      symbol: { kind: "String" },
+      decimals: { kind: "Int" },
+      totalSupply: { kind: "BigInt" },
+      isLaunch: { kind: "Boolean" },
+      firstBlock: { kind: "BigInt" },
+      holderCount: { kind: "Int" },
+      transferCount: { kind: "BigInt" },
+      priceUsd: { kind: "Float" },
+      fuelCount: { kind: "Int" },
+      fuelGiven: { kind: "BigInt" },
+      fuelWithdrawn: { kind: "BigInt" },
+      graduationConditionAt: { kind: "Timestamp" },
+      graduatedAt: { kind: "Timestamp" }
     }
   },
   {
-    type: "Pool", list: "pools", description: "Indexed Uniswap v3 pools with their current state",
+    type: "Pool",
+    list: "pools",
+    description: "Indexed Uniswap v3 pools with their current state",
     source: `(SELECT p.*, s.sqrt_price_x96, s.tick, s.liquidity, s.reserve0, s.reserve1, s.volume0, s.volume1, s.fees0,
               s.fees1, s.volume_usd::float8 AS volume_usd, s.swap_count, s.mint_count, s.burn_count, s.price, s.tvl_usd
              FROM pools p LEFT JOIN pool_states s ON s.chain_id = p.chain_id AND s.pool = p.address) t`,
-    key: ["address"], defaultOrder: "blockNumber",
+    key: ["address"],
+    defaultOrder: "blockNumber",
     fields: {
-      address: { kind: "Address" }, token0: { kind: "Address" }, token1: { kind: "Address" }, fee: { kind: "Int" },
-      tickSpacing: { kind: "Int" }, blockNumber: { kind: "BigInt" }, createdAt: { kind: "Timestamp", column: "block_timestamp" },
-      sqrtPriceX96: { kind: "BigInt" }, tick: { kind: "Int" }, liquidity: { kind: "BigInt" }, reserve0: { kind: "BigInt" },
-      reserve1: { kind: "BigInt" }, volume0: { kind: "BigInt" }, volume1: { kind: "BigInt" }, fees0: { kind: "BigInt" },
-      fees1: { kind: "BigInt" }, volumeUsd: { kind: "Float" }, swapCount: { kind: "BigInt" }, mintCount: { kind: "BigInt" },
-      burnCount: { kind: "BigInt" }, price: { kind: "Float", description: "token1 per token0" }, tvlUsd: { kind: "Float" }
+      address: { kind: "Address" },
+      token0: { kind: "Address" },
+      token1: { kind: "Address" },
+      fee: { kind: "Int" },
+      tickSpacing: { kind: "Int" },
+      blockNumber: { kind: "BigInt" },
+      createdAt: { kind: "Timestamp", column: "block_timestamp" },
+      sqrtPriceX96: { kind: "BigInt" },
+      tick: { kind: "Int" },
+      liquidity: { kind: "BigInt" },
+      reserve0: { kind: "BigInt" },
+      reserve1: { kind: "BigInt" },
+      volume0: { kind: "BigInt" },
+      volume1: { kind: "BigInt" },
+      fees0: { kind: "BigInt" },
+      fees1: { kind: "BigInt" },
+      volumeUsd: { kind: "Float" },
+      swapCount: { kind: "BigInt" },
+      mintCount: { kind: "BigInt" },
+      burnCount: { kind: "BigInt" },
+      price: { kind: "Float", description: "token1 per token0" },
+      tvlUsd: { kind: "Float" }
     },
     relations: { token0Info: { entity: "Token", from: "token0" }, token1Info: { entity: "Token", from: "token1" } }
   },
   {
-    type: "Swap", list: "swaps", description: "Uniswap v3 swaps in indexed pools", source: "swaps t", key: eventKey,
+    type: "Swap",
+    list: "swaps",
+    description: "Uniswap v3 swaps in indexed pools",
+    source: "swaps t",
+    key: eventKey,
     defaultOrder: "blockNumber",
     fields: {
-      ...event, pool: { kind: "Address" }, sender: { kind: "Address" }, recipient: { kind: "Address" },
-      amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" }, sqrtPriceX96: { kind: "BigInt" }, liquidity: { kind: "BigInt" },
-      tick: { kind: "Int" }, price: { kind: "Float" }, token0PriceUsd: { kind: "Float" }, token1PriceUsd: { kind: "Float" },
-      amountUsd: { kind: "Float" }, tvlUsd: { kind: "Float" }
+      ...event,
+      pool: { kind: "Address" },
+      sender: { kind: "Address" },
+      recipient: { kind: "Address" },
+      amount0: { kind: "BigInt" },
+      amount1: { kind: "BigInt" },
+      sqrtPriceX96: { kind: "BigInt" },
+      liquidity: { kind: "BigInt" },
+      tick: { kind: "Int" },
+      price: { kind: "Float" },
+      token0PriceUsd: { kind: "Float" },
+      token1PriceUsd: { kind: "Float" },
+      amountUsd: { kind: "Float" },
+      tvlUsd: { kind: "Float" }
     },
     relations: { poolInfo: { entity: "Pool", from: "pool" } }
   },
   {
-    type: "Mint", list: "mints", description: "Liquidity added to indexed pools", source: "mints t", key: eventKey,
+    type: "Mint",
+    list: "mints",
+    description: "Liquidity added to indexed pools",
+    source: "mints t",
+    key: eventKey,
     defaultOrder: "blockNumber",
     fields: {
-      ...event, pool: { kind: "Address" }, sender: { kind: "Address" }, owner: { kind: "Address" }, tickLower: { kind: "Int" },
-      tickUpper: { kind: "Int" }, amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" },
+      ...event,
+      pool: { kind: "Address" },
+      sender: { kind: "Address" },
+      owner: { kind: "Address" },
+      tickLower: { kind: "Int" },
+      tickUpper: { kind: "Int" },
+      amount: { kind: "BigInt" },
+      amount0: { kind: "BigInt" },
+      amount1: { kind: "BigInt" },
       tvlUsd: { kind: "Float", description: "The pool's TVL in USD right after this mint (null without a USD path)" }
     }
   },
   {
-    type: "Burn", list: "burns", description: "Liquidity removed from indexed pools", source: "burns t", key: eventKey,
+    type: "Burn",
+    list: "burns",
+    description: "Liquidity removed from indexed pools",
+    source: "burns t",
+    key: eventKey,
     defaultOrder: "blockNumber",
     fields: {
-      ...event, pool: { kind: "Address" }, owner: { kind: "Address" }, tickLower: { kind: "Int" }, tickUpper: { kind: "Int" },
-      amount: { kind: "BigInt" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" },
+      ...event,
+      pool: { kind: "Address" },
+      owner: { kind: "Address" },
+      tickLower: { kind: "Int" },
+      tickUpper: { kind: "Int" },
+      amount: { kind: "BigInt" },
+      amount0: { kind: "BigInt" },
+      amount1: { kind: "BigInt" },
       tvlUsd: { kind: "Float", description: "The pool's TVL in USD right after this burn (null without a USD path)" }
     }
   },
   {
-    type: "Position", list: "positions", description: "Wallet positions (position manager NFTs) in indexed pools",
-    source: "nft_positions t", key: ["token_id"], defaultOrder: "tokenId",
+    type: "Position",
+    list: "positions",
+    description: "Wallet positions (position manager NFTs) in indexed pools",
+    source: "nft_positions t",
+    key: ["token_id"],
+    defaultOrder: "tokenId",
     fields: {
-      tokenId: { kind: "BigInt" }, pool: { kind: "Address" }, owner: { kind: "Address" }, tickLower: { kind: "Int" },
-      tickUpper: { kind: "Int" }, liquidity: { kind: "BigInt" }, deposited0: { kind: "BigInt" }, deposited1: { kind: "BigInt" },
-      withdrawn0: { kind: "BigInt" }, withdrawn1: { kind: "BigInt" }, collected0: { kind: "BigInt" }, collected1: { kind: "BigInt" }
+      tokenId: { kind: "BigInt" },
+      pool: { kind: "Address" },
+      owner: { kind: "Address" },
+      tickLower: { kind: "Int" },
+      tickUpper: { kind: "Int" },
+      liquidity: { kind: "BigInt" },
+      deposited0: { kind: "BigInt" },
+      deposited1: { kind: "BigInt" },
+      withdrawn0: { kind: "BigInt" },
+      withdrawn1: { kind: "BigInt" },
+      collected0: { kind: "BigInt" },
+      collected1: { kind: "BigInt" }
     },
     relations: { poolInfo: { entity: "Pool", from: "pool" } }
   },
   {
-    type: "Holder", list: "holders", description: "Balances of launched tokens (non-zero)", source: "token_balances t",
-    key: ["token", "holder"], defaultOrder: "balance",
+    type: "Holder",
+    list: "holders",
+    description: "Balances of launched tokens (non-zero)",
+    source: "token_balances t",
+    key: ["token", "holder"],
+    defaultOrder: "balance",
     fields: { token: { kind: "Address" }, holder: { kind: "Address" }, balance: { kind: "BigInt" } }
   },
   {
-    type: "Tick", list: "ticks", description: "Initialized ticks of indexed pools", source: "ticks t", key: ["pool", "tick"],
+    type: "Tick",
+    list: "ticks",
+    description: "Initialized ticks of indexed pools",
+    source: "ticks t",
+    key: ["pool", "tick"],
     defaultOrder: "tick",
-    fields: { pool: { kind: "Address" }, tick: { kind: "Int" }, liquidityGross: { kind: "BigInt" }, liquidityNet: { kind: "BigInt" } }
-  },
-  {
-    type: "FuelEvent", list: "fuelEvents", description: "FuelVault gifts ('given') and withdrawals ('withdrawn')",
-    source: "fuel_events t", key: eventKey, defaultOrder: "blockNumber",
     fields: {
-      ...event, kind: { kind: "String" }, token: { kind: "Address" }, sender: { kind: "Address" },
-      creator: { kind: "Address" }, amount: { kind: "BigInt" }
+      pool: { kind: "Address" },
+      tick: { kind: "Int" },
+      liquidityGross: { kind: "BigInt" },
+      liquidityNet: { kind: "BigInt" }
     }
   },
   {
-    type: "Graduation", list: "graduations", description: "Graduation steps: condition_recorded, graduated",
-    source: "graduation_events t", key: eventKey, defaultOrder: "blockNumber",
+    type: "FuelEvent",
+    list: "fuelEvents",
+    description: "FuelVault gifts ('given') and withdrawals ('withdrawn')",
+    source: "fuel_events t",
+    key: eventKey,
+    defaultOrder: "blockNumber",
+    fields: {
+      ...event,
+      kind: { kind: "String" },
+      token: { kind: "Address" },
+      sender: { kind: "Address" },
+      creator: { kind: "Address" },
+      amount: { kind: "BigInt" }
+    }
+  },
+  {
+    type: "Graduation",
+    list: "graduations",
+    description: "Graduation steps: condition_recorded, graduated",
+    source: "graduation_events t",
+    key: eventKey,
+    defaultOrder: "blockNumber",
     fields: { ...event, token: { kind: "Address" }, step: { kind: "String" }, at: { kind: "Timestamp" } }
   },
   {
-    type: "FeeClaim", list: "feeClaims", description: "FireStream fee claims", source: "fee_claims t", key: eventKey,
+    type: "FeeClaim",
+    list: "feeClaims",
+    description: "FireStream fee claims",
+    source: "fee_claims t",
+    key: eventKey,
     defaultOrder: "blockNumber",
-    fields: { ...event, token: { kind: "Address" }, recipient: { kind: "Address" }, amount0: { kind: "BigInt" }, amount1: { kind: "BigInt" } }
+    fields: {
+      ...event,
+      token: { kind: "Address" },
+      recipient: { kind: "Address" },
+      amount0: { kind: "BigInt" },
+      amount1: { kind: "BigInt" }
+    }
   },
   {
-    type: "Transfer", list: "transfers", description: "ERC-20 transfers of launched tokens", source: "token_transfers t",
-    key: eventKey, defaultOrder: "blockNumber",
-    fields: { ...event, token: { kind: "Address" }, from: { kind: "Address", column: "from_address" }, to: { kind: "Address", column: "to_address" }, value: { kind: "BigInt" } }
+    type: "Transfer",
+    list: "transfers",
+    description: "ERC-20 transfers of launched tokens",
+    source: "token_transfers t",
+    key: eventKey,
+    defaultOrder: "blockNumber",
+    fields: {
+      ...event,
+      token: { kind: "Address" },
+      from: { kind: "Address", column: "from_address" },
+      to: { kind: "Address", column: "to_address" },
+      value: { kind: "BigInt" }
+    }
   },
   {
-    type: "PoolCandle", list: "poolCandles", description: "Hourly ('1h') and daily ('1d') candles per pool (price token1/token0)",
-    source: "(SELECT *, volume_usd::float8 AS volume_usd_f FROM pool_candles) t", key: ["pool", "period", "bucket_start"],
+    type: "PoolCandle",
+    list: "poolCandles",
+    description: "Hourly ('1h') and daily ('1d') candles per pool (price token1/token0)",
+    source: "(SELECT *, volume_usd::float8 AS volume_usd_f FROM pool_candles) t",
+    key: ["pool", "period", "bucket_start"],
     defaultOrder: "bucketStart",
     fields: {
-      pool: { kind: "Address" }, period: { kind: "String" }, bucketStart: { kind: "Timestamp" }, open: { kind: "Float" },
-      high: { kind: "Float" }, low: { kind: "Float" }, close: { kind: "Float" }, volume0: { kind: "BigInt" },
-      volume1: { kind: "BigInt" }, volumeUsd: { kind: "Float", column: "volume_usd_f" }, tvlUsd: { kind: "Float" },
+      pool: { kind: "Address" },
+      period: { kind: "String" },
+      bucketStart: { kind: "Timestamp" },
+      open: { kind: "Float" },
+      high: { kind: "Float" },
+      low: { kind: "Float" },
+      close: { kind: "Float" },
+      volume0: { kind: "BigInt" },
+      volume1: { kind: "BigInt" },
+      volumeUsd: { kind: "Float", column: "volume_usd_f" },
+      tvlUsd: { kind: "Float" },
       swapCount: { kind: "Int" }
     }
   },
   {
-    type: "TokenCandle", list: "tokenCandles", description: "Hourly ('1h') and daily ('1d') USD candles per token",
-    source: "(SELECT *, volume_usd::float8 AS volume_usd_f FROM token_candles) t", key: ["token", "period", "bucket_start"],
+    type: "TokenCandle",
+    list: "tokenCandles",
+    description: "Hourly ('1h') and daily ('1d') USD candles per token",
+    source: "(SELECT *, volume_usd::float8 AS volume_usd_f FROM token_candles) t",
+    key: ["token", "period", "bucket_start"],
     defaultOrder: "bucketStart",
     fields: {
-      token: { kind: "Address" }, period: { kind: "String" }, bucketStart: { kind: "Timestamp" }, open: { kind: "Float" },
-      high: { kind: "Float" }, low: { kind: "Float" }, close: { kind: "Float" }, volume: { kind: "BigInt" },
-      volumeUsd: { kind: "Float", column: "volume_usd_f" }, swapCount: { kind: "Int" }
+      token: { kind: "Address" },
+      period: { kind: "String" },
+      bucketStart: { kind: "Timestamp" },
+      open: { kind: "Float" },
+      high: { kind: "Float" },
+      low: { kind: "Float" },
+      close: { kind: "Float" },
+      volume: { kind: "BigInt" },
+      volumeUsd: { kind: "Float", column: "volume_usd_f" },
+      swapCount: { kind: "Int" }
     }
   }
 ]
@@ -180,4 +338,5 @@ export const columnOf = (name: string, field: FieldDef) =>
 export const entityByType = new Map(entities.map((e) => [e.type, e]))
 
 /** The table an entity's rows are read from (its size prices a scan of it, src/indexer/graphql/Limits.ts). */
-export const tableOf = (entity: EntityDef) => /^(\w+) t$/.exec(entity.source)?.[1] ?? /\bFROM (\w+)/.exec(entity.source)![1]!
+export const tableOf = (entity: EntityDef) =>
+  /^(\w+) t$/.exec(entity.source)?.[1] ?? /\bFROM (\w+)/.exec(entity.source)![1]!

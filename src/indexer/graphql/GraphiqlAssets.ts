@@ -30,14 +30,17 @@ export const graphiqlCsp = [
 ].join("; ")
 
 const readManifest = (dir: string) =>
-  Effect.tryPromise(async () => JSON.parse(await Fs.readFile(NodePath.join(dir, "manifest.json"), "utf8")) as Manifest).pipe(Effect.option)
+  Effect.tryPromise(
+    async () => JSON.parse(await Fs.readFile(NodePath.join(dir, "manifest.json"), "utf8")) as Manifest
+  ).pipe(Effect.option)
 
 const notBuilt = HttpServerResponse.text(
   "GraphiQL is not built in this checkout: run `npm run build:graphiql` (or `npm run build`). POST /v1/graphql works without it.\n",
   { status: 503, headers: { "cache-control": "no-store" } }
 )
 
-const takesGzip = (request: HttpServerRequest.HttpServerRequest) => /\bgzip\b/u.test(request.headers["accept-encoding"] ?? "")
+const takesGzip = (request: HttpServerRequest.HttpServerRequest) =>
+  /\bgzip\b/u.test(request.headers["accept-encoding"] ?? "")
 
 /**
  * GraphiQL at `GET /v1/graphql` and its files at `GET /v1/graphql/assets/<name>`, from dist/graphiql/
@@ -47,19 +50,27 @@ const takesGzip = (request: HttpServerRequest.HttpServerRequest) => /\bgzip\b/u.
  */
 export const graphiqlAssets = (dir: string) => {
   const serve = (name: string, cacheControl: string, extra: Record<string, string> = {}) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const manifest = yield* readManifest(dir)
       if (manifest._tag === "None") return notBuilt
       const files = manifest.value.files
       const contentType = Object.hasOwn(files, name) ? files[name] : undefined
-      if (contentType === undefined) return errorResponse(404, { code: "NOT_FOUND", message: `No GraphiQL file ${name.slice(0, 100)}` })
+      if (contentType === undefined)
+        return errorResponse(404, { code: "NOT_FOUND", message: `No GraphiQL file ${name.slice(0, 100)}` })
       const gzip = contentType.startsWith("text/") && takesGzip(request)
-      const body = yield* Effect.tryPromise(() => Fs.readFile(NodePath.join(dir, gzip ? `${name}.gz` : name))).pipe(Effect.option)
+      const body = yield* Effect.tryPromise(() => Fs.readFile(NodePath.join(dir, gzip ? `${name}.gz` : name))).pipe(
+        Effect.option
+      )
       if (body._tag === "None") return notBuilt
       return HttpServerResponse.uint8Array(body.value, {
         contentType,
-        headers: { "cache-control": cacheControl, vary: "Accept-Encoding", ...(gzip ? { "content-encoding": "gzip" } : {}), ...extra }
+        headers: {
+          "cache-control": cacheControl,
+          vary: "Accept-Encoding",
+          ...(gzip ? { "content-encoding": "gzip" } : {}),
+          ...extra
+        }
       })
     })
   return Layer.mergeAll(
@@ -69,7 +80,8 @@ export const graphiqlAssets = (dir: string) => {
       "/v1/graphql/assets/:name",
       // The page is served at /v1/graphql only (with its CSP), never as an asset.
       Effect.flatMap(HttpRouter.params, (params) =>
-        serve(params.name === "index.html" ? "" : params.name ?? "", "public, max-age=31536000, immutable"))
+        serve(params.name === "index.html" ? "" : (params.name ?? ""), "public, max-age=31536000, immutable")
+      )
     )
   )
 }

@@ -35,7 +35,9 @@ export const graphqlSettingsConfig: Config.Config<GraphqlSettings> = Config.all(
     windowSeconds: Config.Int("GRAPHQL_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(d.rateLimit.windowSeconds))
   }),
   maxSocketsPerIp: Config.Int("GRAPHQL_WS_MAX_SOCKETS_PER_IP").pipe(Config.withDefault(d.maxSocketsPerIp)),
-  maxSubscriptionsPerSocket: Config.Int("GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET").pipe(Config.withDefault(d.maxSubscriptionsPerSocket)),
+  maxSubscriptionsPerSocket: Config.Int("GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET").pipe(
+    Config.withDefault(d.maxSubscriptionsPerSocket)
+  ),
   tableSizesTtlMs: Config.Int("GRAPHQL_TABLE_SIZES_TTL_MS").pipe(Config.withDefault(d.tableSizesTtlMs))
 })
 

@@ -29,80 +29,98 @@ const decodeRequest = Schema.decodeUnknownEffect(GraphqlRequest)
  * GRAPHQL_RATE_LIMIT gets 429 RATE_LIMITED; queries run on GraphQL's own pool (GraphqlDatabase.ts).
  * GET serves GraphiQL for browsers (GraphiqlAssetsLive); WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
  */
-export const GraphqlHttpLive = Layer.unwrap(Effect.gen(function*() {
-  const schema = yield* GraphqlSchema
-  const sizes = yield* TableSizes
-  const settings = yield* GraphqlConfig
-  const limits = yield* rateLimitSettings
-  const limiter = yield* RateLimiter
-  const app = yield* AppConfig
-  const rule = settings.rateLimit
-  /** The 429 of a caller past its limit, or the headers to add to its answer. */
-  const admit = limits.enabled
-    ? Effect.gen(function*() {
-      const key = yield* Effect.provideService(callerLimitKey, AppConfig, app)
-      const decision = yield* limiter.consume(GRAPHQL_BUCKET, key, rule)
-      const headers = rateLimitHeaders(decision, rule)
-      if (decision.allowed) return { headers }
-      const message = `Rate limit exceeded: ${rule.limit} GraphQL requests per ${rule.windowSeconds} s; retry in ${decision.resetSeconds} s`
-      return {
-        headers,
-        refused: HttpServerResponse.setHeaders(
-          errorResponse(429, { code: "RATE_LIMITED", message, details: { limit: rule.limit, windowSeconds: rule.windowSeconds } }),
-          { ...headers, "retry-after": String(decision.resetSeconds) }
-        )
+export const GraphqlHttpLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const schema = yield* GraphqlSchema
+    const sizes = yield* TableSizes
+    const settings = yield* GraphqlConfig
+    const limits = yield* rateLimitSettings
+    const limiter = yield* RateLimiter
+    const app = yield* AppConfig
+    const rule = settings.rateLimit
+    /** The 429 of a caller past its limit, or the headers to add to its answer. */
+    const admit = limits.enabled
+      ? Effect.gen(function* () {
+          const key = yield* Effect.provideService(callerLimitKey, AppConfig, app)
+          const decision = yield* limiter.consume(GRAPHQL_BUCKET, key, rule)
+          const headers = rateLimitHeaders(decision, rule)
+          if (decision.allowed) return { headers }
+          const message = `Rate limit exceeded: ${rule.limit} GraphQL requests per ${rule.windowSeconds} s; retry in ${decision.resetSeconds} s`
+          return {
+            headers,
+            refused: HttpServerResponse.setHeaders(
+              errorResponse(429, {
+                code: "RATE_LIMITED",
+                message,
+                details: { limit: rule.limit, windowSeconds: rule.windowSeconds }
+              }),
+              { ...headers, "retry-after": String(decision.resetSeconds) }
+            )
+          }
+        })
+      : Effect.succeed({ headers: {} as Record<string, string>, refused: undefined })
+
+    const handle = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const body = yield* request.json.pipe(Effect.result)
+      if (body._tag === "Failure") {
+        // Over the body limit: the middleware's 413 (src/platform/http/RequestContext.ts), not a malformed body.
+        if (isBodyTooLargeError(body.failure)) return yield* Effect.die(body.failure)
+        return errorResponse(400, {
+          code: "INVALID_BODY",
+          message: "Expected a JSON body { query, variables?, operationName? }"
+        })
       }
+      const decoded = yield* decodeRequest(body.success).pipe(Effect.result)
+      if (decoded._tag === "Failure") {
+        return errorResponse(400, {
+          code: "INVALID_BODY",
+          message: `Invalid GraphQL request: ${decoded.failure.message}`
+        })
+      }
+      const { query, variables, operationName } = decoded.success
+      let document
+      try {
+        document = parse(query)
+      } catch (error) {
+        return HttpServerResponse.jsonUnsafe({ errors: [error] }, { status: 400 })
+      }
+      // Depth and cost are checked before anything runs: one query cannot ask for unbounded work.
+      yield* sizes.refresh
+      const validationErrors = validateWithLimits(schema, document, variables ?? {}, sizes)
+      if (validationErrors.length > 0)
+        return HttpServerResponse.jsonUnsafe({ errors: validationErrors }, { status: 400 })
+      const result = yield* Effect.promise(async () =>
+        executeWithDeadline(
+          {
+            schema,
+            document,
+            variableValues: variables ?? undefined,
+            operationName: operationName ?? undefined,
+            contextValue: newContext()
+          },
+          settings.statementTimeoutMs
+        )
+      )
+      return HttpServerResponse.jsonUnsafe(result)
     })
-    : Effect.succeed({ headers: {} as Record<string, string>, refused: undefined })
 
-  const handle = Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* request.json.pipe(Effect.result)
-    if (body._tag === "Failure") {
-      // Over the body limit: the middleware's 413 (src/platform/http/RequestContext.ts), not a malformed body.
-      if (isBodyTooLargeError(body.failure)) return yield* Effect.die(body.failure)
-      return errorResponse(400, { code: "INVALID_BODY", message: "Expected a JSON body { query, variables?, operationName? }" })
-    }
-    const decoded = yield* decodeRequest(body.success).pipe(Effect.result)
-    if (decoded._tag === "Failure") {
-      return errorResponse(400, { code: "INVALID_BODY", message: `Invalid GraphQL request: ${decoded.failure.message}` })
-    }
-    const { query, variables, operationName } = decoded.success
-    let document
-    try {
-      document = parse(query)
-    } catch (error) {
-      return HttpServerResponse.jsonUnsafe({ errors: [error] }, { status: 400 })
-    }
-    // Depth and cost are checked before anything runs: one query cannot ask for unbounded work.
-    yield* sizes.refresh
-    const validationErrors = validateWithLimits(schema, document, variables ?? {}, sizes)
-    if (validationErrors.length > 0) return HttpServerResponse.jsonUnsafe({ errors: validationErrors }, { status: 400 })
-    const result = yield* Effect.promise(async () =>
-      executeWithDeadline({
-        schema,
-        document,
-        variableValues: variables ?? undefined,
-        operationName: operationName ?? undefined,
-        contextValue: newContext()
-      }, settings.statementTimeoutMs)
+    return Layer.mergeAll(
+      GraphqlWsLive,
+      // Its own body limit (src/platform/http/BodyLimits.ts GRAPHQL_BODY_BYTES), enforced by the global middleware.
+      Layer.effectDiscard(
+        BodyLimits.use((limits) => limits.declare([{ method: "POST", path: "/v1/graphql", kind: "graphql" }]))
+      ),
+      GraphiqlAssetsLive,
+      HttpRouter.add(
+        "POST",
+        "/v1/graphql",
+        Effect.gen(function* () {
+          const admitted = yield* admit
+          if (admitted.refused !== undefined) return admitted.refused
+          return HttpServerResponse.setHeaders(yield* handle, admitted.headers)
+        })
+      )
     )
-    return HttpServerResponse.jsonUnsafe(result)
   })
-
-  return Layer.mergeAll(
-    GraphqlWsLive,
-    // Its own body limit (src/platform/http/BodyLimits.ts GRAPHQL_BODY_BYTES), enforced by the global middleware.
-    Layer.effectDiscard(BodyLimits.use((limits) => limits.declare([{ method: "POST", path: "/v1/graphql", kind: "graphql" }]))),
-    GraphiqlAssetsLive,
-    HttpRouter.add(
-      "POST",
-      "/v1/graphql",
-      Effect.gen(function*() {
-        const admitted = yield* admit
-        if (admitted.refused !== undefined) return admitted.refused
-        return HttpServerResponse.setHeaders(yield* handle, admitted.headers)
-      })
-    )
-  )
-}))
+)

@@ -28,8 +28,13 @@ export interface GraphqlContext {
 export const newContext = (): GraphqlContext => ({ loaders: new Map() })
 
 const scalarOf: Record<FieldKind, GraphQLScalarType> = {
-  String: GraphQLString, Address: GraphQLString, Int: GraphQLInt, Float: GraphQLFloat, Boolean: GraphQLBoolean,
-  BigInt: BigIntScalar, Timestamp: TimestampScalar
+  String: GraphQLString,
+  Address: GraphQLString,
+  Int: GraphQLInt,
+  Float: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+  BigInt: BigIntScalar,
+  Timestamp: TimestampScalar
 }
 
 /** The list fields of the schema and the table each reads (the cost limit counts their `first` and prices scans). */
@@ -45,7 +50,7 @@ export const listTables: ReadonlyMap<string, string> = new Map(entities.map((e) 
 export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>()("app/graphql/GraphqlSchema") {
   static readonly layer = Layer.effect(
     GraphqlSchema,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const health = yield* Health
       const status = yield* IndexerStatus
       const sql = yield* SqlClient.SqlClient
@@ -56,7 +61,10 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
       const query = (text: string, params: ReadonlyArray<unknown>) =>
         run(sql.unsafe(text, params)) as Promise<ReadonlyArray<Record<string, unknown>>>
 
-      const direction = new GraphQLEnumType({ name: "OrderDirection", values: { asc: { value: "asc" }, desc: { value: "desc" } } })
+      const direction = new GraphQLEnumType({
+        name: "OrderDirection",
+        values: { asc: { value: "asc" }, desc: { value: "desc" } }
+      })
       const pageInfo = new GraphQLObjectType({
         name: "PageInfo",
         fields: { hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) }, endCursor: { type: GraphQLString } }
@@ -71,9 +79,14 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
         const flush = async () => {
           const batch = pending!
           pending = null
-          const select = Object.entries(target.fields).map(([n, f]) => `t.${columnOf(n, f)} AS "${n}"`).join(", ")
-          const rows = await query(`SELECT ${select}, t.${keyColumn}::text AS "rowKey" FROM ${target.source}
-            WHERE t.chain_id = $1 AND t.${keyColumn} = ANY($2::text[])`, [chainId, [...batch.keys()]])
+          const select = Object.entries(target.fields)
+            .map(([n, f]) => `t.${columnOf(n, f)} AS "${n}"`)
+            .join(", ")
+          const rows = await query(
+            `SELECT ${select}, t.${keyColumn}::text AS "rowKey" FROM ${target.source}
+            WHERE t.chain_id = $1 AND t.${keyColumn} = ANY($2::text[])`,
+            [chainId, [...batch.keys()]]
+          )
           const byKey = new Map(rows.map((r) => [r.rowKey as string, r]))
           for (const [key, waiters] of batch) for (const w of waiters) w(byKey.get(key) ?? null)
         }
@@ -92,24 +105,37 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
       }
 
       for (const entity of entities) {
-        objectTypes.set(entity.type, new GraphQLObjectType({
-          name: entity.type,
-          description: entity.description,
-          fields: () => ({
-            ...Object.fromEntries(Object.entries(entity.fields).map(([name, f]) => [name, {
-              type: scalarOf[f.kind],
-              ...(f.description === undefined ? {} : { description: f.description })
-            }])),
-            ...Object.fromEntries(Object.entries(entity.relations ?? {}).map(([name, rel]) => {
-              const target = entityByType.get(rel.entity)!
-              return [name, {
-                type: objectTypes.get(rel.entity)!,
-                resolve: (row: Record<string, unknown>, _: unknown, ctx: GraphqlContext) =>
-                  row[rel.from] == null ? null : loaderOf(ctx, target)(String(row[rel.from]))
-              }]
-            }))
+        objectTypes.set(
+          entity.type,
+          new GraphQLObjectType({
+            name: entity.type,
+            description: entity.description,
+            fields: () => ({
+              ...Object.fromEntries(
+                Object.entries(entity.fields).map(([name, f]) => [
+                  name,
+                  {
+                    type: scalarOf[f.kind],
+                    ...(f.description === undefined ? {} : { description: f.description })
+                  }
+                ])
+              ),
+              ...Object.fromEntries(
+                Object.entries(entity.relations ?? {}).map(([name, rel]) => {
+                  const target = entityByType.get(rel.entity)!
+                  return [
+                    name,
+                    {
+                      type: objectTypes.get(rel.entity)!,
+                      resolve: (row: Record<string, unknown>, _: unknown, ctx: GraphqlContext) =>
+                        row[rel.from] == null ? null : loaderOf(ctx, target)(String(row[rel.from]))
+                    }
+                  ]
+                })
+              )
+            })
           })
-        }))
+        )
       }
 
       const filterTypes = new Map<string, GraphQLInputObjectType>()
@@ -121,7 +147,9 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
             for (const [name, f] of Object.entries(entity.fields)) {
               for (const op of operators) {
                 if (op === "_contains" && f.kind !== "String" && f.kind !== "Address") continue
-                fields[`${name}${op}`] = { type: op === "_in" ? new GraphQLList(new GraphQLNonNull(scalarOf[f.kind])) : scalarOf[f.kind] }
+                fields[`${name}${op}`] = {
+                  type: op === "_in" ? new GraphQLList(new GraphQLNonNull(scalarOf[f.kind])) : scalarOf[f.kind]
+                }
               }
             }
             fields.AND = { type: new GraphQLList(new GraphQLNonNull(filter)) }
@@ -133,13 +161,15 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
       }
 
       const listField = (entity: EntityDef) => ({
-        type: new GraphQLNonNull(new GraphQLObjectType({
-          name: `${entity.type}Page`,
-          fields: {
-            items: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectTypes.get(entity.type)!))) },
-            pageInfo: { type: new GraphQLNonNull(pageInfo) }
-          }
-        })),
+        type: new GraphQLNonNull(
+          new GraphQLObjectType({
+            name: `${entity.type}Page`,
+            fields: {
+              items: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectTypes.get(entity.type)!))) },
+              pageInfo: { type: new GraphQLNonNull(pageInfo) }
+            }
+          })
+        ),
         description: entity.description,
         args: {
           where: { type: filterTypes.get(entity.type)! },
@@ -160,7 +190,10 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           const last = items[items.length - 1]
           return {
             items,
-            pageInfo: { hasNextPage: rows.length > built.first, endCursor: last === undefined ? null : cursorOf(last, built.sortCount) }
+            pageInfo: {
+              hasNextPage: rows.length > built.first,
+              endCursor: last === undefined ? null : cursorOf(last, built.sortCount)
+            }
           }
         }
       })
@@ -180,10 +213,19 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           database: {
             type: new GraphQLNonNull(GraphQLString),
             description: "up | down",
-            resolve: () => run(health.report("indexer").pipe(Effect.as("up"), Effect.catch(() => Effect.succeed("down"))))
+            resolve: () =>
+              run(
+                health.report("indexer").pipe(
+                  Effect.as("up"),
+                  Effect.catch(() => Effect.succeed("down"))
+                )
+              )
           },
           chainId: { type: new GraphQLNonNull(GraphQLInt) },
-          phase: { type: new GraphQLNonNull(GraphQLString), description: "starting | waiting-for-lock | backfilling | following | retrying" },
+          phase: {
+            type: new GraphQLNonNull(GraphQLString),
+            description: "starting | waiting-for-lock | backfilling | following | retrying"
+          },
           ready: { type: new GraphQLNonNull(GraphQLBoolean), description: "caught up with the head" },
           lastIndexedBlock: { type: BigIntScalar },
           head: { type: BigIntScalar },
@@ -193,7 +235,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           reorgs: { type: new GraphQLNonNull(GraphQLInt) },
           subscriptionUpstreams: {
             type: new GraphQLNonNull(GraphQLInt),
-            description: "Live upstream readers of GraphQL subscriptions: one per distinct topic (identical subscriptions share one)",
+            description:
+              "Live upstream readers of GraphQL subscriptions: one per distinct topic (identical subscriptions share one)",
             resolve: () => hub.upstreams()
           },
           skippedLaunches: {
@@ -201,7 +244,10 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
             description: "Ignited events that are not canonical (not listed as launches)",
             // A count over a table per occurrence: priced as a page of rows (src/indexer/graphql/Limits.ts).
             extensions: { cost: 50 },
-            resolve: async () => Number((await query(`SELECT count(*)::int AS n FROM skipped_launches WHERE chain_id = $1`, [chainId]))[0]!.n)
+            resolve: async () =>
+              Number(
+                (await query(`SELECT count(*)::int AS n FROM skipped_launches WHERE chain_id = $1`, [chainId]))[0]!.n
+              )
           }
         }
       })
@@ -229,7 +275,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
 
       const Subscription = new GraphQLObjectType({
         name: "Subscription",
-        description: "Live events over graphql-ws (protocol graphql-transport-ws) at /v1/graphql. An event is sent only " +
+        description:
+          "Live events over graphql-ws (protocol graphql-transport-ws) at /v1/graphql. An event is sent only " +
           "after the indexer committed the block range and is read back from the database, so rows of blocks removed " +
           "by a reorg are not delivered. Identical subscriptions share one upstream reader. The query depth and cost " +
           "limits apply to subscription documents.",
@@ -241,7 +288,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
               hub.topic("launches", (change) =>
                 change.kind !== "batch" || change.launches.length === 0
                   ? Promise.resolve([])
-                  : readAll("Launch", { ...inRange(change), token_in: change.launches.map((t) => t.toLowerCase()) })),
+                  : readAll("Launch", { ...inRange(change), token_in: change.launches.map((t) => t.toLowerCase()) })
+              ),
             resolve: passThrough
           },
           swaps: {
@@ -253,7 +301,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
               return hub.topic(`swaps:${pool}`, (change) =>
                 change.kind !== "batch" || !touches(change.pools, pool)
                   ? Promise.resolve([])
-                  : readAll("Swap", { ...inRange(change), pool }))
+                  : readAll("Swap", { ...inRange(change), pool })
+              )
             },
             resolve: passThrough
           },
@@ -264,7 +313,8 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
             subscribe: (_: unknown, args: { pool: string }) => {
               const pool = args.pool.toLowerCase()
               return hub.topic(`poolUpdated:${pool}`, (change) =>
-                !touches(change.pools, pool) ? Promise.resolve([]) : readAll("Pool", { address: pool }))
+                !touches(change.pools, pool) ? Promise.resolve([]) : readAll("Pool", { address: pool })
+              )
             },
             resolve: passThrough
           }
@@ -276,7 +326,10 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
         query: new GraphQLObjectType({
           name: "Query",
           fields: {
-            _meta: { type: new GraphQLNonNull(Meta), resolve: () => run(Effect.map(status.get, (s) => ({ ...s, version }))) },
+            _meta: {
+              type: new GraphQLNonNull(Meta),
+              resolve: () => run(Effect.map(status.get, (s) => ({ ...s, version })))
+            },
             token: single("Token", "address"),
             pool: single("Pool", "address"),
             ...Object.fromEntries(entities.map((e) => [e.list, listField(e)]))

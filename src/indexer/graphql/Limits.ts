@@ -50,7 +50,11 @@ export interface CostInputs {
 }
 
 const fragmentsOf = (doc: DocumentNode) =>
-  new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]))
+  new Map(
+    doc.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d])
+  )
 
 const depthOf = (set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number => {
   let max = 0
@@ -59,34 +63,52 @@ const depthOf = (set: SelectionSetNode, fragments: Map<string, FragmentDefinitio
     else if (s.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(s.selectionSet, fragments, seen))
     else {
       const f = fragments.get(s.name.value)
-      if (f !== undefined && !seen.has(f.name.value)) max = Math.max(max, depthOf(f.selectionSet, fragments, new Set([...seen, f.name.value])))
+      if (f !== undefined && !seen.has(f.name.value))
+        max = Math.max(max, depthOf(f.selectionSet, fragments, new Set([...seen, f.name.value])))
     }
   }
   return max
 }
 
 /** Rejects operations nested deeper than `max` (fragments followed). */
-export const depthLimit = (max = MAX_DEPTH) => (context: ValidationContext): ASTVisitor => ({
-  OperationDefinition(node) {
-    const depth = depthOf(node.selectionSet, fragmentsOf(context.getDocument()), new Set())
-    if (depth > max) {
-      context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${max}`, { nodes: [node], extensions: { code: "QUERY_TOO_DEEP" } }))
+export const depthLimit =
+  (max = MAX_DEPTH) =>
+  (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(node) {
+      const depth = depthOf(node.selectionSet, fragmentsOf(context.getDocument()), new Set())
+      if (depth > max) {
+        context.reportError(
+          new GraphQLError(`query depth ${depth} exceeds the limit of ${max}`, {
+            nodes: [node],
+            extensions: { code: "QUERY_TOO_DEEP" }
+          })
+        )
+      }
     }
-  }
-})
+  })
 
 /** True when a `where` value (AND/OR followed) has a non-null `<field>_contains`. */
 const scans = (where: unknown): boolean => {
   if (Array.isArray(where)) return where.some(scans)
   if (typeof where !== "object" || where === null) return false
-  return Object.entries(where).some(([key, v]) =>
-    (key.endsWith("_contains") && v !== null && v !== undefined) || ((key === "AND" || key === "OR") && scans(v)))
+  return Object.entries(where).some(
+    ([key, v]) =>
+      (key.endsWith("_contains") && v !== null && v !== undefined) || ((key === "AND" || key === "OR") && scans(v))
+  )
 }
 
 const rootTypeOf = (schema: GraphQLSchema, node: OperationDefinitionNode) =>
-  node.operation === "query" ? schema.getQueryType() : node.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType()
+  node.operation === "query"
+    ? schema.getQueryType()
+    : node.operation === "mutation"
+      ? schema.getMutationType()
+      : schema.getSubscriptionType()
 
-const fieldOf = (parent: GraphQLNamedType | undefined, name: string, isRoot: boolean): GraphQLField<unknown, unknown> | undefined => {
+const fieldOf = (
+  parent: GraphQLNamedType | undefined,
+  name: string,
+  isRoot: boolean
+): GraphQLField<unknown, unknown> | undefined => {
   if (name === "__typename") return TypeNameMetaFieldDef
   if (isRoot && name === "__schema") return SchemaMetaFieldDef
   if (isRoot && name === "__type") return TypeMetaFieldDef
@@ -94,7 +116,13 @@ const fieldOf = (parent: GraphQLNamedType | undefined, name: string, isRoot: boo
 }
 
 /** What one operation asks for; `cost` stops counting once past `stopAt` (fragments could multiply the walk). */
-export const measure = (schema: GraphQLSchema, document: DocumentNode, node: OperationDefinitionNode, inputs: CostInputs, stopAt = MAX_COST) => {
+export const measure = (
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  node: OperationDefinitionNode,
+  inputs: CostInputs,
+  stopAt = MAX_COST
+) => {
   // graphql-js's own coercion, as execution will do it: variable defaults, input coercion and all.
   const coerced = getVariableValues(schema, node.variableDefinitions ?? [], inputs.variables, { maxErrors: 1 })
   // Variables that do not coerce: execution refuses the operation before any resolver runs.
@@ -104,18 +132,31 @@ export const measure = (schema: GraphQLSchema, document: DocumentNode, node: Ope
   let cost = 0
   let aliases = 0
   let rootFields = 0
-  const walk = (set: SelectionSetNode, parent: GraphQLNamedType | undefined, rows: number, seen: ReadonlySet<string>, isRoot: boolean) => {
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    rows: number,
+    seen: ReadonlySet<string>,
+    isRoot: boolean
+  ) => {
     for (const s of set.selections) {
       if (cost > stopAt) return
       if (s.kind === Kind.INLINE_FRAGMENT) {
-        const narrowed = s.typeCondition === undefined ? parent : schema.getType(s.typeCondition.name.value) ?? undefined
+        const narrowed =
+          s.typeCondition === undefined ? parent : (schema.getType(s.typeCondition.name.value) ?? undefined)
         walk(s.selectionSet, narrowed, rows, seen, isRoot)
         continue
       }
       if (s.kind === Kind.FRAGMENT_SPREAD) {
         const f = fragments.get(s.name.value)
         if (f !== undefined && !seen.has(f.name.value)) {
-          walk(f.selectionSet, schema.getType(f.typeCondition.name.value) ?? undefined, rows, new Set([...seen, f.name.value]), isRoot)
+          walk(
+            f.selectionSet,
+            schema.getType(f.typeCondition.name.value) ?? undefined,
+            rows,
+            new Set([...seen, f.name.value]),
+            isRoot
+          )
         }
         continue
       }
@@ -164,13 +205,22 @@ export const measure = (schema: GraphQLSchema, document: DocumentNode, node: Ope
  * Rejects operations that ask for more than MAX_COST (see there), more than MAX_ALIASES aliases or more than
  * MAX_ROOT_FIELDS top-level fields. Costs are computed on the variables as execution will see them (defaults included).
  */
-export const costLimit = (schema: GraphQLSchema, inputs: CostInputs, max = MAX_COST) => (context: ValidationContext): ASTVisitor => ({
-  OperationDefinition(node) {
-    const m = measure(schema, context.getDocument(), node, inputs, max)
-    if (m === undefined) return
-    const refuse = (message: string, code: string) => context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code } }))
-    if (m.aliases > MAX_ALIASES) refuse(`${m.aliases} aliased fields exceed the limit of ${MAX_ALIASES}`, "TOO_MANY_ALIASES")
-    if (m.rootFields > MAX_ROOT_FIELDS) refuse(`${m.rootFields} top-level fields exceed the limit of ${MAX_ROOT_FIELDS}`, "TOO_MANY_ROOT_FIELDS")
-    if (m.cost > max) refuse(`query cost ${m.cost > max ? `over ${max}` : m.cost} exceeds the limit of ${max} rows`, "QUERY_TOO_COSTLY")
-  }
-})
+export const costLimit =
+  (schema: GraphQLSchema, inputs: CostInputs, max = MAX_COST) =>
+  (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(node) {
+      const m = measure(schema, context.getDocument(), node, inputs, max)
+      if (m === undefined) return
+      const refuse = (message: string, code: string) =>
+        context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code } }))
+      if (m.aliases > MAX_ALIASES)
+        refuse(`${m.aliases} aliased fields exceed the limit of ${MAX_ALIASES}`, "TOO_MANY_ALIASES")
+      if (m.rootFields > MAX_ROOT_FIELDS)
+        refuse(`${m.rootFields} top-level fields exceed the limit of ${MAX_ROOT_FIELDS}`, "TOO_MANY_ROOT_FIELDS")
+      if (m.cost > max)
+        refuse(
+          `query cost ${m.cost > max ? `over ${max}` : m.cost} exceeds the limit of ${max} rows`,
+          "QUERY_TOO_COSTLY"
+        )
+    }
+  })

@@ -13,19 +13,29 @@ export interface ListArgs {
 }
 
 const pgType: Record<FieldKind, string> = {
-  String: "text", Address: "text", Int: "int8", Float: "float8", Boolean: "bool", BigInt: "numeric", Timestamp: "timestamptz"
+  String: "text",
+  Address: "text",
+  Int: "int8",
+  Float: "float8",
+  Boolean: "bool",
+  BigInt: "numeric",
+  Timestamp: "timestamptz"
 }
 
 /** Filter operators per field: `<field>` (eq), `<field>_not`, `_in`, `_gt`, `_gte`, `_lt`, `_lte`, `_contains` (text). */
 export const operators = ["", "_not", "_in", "_gt", "_gte", "_lt", "_lte", "_contains"] as const
 
-export const badInput = (message: string, code = "BAD_USER_INPUT") => new GraphQLError(message, { extensions: { code } })
+export const badInput = (message: string, code = "BAD_USER_INPUT") =>
+  new GraphQLError(message, { extensions: { code } })
 
 /** Builds `SELECT ... WHERE ... ORDER BY ... LIMIT` for one list field; values travel as parameters. */
 export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) => {
   const first = args.first ?? DEFAULT_PAGE
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) {
-    throw badInput(`first must be between 1 and ${MAX_PAGE} (got ${first}); page with \`after\``, "PAGE_SIZE_OUT_OF_RANGE")
+    throw badInput(
+      `first must be between 1 and ${MAX_PAGE} (got ${first}); page with \`after\``,
+      "PAGE_SIZE_OUT_OF_RANGE"
+    )
   }
   const params: Array<unknown> = [chainId]
   const param = (value: unknown, type: string) => {
@@ -33,7 +43,13 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
     return `$${params.length}::${type}`
   }
   const value = (field: FieldDef, v: unknown) =>
-    v === null ? null : field.kind === "Address" && typeof v === "string" ? v.toLowerCase() : typeof v === "bigint" ? v.toString() : v
+    v === null
+      ? null
+      : field.kind === "Address" && typeof v === "string"
+        ? v.toLowerCase()
+        : typeof v === "bigint"
+          ? v.toString()
+          : v
 
   const condition = (where: Record<string, unknown>): string => {
     const parts: Array<string> = []
@@ -51,7 +67,12 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
       const col = `t.${columnOf(name, field)}`
       const t = pgType[field.kind]
       if (op === "_in") {
-        parts.push(`${col} = ANY(${param((v as Array<unknown>).map((x) => value(field, x)), `${t}[]`)})`)
+        parts.push(
+          `${col} = ANY(${param(
+            (v as Array<unknown>).map((x) => value(field, x)),
+            `${t}[]`
+          )})`
+        )
       } else if (op === "_contains") {
         parts.push(`${col} ILIKE ${param(`%${String(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`, "text")}`)
       } else if (v === null) {
@@ -85,7 +106,8 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
     } catch {
       throw badInput("after is not a cursor returned by this endpoint", "INVALID_CURSOR")
     }
-    if (!Array.isArray(values) || values.length !== sortCols.length) throw badInput("cursor does not match this ordering", "INVALID_CURSOR")
+    if (!Array.isArray(values) || values.length !== sortCols.length)
+      throw badInput("cursor does not match this ordering", "INVALID_CURSOR")
     // A NULL order value is not sent (the predicate tests IS NULL; an unreferenced parameter has no type to infer).
     const cursorIsNull = values[0] === null && !orderIsKey
     const typed = sortCols.map((_, i) => (i === 0 && cursorIsNull ? "NULL" : param(values[i], sortTypes[i]!)))
@@ -108,7 +130,13 @@ export const buildList = (entity: EntityDef, chainId: number, args: ListArgs) =>
  * same order: a plain row comparison is NULL for a NULL column, which would silently skip those rows. Key columns are
  * never NULL (primary keys); an order column that is a key needs no NULL branch (and keeps an indexable predicate).
  */
-const after = (cols: ReadonlyArray<string>, values: ReadonlyArray<string>, cursorIsNull: boolean, direction: "ASC" | "DESC", orderIsKey: boolean) => {
+const after = (
+  cols: ReadonlyArray<string>,
+  values: ReadonlyArray<string>,
+  cursorIsNull: boolean,
+  direction: "ASC" | "DESC",
+  orderIsKey: boolean
+) => {
   const op = direction === "ASC" ? ">" : "<"
   const row = `(${cols.join(", ")}) ${op} (${values.join(", ")})`
   if (orderIsKey) return row
@@ -119,9 +147,13 @@ const after = (cols: ReadonlyArray<string>, values: ReadonlyArray<string>, curso
     return cursorIsNull ? `(${order} IS NULL AND ${keysAfter})` : `(${row} OR ${order} IS NULL)`
   }
   // NULLs first, then values descending: after a NULL come later NULLs and every value; after a value, smaller values.
-  return cursorIsNull ? `((${order} IS NULL AND ${keysAfter}) OR ${order} IS NOT NULL)` : `(${row} AND ${order} IS NOT NULL)`
+  return cursorIsNull
+    ? `((${order} IS NULL AND ${keysAfter}) OR ${order} IS NOT NULL)`
+    : `(${row} AND ${order} IS NOT NULL)`
 }
 
 /** The opaque cursor of a row: the values of the sort columns, as text. */
 export const cursorOf = (row: Record<string, unknown>, sortCount: number) =>
-  Buffer.from(JSON.stringify(Array.from({ length: sortCount }, (_, i) => row[`cursor${i}`] ?? null)), "utf8").toString("base64url")
+  Buffer.from(JSON.stringify(Array.from({ length: sortCount }, (_, i) => row[`cursor${i}`] ?? null)), "utf8").toString(
+    "base64url"
+  )

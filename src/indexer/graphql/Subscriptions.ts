@@ -23,36 +23,52 @@ interface Upstream {
  * indexer's change feed, reads what each committed change means for the topic from Postgres once, and fans the rows
  * out to every subscriber of that key. The reader starts with the first subscriber and stops with the last.
  */
-export class SubscriptionHub extends Context.Service<SubscriptionHub, {
-  /** Subscribes to `key`; `read` is used only if this call starts the topic's reader. */
-  readonly topic: <A>(key: string, read: TopicRead<A>) => AsyncIterableIterator<A>
-  /** Topics with a live upstream reader (distinct keys, whatever the number of subscribers). */
-  readonly upstreams: () => number
-}>()("app/graphql/SubscriptionHub") {
+export class SubscriptionHub extends Context.Service<
+  SubscriptionHub,
+  {
+    /** Subscribes to `key`; `read` is used only if this call starts the topic's reader. */
+    readonly topic: <A>(key: string, read: TopicRead<A>) => AsyncIterableIterator<A>
+    /** Topics with a live upstream reader (distinct keys, whatever the number of subscribers). */
+    readonly upstreams: () => number
+  }
+>()("app/graphql/SubscriptionHub") {
   static readonly layer = Layer.effect(
     SubscriptionHub,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const events = yield* IndexerEvents
       const context = yield* Effect.context<never>()
       const topics = new Map<string, Upstream>()
 
       const start = (key: string, upstream: Upstream, read: TopicRead<unknown>) =>
-        Effect.runForkWith(context)(Effect.scoped(Effect.gen(function*() {
-          const changes = yield* events.subscribe
-          upstream.live = true
-          yield* Stream.runForEach(changes, (change) =>
-            Effect.tryPromise(() => read(change)).pipe(
-              Effect.tap((rows) => Effect.sync(() => {
-                for (const row of rows) for (const s of upstream.subscribers) s.push(row)
-              })),
-              Effect.catch((error) => Effect.logWarning(`subscription ${key}: read failed`, error))
-            ))
-        })).pipe(Effect.ensuring(Effect.sync(() => {
-          upstream.live = false
-        }))))
+        Effect.runForkWith(context)(
+          Effect.scoped(
+            Effect.gen(function* () {
+              const changes = yield* events.subscribe
+              upstream.live = true
+              yield* Stream.runForEach(changes, (change) =>
+                Effect.tryPromise(() => read(change)).pipe(
+                  Effect.tap((rows) =>
+                    Effect.sync(() => {
+                      for (const row of rows) for (const s of upstream.subscribers) s.push(row)
+                    })
+                  ),
+                  Effect.catch((error) => Effect.logWarning(`subscription ${key}: read failed`, error))
+                )
+              )
+            })
+          ).pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                upstream.live = false
+              })
+            )
+          )
+        )
 
       yield* Effect.addFinalizer(() =>
-        Effect.forEach([...topics.values()], (u) => (u.fiber === undefined ? Effect.void : Fiber.interrupt(u.fiber)), { discard: true })
+        Effect.forEach([...topics.values()], (u) => (u.fiber === undefined ? Effect.void : Fiber.interrupt(u.fiber)), {
+          discard: true
+        })
       )
 
       const topic = <A>(key: string, read: TopicRead<A>): AsyncIterableIterator<A> => {

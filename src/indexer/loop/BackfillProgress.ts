@@ -70,9 +70,12 @@ export const advanceProgress = (
   const elapsedSeconds = (batch.now - p.startedAt) / 1000
 
   if (batch.to >= batch.head) {
-    const line = p.linesPrinted === 0 ? undefined : `indexer: backfill done: ${count(done)} blocks, ${count(eventsTotal)} events in ${
-      formatDuration(elapsedSeconds)
-    } (${count(Math.round((eventsTotal - p.firstEvents) / Math.max(elapsedSeconds, 0.001)))} events/s); following the head`
+    const line =
+      p.linesPrinted === 0
+        ? undefined
+        : `indexer: backfill done: ${count(done)} blocks, ${count(eventsTotal)} events in ${formatDuration(
+            elapsedSeconds
+          )} (${count(Math.round((eventsTotal - p.firstEvents) / Math.max(elapsedSeconds, 0.001)))} events/s); following the head`
     return { progress: null, line }
   }
 
@@ -84,7 +87,8 @@ export const advanceProgress = (
   const eventsPerSecond = Math.round(eventsSinceLine / ((batch.now - p.lastLineAt) / 1000))
   const remaining = Number(batch.head - batch.to)
   const blocksPerSecond = Number(batch.to - p.firstTo) / Math.max(elapsedSeconds, 0.001)
-  const line = `indexer: backfill ${count(done)}/${count(total)} blocks (${percent.toFixed(1)}%), ${count(eventsPerSecond)} events/s, ` +
+  const line =
+    `indexer: backfill ${count(done)}/${count(total)} blocks (${percent.toFixed(1)}%), ${count(eventsPerSecond)} events/s, ` +
     `ETA ${formatDuration(remaining / blocksPerSecond)}`
   return { progress: { ...next, lastLineAt: batch.now, eventsSinceLine: 0, linesPrinted: p.linesPrinted + 1 }, line }
 }

@@ -112,7 +112,8 @@ export const decideAtTip = (
   tip: BlockHeader,
   stored: Option.Option<string>
 ): Step => {
-  if (Option.isSome(stored) && stored.value !== tip.hash) return { _tag: "Reorg", from: tip.number, tip: p.checkpoint.blockNumber }
+  if (Option.isSome(stored) && stored.value !== tip.hash)
+    return { _tag: "Reorg", from: tip.number, tip: p.checkpoint.blockNumber }
   return p.head < p.checkpoint.blockNumber
     ? { _tag: "Lagging", checkpoint: p.checkpoint, head: p.head }
     : { _tag: "AtHead", checkpoint: p.checkpoint, head: p.head }
@@ -144,8 +145,10 @@ export const decideRange = (p: ReadRange, headers: ReadonlyMap<bigint, BlockHead
 }
 
 /** Logs of unfinalized blocks must come from the blocks whose headers were read (else the chain moved meanwhile). */
-export const logsMatchHeaders = (logBlockHashes: ReadonlyMap<bigint, string>, headers: ReadonlyMap<bigint, BlockHeader>) =>
-  [...logBlockHashes].every(([n, hash]) => headers.get(n)?.hash === undefined || headers.get(n)!.hash === hash)
+export const logsMatchHeaders = (
+  logBlockHashes: ReadonlyMap<bigint, string>,
+  headers: ReadonlyMap<bigint, BlockHeader>
+) => [...logBlockHashes].every(([n, hash]) => headers.get(n)?.hash === undefined || headers.get(n)!.hash === hash)
 
 /**
  * The range to fetch ahead after batch `b`, while it commits: only final blocks (logs fetched before their headers

@@ -5,13 +5,22 @@ import { IndexerConfig } from "../IndexerConfig.ts"
 import { baseTokensOf, IndexerSource } from "../IndexerSource.ts"
 import type { ProjectionState } from "../project/State.ts"
 import { type Checkpoint, type CommitInput, Store } from "../store/Store.ts"
-import { type Batch, decideAtTip, decideRange, effectiveCheckpoint, logsMatchHeaders, nextAhead, plan, type Step } from "./Decision.ts"
+import {
+  type Batch,
+  decideAtTip,
+  decideRange,
+  effectiveCheckpoint,
+  logsMatchHeaders,
+  nextAhead,
+  plan,
+  type Step
+} from "./Decision.ts"
 import { makeFetchAhead, makePendingCommit } from "./InFlight.ts"
 import type { Progress } from "./Progress.ts"
 import { makeRollbacks } from "./Rollback.ts"
 
 /** The projection's in-memory state (pools, tokens, positions, the launch config), as committed plus the batch in flight. */
-const makeProjection = Effect.gen(function*() {
+const makeProjection = Effect.gen(function* () {
   const store = yield* Store
   const source = yield* IndexerSource
   const weth = source.contracts.weth.toLowerCase()
@@ -32,111 +41,132 @@ const makeProjection = Effect.gen(function*() {
  * answers whether to go on at once (false: at the head, wait for the next one). Two things overlap between steps: the
  * logs of the next final range are fetched ahead, and a batch commits while the next one is built (InFlight.ts).
  */
-export const makeLoop = (progress: Progress) => Effect.gen(function*() {
-  const source = yield* IndexerSource
-  const settings = yield* IndexerConfig
-  const reader = yield* ChainReader
-  const store = yield* Store
-  const { chainId, contracts } = source
-  const projection = yield* makeProjection
-  const rollbacks = yield* makeRollbacks(progress)
-  const ahead = yield* makeFetchAhead
-  const pending = yield* makePendingCommit
+export const makeLoop = (progress: Progress) =>
+  Effect.gen(function* () {
+    const source = yield* IndexerSource
+    const settings = yield* IndexerConfig
+    const reader = yield* ChainReader
+    const store = yield* Store
+    const { chainId, contracts } = source
+    const projection = yield* makeProjection
+    const rollbacks = yield* makeRollbacks(progress)
+    const ahead = yield* makeFetchAhead
+    const pending = yield* makePendingCommit
 
-  /** The commit in flight's last block, else the stored checkpoint (one below the start block counts as none). */
-  const checkpoint = Effect.suspend(() => {
-    const tip = pending.tip()
-    return tip !== null
-      ? Effect.succeed(Option.some<Checkpoint>({ blockNumber: tip.number, hash: tip.hash, timestamp: tip.timestamp }))
-      : Effect.map(store.checkpoint, (c) => effectiveCheckpoint(c, source.startBlock))
-  })
-
-  const decideNext = (head: bigint) => Effect.gen(function*() {
-    if ((pending.tip()?.number ?? -1n) >= head) yield* pending.settle
-    const p = plan({
-      checkpoint: yield* checkpoint,
-      head,
-      startBlock: source.startBlock,
-      finalityDepth: settings.finalityDepth,
-      rangeBlocks: yield* reader.logRange,
-      ahead: ahead.range()
+    /** The commit in flight's last block, else the stored checkpoint (one below the start block counts as none). */
+    const checkpoint = Effect.suspend(() => {
+      const tip = pending.tip()
+      return tip !== null
+        ? Effect.succeed(Option.some<Checkpoint>({ blockNumber: tip.number, hash: tip.hash, timestamp: tip.timestamp }))
+        : Effect.map(store.checkpoint, (c) => effectiveCheckpoint(c, source.startBlock))
     })
-    if (p._tag === "CheckTip") return decideAtTip(p, yield* reader.header(p.block), yield* store.storedHash(p.block))
-    if (!p.fetchedAhead) yield* ahead.drop
-    yield* progress.batchStarted(head, p.from)
-    const headers = yield* reader.headers(p.headerNumbers)
-    return decideRange(p, new Map(headers.map((h) => [h.number, h])))
+
+    const decideNext = (head: bigint) =>
+      Effect.gen(function* () {
+        if ((pending.tip()?.number ?? -1n) >= head) yield* pending.settle
+        const p = plan({
+          checkpoint: yield* checkpoint,
+          head,
+          startBlock: source.startBlock,
+          finalityDepth: settings.finalityDepth,
+          rangeBlocks: yield* reader.logRange,
+          ahead: ahead.range()
+        })
+        if (p._tag === "CheckTip")
+          return decideAtTip(p, yield* reader.header(p.block), yield* store.storedHash(p.block))
+        if (!p.fetchedAhead) yield* ahead.drop
+        yield* progress.batchStarted(head, p.from)
+        const headers = yield* reader.headers(p.headerNumbers)
+        return decideRange(p, new Map(headers.map((h) => [h.number, h])))
+      })
+
+    const commit = (input: CommitInput, batch: BuiltBatch, head: bigint) =>
+      store.commit(input).pipe(
+        Effect.tap(() => rollbacks.committed),
+        Effect.flatMap((touched) => progress.committed(input, batch, head, touched))
+      )
+
+    /** Applies a `Batch`: fetch (or take the logs fetched ahead), build, then commit while the next step starts. */
+    const index = (b: Batch) =>
+      Effect.gen(function* () {
+        const range = b.fetchedAhead
+          ? yield* ahead.join
+          : yield* fetchRange(contracts, projection.state, b.from, b.to.number)
+        const batch = yield* buildBatch(chainId, contracts, projection.state, range, b.to)
+        if (!logsMatchHeaders(batch.logBlockHashes, b.headers)) {
+          // The chain moved after the headers were read. Building changed the state: back to the committed one.
+          yield* pending.settle
+          yield* projection.reload
+          return true
+        }
+        // The state holds this batch's children now: the next range can be fetched while this one commits.
+        const next = nextAhead(b, yield* reader.logRange, settings.rpcConcurrency)
+        if (next !== null) yield* ahead.start(next, fetchRange(contracts, projection.state, next.from, next.to))
+        yield* pending.settle
+        const input: CommitInput = {
+          rows: batch.rows,
+          tokenMetadata: batch.tokenMetadata,
+          from: b.from,
+          to: b.to,
+          unfinalized: b.unfinalized,
+          finalizedBelow: b.finalBoundary
+        }
+        yield* pending.start(commit(input, batch, b.head), b.to)
+        // At the head nothing follows to overlap with: commit now (head latency).
+        if (b.to.number >= b.head) yield* pending.settle
+        return b.to.number < b.head
+      })
+
+    const apply = (next: Step) => {
+      switch (next._tag) {
+        case "AtHead":
+          return ahead.drop.pipe(Effect.andThen(progress.atHead(next)), Effect.as(false))
+        case "Lagging":
+          // The status keeps the highest head seen: a lagging answer does not make the chain shorter.
+          return ahead.drop.pipe(
+            Effect.andThen(
+              Effect.logDebug(
+                `indexer: the RPC answered head ${next.head}, below block ${next.checkpoint.blockNumber} already indexed; waiting`
+              )
+            ),
+            Effect.andThen(
+              progress.atHead({
+                _tag: "AtHead",
+                checkpoint: next.checkpoint,
+                head: highestHead > next.checkpoint.blockNumber ? highestHead : next.checkpoint.blockNumber
+              })
+            ),
+            Effect.as(false)
+          )
+        case "Reorg":
+          return pending.settle.pipe(
+            Effect.andThen(ahead.drop),
+            Effect.andThen(rollbacks.apply(next)),
+            Effect.andThen(projection.reload),
+            Effect.as(true)
+          )
+        case "Reread":
+          return ahead.drop.pipe(Effect.as(true))
+        case "Batch":
+          return index(next)
+      }
+    }
+
+    /** The head seen by the last step: waiting at the head returns at once if a later one was announced meanwhile. */
+    let lastHead = -1n
+    /** The highest head any answer gave (a node behind a load balancer may answer a lower one later). */
+    let highestHead = -1n
+    return {
+      step: Effect.gen(function* () {
+        const head = yield* reader.head
+        lastHead = head
+        if (head > highestHead) highestHead = head
+        return yield* apply(yield* decideNext(head))
+      }),
+      lastHead: () => lastHead,
+      /** After a failed step: the commit in flight ended, nothing fetched ahead, the state the database's again. */
+      recover: pending.settleQuietly.pipe(Effect.andThen(ahead.drop), Effect.andThen(Effect.ignore(projection.reload))),
+      /** When the loop stops: nothing of it left running. */
+      stop: pending.settleQuietly.pipe(Effect.andThen(ahead.drop))
+    }
   })
-
-  const commit = (input: CommitInput, batch: BuiltBatch, head: bigint) =>
-    store.commit(input).pipe(
-      Effect.tap(() => rollbacks.committed),
-      Effect.flatMap((touched) => progress.committed(input, batch, head, touched))
-    )
-
-  /** Applies a `Batch`: fetch (or take the logs fetched ahead), build, then commit while the next step starts. */
-  const index = (b: Batch) => Effect.gen(function*() {
-    const range = b.fetchedAhead ? yield* ahead.join : yield* fetchRange(contracts, projection.state, b.from, b.to.number)
-    const batch = yield* buildBatch(chainId, contracts, projection.state, range, b.to)
-    if (!logsMatchHeaders(batch.logBlockHashes, b.headers)) {
-      // The chain moved after the headers were read. Building changed the state: back to the committed one.
-      yield* pending.settle
-      yield* projection.reload
-      return true
-    }
-    // The state holds this batch's children now: the next range can be fetched while this one commits.
-    const next = nextAhead(b, yield* reader.logRange, settings.rpcConcurrency)
-    if (next !== null) yield* ahead.start(next, fetchRange(contracts, projection.state, next.from, next.to))
-    yield* pending.settle
-    const input: CommitInput = {
-      rows: batch.rows, tokenMetadata: batch.tokenMetadata, from: b.from, to: b.to, unfinalized: b.unfinalized, finalizedBelow: b.finalBoundary
-    }
-    yield* pending.start(commit(input, batch, b.head), b.to)
-    // At the head nothing follows to overlap with: commit now (head latency).
-    if (b.to.number >= b.head) yield* pending.settle
-    return b.to.number < b.head
-  })
-
-  const apply = (next: Step) => {
-    switch (next._tag) {
-      case "AtHead":
-        return ahead.drop.pipe(Effect.andThen(progress.atHead(next)), Effect.as(false))
-      case "Lagging":
-        // The status keeps the highest head seen: a lagging answer does not make the chain shorter.
-        return ahead.drop.pipe(
-          Effect.andThen(Effect.logDebug(`indexer: the RPC answered head ${next.head}, below block ${next.checkpoint.blockNumber} already indexed; waiting`)),
-          Effect.andThen(progress.atHead({ _tag: "AtHead", checkpoint: next.checkpoint, head: highestHead > next.checkpoint.blockNumber ? highestHead : next.checkpoint.blockNumber })),
-          Effect.as(false)
-        )
-      case "Reorg":
-        return pending.settle.pipe(
-          Effect.andThen(ahead.drop),
-          Effect.andThen(rollbacks.apply(next)),
-          Effect.andThen(projection.reload),
-          Effect.as(true)
-        )
-      case "Reread":
-        return ahead.drop.pipe(Effect.as(true))
-      case "Batch":
-        return index(next)
-    }
-  }
-
-  /** The head seen by the last step: waiting at the head returns at once if a later one was announced meanwhile. */
-  let lastHead = -1n
-  /** The highest head any answer gave (a node behind a load balancer may answer a lower one later). */
-  let highestHead = -1n
-  return {
-    step: Effect.gen(function*() {
-      const head = yield* reader.head
-      lastHead = head
-      if (head > highestHead) highestHead = head
-      return yield* apply(yield* decideNext(head))
-    }),
-    lastHead: () => lastHead,
-    /** After a failed step: the commit in flight ended, nothing fetched ahead, the state the database's again. */
-    recover: pending.settleQuietly.pipe(Effect.andThen(ahead.drop), Effect.andThen(Effect.ignore(projection.reload))),
-    /** When the loop stops: nothing of it left running. */
-    stop: pending.settleQuietly.pipe(Effect.andThen(ahead.drop))
-  }
-})

@@ -8,7 +8,7 @@ import { advanceProgress, type BackfillProgress } from "./BackfillProgress.ts"
 import type { Step } from "./Decision.ts"
 
 /** What the loop tells the outside: the status (GraphQL `_meta`, the exchange's indexer route) and the change feed. */
-export const makeProgress = Effect.gen(function*() {
+export const makeProgress = Effect.gen(function* () {
   const status = yield* IndexerStatus
   const events = yield* IndexerEvents
   const { chainId } = yield* IndexerSource
@@ -38,7 +38,7 @@ export const makeProgress = Effect.gen(function*() {
     batchStarted: (head: bigint, from: bigint) =>
       status.update((s) => ({ ...s, head, lagBlocks: head - from + 1n, phase: s.ready ? "following" : "backfilling" })),
     committed: (input: CommitInput, batch: BuiltBatch, head: bigint, touched: Touched) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const to = input.to.number
         const perSecond = eventsPerSecond(batch.logCount)
         yield* status.update((s) => ({
@@ -58,19 +58,32 @@ export const makeProgress = Effect.gen(function*() {
         // After the status: the change notifier (IndexerChangeFeed) sends the status with each change, and the last
         // batch of a backfill must say "following" (it said "backfilling" until the next block).
         yield* events.publish({
-          kind: "batch", chainId, fromBlock: input.from, toBlock: to, pools: touched.pools, tokens: touched.tokens,
+          kind: "batch",
+          chainId,
+          fromBlock: input.from,
+          toBlock: to,
+          pools: touched.pools,
+          tokens: touched.tokens,
           launches: batch.rows.newLaunches
         })
       }),
     rolledBack: (target: RollbackTarget, tip: bigint, touched: Touched) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const kept = target._tag === "Block" ? target.header : null
         yield* status.update((s) => ({
-          ...s, reorgs: s.reorgs + 1, lastIndexedBlock: kept?.number ?? null, lastIndexedTimestamp: kept?.timestamp ?? null
+          ...s,
+          reorgs: s.reorgs + 1,
+          lastIndexedBlock: kept?.number ?? null,
+          lastIndexedTimestamp: kept?.timestamp ?? null
         }))
         yield* events.publish({
-          kind: "reorg", chainId, fromBlock: rollbackKeeps(target) + 1n, toBlock: tip, pools: touched.pools,
-          tokens: touched.tokens, launches: []
+          kind: "reorg",
+          chainId,
+          fromBlock: rollbackKeeps(target) + 1n,
+          toBlock: tip,
+          pools: touched.pools,
+          tokens: touched.tokens,
+          launches: []
         })
       }),
     failed: (message: string) => status.update((s) => ({ ...s, phase: "retrying", lastError: message })),

@@ -3,7 +3,10 @@ import type { Row } from "./Rows.ts"
 import type { ProjectionState } from "./State.ts"
 
 /** The candle periods and their length in seconds (bucket starts are multiples of it since 2000-01-01 UTC). */
-export const candlePeriods = [["1h", 3_600], ["1d", 86_400]] as const
+export const candlePeriods = [
+  ["1h", 3_600],
+  ["1d", 86_400]
+] as const
 
 /** 2000-01-01T00:00:00Z, the origin Derive.ts bins from (a multiple of both periods, so floor(ts / step) works). */
 const ORIGIN = 946_684_800
@@ -61,12 +64,30 @@ export const foldCandles = (
   const poolCurrent = new Map<string, Array<PoolCandle | undefined>>()
   const tokenCurrent = new Map<string, Array<TokenCandle | undefined>>()
 
-  const tokenSide = (token: string, p: number, bucket: number, price: number | null, volume: bigint, usd: NumericTerm) => {
+  const tokenSide = (
+    token: string,
+    p: number,
+    bucket: number,
+    price: number | null,
+    volume: bigint,
+    usd: NumericTerm
+  ) => {
     let current = tokenCurrent.get(token)
-    if (current === undefined) tokenCurrent.set(token, current = [undefined, undefined])
+    if (current === undefined) tokenCurrent.set(token, (current = [undefined, undefined]))
     let c = current[p]
     if (c === undefined || c.bucket !== bucket) {
-      c = { token, period: candlePeriods[p]![0], bucket, open: null, high: null, low: null, close: null, volume: 0n, volumeUsd: new NumericSum(), swapCount: 0 }
+      c = {
+        token,
+        period: candlePeriods[p]![0],
+        bucket,
+        open: null,
+        high: null,
+        low: null,
+        close: null,
+        volume: 0n,
+        volumeUsd: new NumericSum(),
+        swapCount: 0
+      }
       current[p] = c
       tokens.push(c)
     }
@@ -91,14 +112,24 @@ export const foldCandles = (
     const v0 = abs(s.amount0 as bigint)
     const v1 = abs(s.amount1 as bigint)
     let current = poolCurrent.get(pool)
-    if (current === undefined) poolCurrent.set(pool, current = [undefined, undefined])
+    if (current === undefined) poolCurrent.set(pool, (current = [undefined, undefined]))
     for (let p = 0; p < candlePeriods.length; p++) {
       const bucket = bucketOf(ts, candlePeriods[p]![1])
       let c = current[p]
       if (c === undefined || c.bucket !== bucket) {
         c = {
-          pool, period: candlePeriods[p]![0], bucket, open: price, high: price, low: price, close: price, volume0: 0n,
-          volume1: 0n, volumeUsd: new NumericSum(), tvlUsd: null, swapCount: 0
+          pool,
+          period: candlePeriods[p]![0],
+          bucket,
+          open: price,
+          high: price,
+          low: price,
+          close: price,
+          volume0: 0n,
+          volume1: 0n,
+          volumeUsd: new NumericSum(),
+          tvlUsd: null,
+          swapCount: 0
         }
         current[p] = c
         pools.push(c)
@@ -121,13 +152,32 @@ export const foldCandles = (
 
   return {
     pool: pools.map((c) => ({
-      chain_id: chainId, pool: c.pool, period: c.period, bucket_start: c.bucket, open: c.open, high: c.high, low: c.low,
-      close: c.close, volume0: c.volume0, volume1: c.volume1, volume_usd: c.volumeUsd.text(), tvl_usd: c.tvlUsd,
+      chain_id: chainId,
+      pool: c.pool,
+      period: c.period,
+      bucket_start: c.bucket,
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume0: c.volume0,
+      volume1: c.volume1,
+      volume_usd: c.volumeUsd.text(),
+      tvl_usd: c.tvlUsd,
       swap_count: c.swapCount
     })),
     token: tokens.map((c) => ({
-      chain_id: chainId, token: c.token, period: c.period, bucket_start: c.bucket, open: c.open, high: c.high, low: c.low,
-      close: c.close, volume: c.volume, volume_usd: c.volumeUsd.text(), swap_count: c.swapCount
+      chain_id: chainId,
+      token: c.token,
+      period: c.period,
+      bucket_start: c.bucket,
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume: c.volume,
+      volume_usd: c.volumeUsd.text(),
+      swap_count: c.swapCount
     }))
   }
 }

@@ -39,8 +39,18 @@ export const foldPoolStates = (
     let d = deltas.get(pool)
     if (d === undefined) {
       d = {
-        reserve0: 0n, reserve1: 0n, volume0: 0n, volume1: 0n, fees0: 0n, fees1: 0n, volumeUsd: new NumericSum(),
-        swapCount: 0, mintCount: 0, burnCount: 0, lastBlock: block, last: null
+        reserve0: 0n,
+        reserve1: 0n,
+        volume0: 0n,
+        volume1: 0n,
+        fees0: 0n,
+        fees1: 0n,
+        volumeUsd: new NumericSum(),
+        swapCount: 0,
+        mintCount: 0,
+        burnCount: 0,
+        lastBlock: block,
+        last: null
       }
       deltas.set(pool, d)
     }
@@ -86,10 +96,21 @@ export const foldPoolStates = (
   for (const r of ev.pool_initializations) moveSlot0(delta(r.pool as string, r.block_number as bigint), r)
 
   return [...deltas].map(([pool, d]) => ({
-    chain_id: chainId, pool, reserve0: d.reserve0, reserve1: d.reserve1, volume0: d.volume0, volume1: d.volume1,
-    fees0: d.fees0, fees1: d.fees1, volume_usd: d.volumeUsd.text() ?? "0", swap_count: d.swapCount,
-    mint_count: d.mintCount, burn_count: d.burnCount, last_block: d.lastBlock,
-    sqrt_price_x96: d.last?.sqrt ?? null, tick: d.last?.tick ?? null
+    chain_id: chainId,
+    pool,
+    reserve0: d.reserve0,
+    reserve1: d.reserve1,
+    volume0: d.volume0,
+    volume1: d.volume1,
+    fees0: d.fees0,
+    fees1: d.fees1,
+    volume_usd: d.volumeUsd.text() ?? "0",
+    swap_count: d.swapCount,
+    mint_count: d.mintCount,
+    burn_count: d.burnCount,
+    last_block: d.lastBlock,
+    sqrt_price_x96: d.last?.sqrt ?? null,
+    tick: d.last?.tick ?? null
   }))
 }
 
@@ -97,13 +118,16 @@ export const foldPoolStates = (
  * What a batch adds to the balances of launched tokens ((token, holder) → Σ received − Σ sent, the zero address
  * left out, zero sums kept as Derive.ts's `deriveTokens` keeps them) and to their transfer counts.
  */
-export const foldBalances = (chainId: number, transfers: ReadonlyArray<Row>): { balances: Array<Row>; transferCounts: Array<Row> } => {
+export const foldBalances = (
+  chainId: number,
+  transfers: ReadonlyArray<Row>
+): { balances: Array<Row>; transferCounts: Array<Row> } => {
   const byToken = new Map<string, { n: number; readonly holders: Map<string, bigint> }>()
   for (const t of transfers) {
     const token = t.token as string
     const value = t.value as bigint
     let entry = byToken.get(token)
-    if (entry === undefined) byToken.set(token, entry = { n: 0, holders: new Map() })
+    if (entry === undefined) byToken.set(token, (entry = { n: 0, holders: new Map() }))
     entry.n++
     const to = t.to_address as string
     const from = t.from_address as string

@@ -10,8 +10,20 @@ export const igniteKey = (d: DecodedLog) => `${d.log.blockNumber}:${d.log.logInd
 
 const isConfigUpdate = (d: DecodedLog) => d.kind === "registry" && d.name === "LaunchConfigUpdated"
 export const launchConfigOf = (d: DecodedLog): LaunchConfig => {
-  const a = d.args as { fee: number; tickLower: number; tickUpper: number; sqrtPriceX96: bigint; sqrtPriceX96Inverted: bigint }
-  return { fee: a.fee, tickLower: a.tickLower, tickUpper: a.tickUpper, sqrtPriceX96: a.sqrtPriceX96, sqrtPriceX96Inverted: a.sqrtPriceX96Inverted }
+  const a = d.args as {
+    fee: number
+    tickLower: number
+    tickUpper: number
+    sqrtPriceX96: bigint
+    sqrtPriceX96Inverted: bigint
+  }
+  return {
+    fee: a.fee,
+    tickLower: a.tickLower,
+    tickUpper: a.tickUpper,
+    sqrtPriceX96: a.sqrtPriceX96,
+    sqrtPriceX96Inverted: a.sqrtPriceX96Inverted
+  }
 }
 
 /**
@@ -24,7 +36,11 @@ export const ignitionsWithoutConfig = (logs: ReadonlyArray<DecodedLog>, state: P
   for (const d of logs) {
     if (isConfigUpdate(d)) known = true
     else if (d.kind === "launch" && d.name === "Ignited" && !known) {
-      out.push({ key: igniteKey(d), blockNumber: d.log.blockNumber, tokenIsToken0: (d.args.token as string) < state.weth })
+      out.push({
+        key: igniteKey(d),
+        blockNumber: d.log.blockNumber,
+        tokenIsToken0: (d.args.token as string) < state.weth
+      })
     }
   }
   return out
@@ -50,16 +66,32 @@ export const discover = (
     if (isConfigUpdate(d)) state.launchConfig = launchConfigOf(d)
     if (d.kind !== "launch" || d.name !== "Ignited") continue
     const a = d.args as {
-      token: string; creator: string; pool: string; fee: number; tickLower: number; tickUpper: number
-      sqrtPriceX96: bigint; canonical: boolean; positionId: bigint
+      token: string
+      creator: string
+      pool: string
+      fee: number
+      tickLower: number
+      tickUpper: number
+      sqrtPriceX96: bigint
+      canonical: boolean
+      positionId: bigint
     }
     const tokenIsToken0 = a.token < state.weth
-    const config = state.launchConfig !== null ? poolConfigOf(state.launchConfig, tokenIsToken0) : configs.get(igniteKey(d))
-    const matches = config !== undefined && config.fee === a.fee && config.sqrtPriceX96 === a.sqrtPriceX96 &&
-      config.tickLower === a.tickLower && config.tickUpper === a.tickUpper
+    const config =
+      state.launchConfig !== null ? poolConfigOf(state.launchConfig, tokenIsToken0) : configs.get(igniteKey(d))
+    const matches =
+      config !== undefined &&
+      config.fee === a.fee &&
+      config.sqrtPriceX96 === a.sqrtPriceX96 &&
+      config.tickLower === a.tickLower &&
+      config.tickUpper === a.tickUpper
     const meta = metaOf(chainId, d, timestamps)
     if (!a.canonical || !matches || state.tokens.has(a.token)) {
-      const reason = state.tokens.has(a.token) ? "duplicate token" : !a.canonical ? "not canonical (event flag)" : "configuration differs from the registry"
+      const reason = state.tokens.has(a.token)
+        ? "duplicate token"
+        : !a.canonical
+          ? "not canonical (event flag)"
+          : "configuration differs from the registry"
       batch.events.skipped_launches.push({ ...meta, token: a.token, creator: a.creator, pool: a.pool, reason })
       continue
     }
@@ -82,7 +114,14 @@ export const discover = (
     newLaunchPools.set(a.pool, d)
   }
 
-  const register = (d: DecodedLog, address: string, token0: string, token1: string, fee: number, tickSpacing: number) => {
+  const register = (
+    d: DecodedLog,
+    address: string,
+    token0: string,
+    token1: string,
+    fee: number,
+    tickSpacing: number
+  ) => {
     if (state.pools.has(address)) return
     const launchToken = newLaunchPools.has(address) ? (newLaunchPools.get(address)!.args.token as string) : undefined
     addPool(state, { address, token0, token1, fee, sqrtPriceX96: null, reserve0: 0n, reserve1: 0n }, launchToken)
@@ -98,7 +137,8 @@ export const discover = (
 
   const relevant = (token0: string, token1: string) =>
     (state.baseTokens.has(token0) && state.baseTokens.has(token1)) ||
-    state.tokens.get(token0)?.isLaunch === true || state.tokens.get(token1)?.isLaunch === true
+    state.tokens.get(token0)?.isLaunch === true ||
+    state.tokens.get(token1)?.isLaunch === true
   for (const d of logs) {
     if (d.kind !== "factory" || d.name !== "PoolCreated") continue
     const a = d.args as { token0: string; token1: string; fee: number; tickSpacing: number; pool: string }

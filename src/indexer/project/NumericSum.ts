@@ -17,7 +17,7 @@ export interface Decimal {
 type Special = "NaN" | "Infinity" | "-Infinity"
 
 const powers: Array<bigint> = []
-const pow10 = (n: number): bigint => n < 400 ? (powers[n] ??= 10n ** BigInt(n)) : 10n ** BigInt(n)
+const pow10 = (n: number): bigint => (n < 400 ? (powers[n] ??= 10n ** BigInt(n)) : 10n ** BigInt(n))
 
 /** The exact decimal value of a finite double: m × 2^k = m × 5^-k / 10^-k when k < 0. */
 const exactDecimal = (x: number): Decimal => {
@@ -106,12 +106,12 @@ export const numericTerm = (x: number | null | undefined): NumericTerm =>
   x === null || x === undefined
     ? null
     : Number.isFinite(x)
-    ? float8ToNumeric(x)
-    : Number.isNaN(x)
-    ? "NaN"
-    : x > 0
-    ? "Infinity"
-    : "-Infinity"
+      ? float8ToNumeric(x)
+      : Number.isNaN(x)
+        ? "NaN"
+        : x > 0
+          ? "Infinity"
+          : "-Infinity"
 
 /** `sum(x::numeric)` over float8 values, nulls skipped; null when every value was null (as SQL's sum). */
 export class NumericSum {

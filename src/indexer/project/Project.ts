@@ -16,7 +16,8 @@ const tvlOf = (
 ): number | null =>
   usd0 === null || usd1 === null
     ? null
-    : human(pool.reserve0, decimalsOf(state, pool.token0)) * usd0 + human(pool.reserve1, decimalsOf(state, pool.token1)) * usd1
+    : human(pool.reserve0, decimalsOf(state, pool.token0)) * usd0 +
+      human(pool.reserve1, decimalsOf(state, pool.token1)) * usd1
 
 /**
  * The project stage: decoded logs of one batch (sorted by block and log index, discovery already applied) → rows of
@@ -70,7 +71,13 @@ export const project = (
         break
       }
       case "token.Transfer": {
-        ev.token_transfers.push({ ...m(), token: d.log.address, from_address: a.from, to_address: a.to, value: a.value })
+        ev.token_transfers.push({
+          ...m(),
+          token: d.log.address,
+          from_address: a.from,
+          to_address: a.to,
+          value: a.value
+        })
         batch.touchedTokens.add(d.log.address)
         break
       }
@@ -91,11 +98,8 @@ export const project = (
         const [usd0, usd1] = poolUsdPrices(state, pool)
         const d0 = decimalsOf(state, pool.token0)
         const d1 = decimalsOf(state, pool.token1)
-        const amountUsd = usd0 !== null
-          ? human(abs(a.amount0), d0) * usd0
-          : usd1 !== null
-          ? human(abs(a.amount1), d1) * usd1
-          : null
+        const amountUsd =
+          usd0 !== null ? human(abs(a.amount0), d0) * usd0 : usd1 !== null ? human(abs(a.amount1), d1) * usd1 : null
         const tvlUsd = tvlOf(state, pool, [usd0, usd1])
         ev.swaps.push({
           ...m(),
@@ -124,8 +128,16 @@ export const project = (
         pool.reserve0 += a.amount0
         pool.reserve1 += a.amount1
         ev.mints.push({
-          ...m(), pool: pool.address, sender: a.sender, owner: a.owner, tick_lower: a.tickLower, tick_upper: a.tickUpper,
-          amount: a.amount, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
+          ...m(),
+          pool: pool.address,
+          sender: a.sender,
+          owner: a.owner,
+          tick_lower: a.tickLower,
+          tick_upper: a.tickUpper,
+          amount: a.amount,
+          amount0: a.amount0,
+          amount1: a.amount1,
+          tvl_usd: tvlOf(state, pool)
         })
         if (a.owner === positionManager) {
           managerMint.set(d.log.transactionHash, { pool: pool.address, tickLower: a.tickLower, tickUpper: a.tickUpper })
@@ -138,8 +150,15 @@ export const project = (
         const pool = state.pools.get(d.log.address)
         if (pool === undefined) break
         ev.burns.push({
-          ...m(), pool: pool.address, owner: a.owner, tick_lower: a.tickLower, tick_upper: a.tickUpper,
-          amount: a.amount, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
+          ...m(),
+          pool: pool.address,
+          owner: a.owner,
+          tick_lower: a.tickLower,
+          tick_upper: a.tickUpper,
+          amount: a.amount,
+          amount0: a.amount0,
+          amount1: a.amount1,
+          tvl_usd: tvlOf(state, pool)
         })
         batch.touchedPools.add(pool.address)
         break
@@ -150,8 +169,15 @@ export const project = (
         pool.reserve0 -= a.amount0
         pool.reserve1 -= a.amount1
         ev.collects.push({
-          ...m(), pool: pool.address, owner: a.owner, recipient: a.recipient, tick_lower: a.tickLower,
-          tick_upper: a.tickUpper, amount0: a.amount0, amount1: a.amount1, tvl_usd: tvlOf(state, pool)
+          ...m(),
+          pool: pool.address,
+          owner: a.owner,
+          recipient: a.recipient,
+          tick_lower: a.tickLower,
+          tick_upper: a.tickUpper,
+          amount0: a.amount0,
+          amount1: a.amount1,
+          tvl_usd: tvlOf(state, pool)
         })
         batch.touchedPools.add(pool.address)
         break
@@ -163,9 +189,17 @@ export const project = (
         if (pool === undefined) break
         state.positions.set(tokenId, pool)
         ev.position_events.push({
-          ...m(), token_id: a.tokenId, kind: "increase", pool, tick_lower: mint?.tickLower ?? null,
-          tick_upper: mint?.tickUpper ?? null, liquidity: a.liquidity, amount0: a.amount0, amount1: a.amount1,
-          from_address: null, to_address: null
+          ...m(),
+          token_id: a.tokenId,
+          kind: "increase",
+          pool,
+          tick_lower: mint?.tickLower ?? null,
+          tick_upper: mint?.tickUpper ?? null,
+          liquidity: a.liquidity,
+          amount0: a.amount0,
+          amount1: a.amount1,
+          from_address: null,
+          to_address: null
         })
         break
       }
@@ -175,9 +209,17 @@ export const project = (
         if (pool === undefined) break
         const decrease = d.name === "DecreaseLiquidity"
         ev.position_events.push({
-          ...m(), token_id: a.tokenId, kind: decrease ? "decrease" : "collect", pool, tick_lower: null, tick_upper: null,
-          liquidity: decrease ? a.liquidity : null, amount0: a.amount0, amount1: a.amount1,
-          from_address: null, to_address: decrease ? null : a.recipient
+          ...m(),
+          token_id: a.tokenId,
+          kind: decrease ? "decrease" : "collect",
+          pool,
+          tick_lower: null,
+          tick_upper: null,
+          liquidity: decrease ? a.liquidity : null,
+          amount0: a.amount0,
+          amount1: a.amount1,
+          from_address: null,
+          to_address: decrease ? null : a.recipient
         })
         break
       }
@@ -185,8 +227,18 @@ export const project = (
         // The mint Transfer comes before the IncreaseLiquidity that tells the pool: resolved after the loop.
         pendingTransfers.push({
           tokenId: String(a.tokenId),
-          row: { ...m(), token_id: a.tokenId, kind: "transfer", tick_lower: null, tick_upper: null, liquidity: null,
-            amount0: null, amount1: null, from_address: a.from, to_address: a.to }
+          row: {
+            ...m(),
+            token_id: a.tokenId,
+            kind: "transfer",
+            tick_lower: null,
+            tick_upper: null,
+            liquidity: null,
+            amount0: null,
+            amount1: null,
+            from_address: a.from,
+            to_address: a.to
+          }
         })
         break
       }
@@ -202,7 +254,9 @@ export const project = (
   ev.position_events.sort((x, y) =>
     x.block_number === y.block_number
       ? (x.log_index as number) - (y.log_index as number)
-      : (x.block_number as bigint) < (y.block_number as bigint) ? -1 : 1
+      : (x.block_number as bigint) < (y.block_number as bigint)
+        ? -1
+        : 1
   )
   // Each swap's USD size as `amount_usd::numeric` once, for the candles and the pool's volume.
   const usdTerms = ev.swaps.map((s) => numericTerm(s.amount_usd as number | null))

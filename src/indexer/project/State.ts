@@ -54,7 +54,11 @@ export interface ProjectionState {
   launchConfig: LaunchConfig | null
 }
 
-export const emptyState = (weth: string, stablecoin: string | undefined, baseTokens: ReadonlyArray<string>): ProjectionState => ({
+export const emptyState = (
+  weth: string,
+  stablecoin: string | undefined,
+  baseTokens: ReadonlyArray<string>
+): ProjectionState => ({
   weth,
   stablecoin,
   baseTokens: new Set(baseTokens),
@@ -74,5 +78,6 @@ export const isUsdPool = (state: ProjectionState, token0: string, token1: string
 export const addPool = (state: ProjectionState, pool: PoolInfo, launchToken?: string) => {
   if (!state.pools.has(pool.address)) state.pools.set(pool.address, pool)
   if (launchToken !== undefined && !state.refPool.has(launchToken)) state.refPool.set(launchToken, pool.address)
-  if (isUsdPool(state, pool.token0, pool.token1) && !state.refPool.has(state.weth)) state.refPool.set(state.weth, pool.address)
+  if (isUsdPool(state, pool.token0, pool.token1) && !state.refPool.has(state.weth))
+    state.refPool.set(state.weth, pool.address)
 }

@@ -59,7 +59,11 @@ const columnTypes: Record<string, string> = {
 /** How each Postgres type travels: the array's element OID and the JS value its binary codec takes. */
 const wire: Record<string, { readonly oid: number; readonly cast: string; readonly value: (v: unknown) => unknown }> = {
   int4: { oid: PgTypes.OID.int4, cast: "int4", value: (v) => Number(v) },
-  int8: { oid: PgTypes.OID.int8, cast: "int8", value: (v) => (typeof v === "bigint" ? v : BigInt(v as number | string)) },
+  int8: {
+    oid: PgTypes.OID.int8,
+    cast: "int8",
+    value: (v) => (typeof v === "bigint" ? v : BigInt(v as number | string))
+  },
   float8: { oid: PgTypes.OID.float8, cast: "float8", value: (v) => Number(v) },
   bool: { oid: PgTypes.OID.bool, cast: "bool", value: (v) => v === true },
   numeric: { oid: PgTypes.OID.numeric, cast: "numeric", value: (v) => String(v) },
@@ -99,8 +103,8 @@ export const bulkInsert = (
     return Result.getOrThrow(PgTypes.array(values, w.oid))
   })
   const arrays = columns.map((_, i) => `$${i + 1}::${wire[types[i]!]!.cast}[]`)
-  const text = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${select.join(", ")} FROM unnest(${
-    arrays.join(", ")
-  }) AS u(${columns.join(", ")}) ${onConflict}`
+  const text = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${select.join(", ")} FROM unnest(${arrays.join(
+    ", "
+  )}) AS u(${columns.join(", ")}) ${onConflict}`
   return sql.unsafe(text, params).pipe(Effect.asVoid)
 }

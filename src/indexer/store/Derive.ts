@@ -41,8 +41,11 @@ export const balanceMerge = `ON CONFLICT (chain_id, token, holder) DO UPDATE SET
 /** Balances and transfer counts of launched tokens (keys: tokens); the forward path folds them in memory instead. */
 export const deriveTokens = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "token")
-  return Effect.all([
-    run(sql, `
+  return Effect.all(
+    [
+      run(
+        sql,
+        `
       INSERT INTO token_balances (chain_id, token, holder, balance)
       SELECT $1, token, holder, sum(delta) FROM (
         SELECT token, to_address AS holder, value AS delta FROM token_transfers WHERE chain_id = $1 AND ${w}
@@ -51,19 +54,34 @@ export const deriveTokens = (sql: SqlClient.SqlClient, chainId: number, f: Filte
       ) t WHERE holder <> '${ZERO}'
       GROUP BY token, holder
       ${balanceMerge}`,
-      params(chainId, f)),
-    run(sql, `
+        params(chainId, f)
+      ),
+      run(
+        sql,
+        `
       UPDATE tokens t SET transfer_count = t.transfer_count + c.n
       FROM (SELECT token, count(*) AS n FROM token_transfers WHERE chain_id = $1 AND ${w} GROUP BY token) c
-      WHERE t.chain_id = $1 AND t.address = c.token`, params(chainId, f))
-  ], { discard: true })
+      WHERE t.chain_id = $1 AND t.address = c.token`,
+        params(chainId, f)
+      )
+    ],
+    { discard: true }
+  )
 }
 
 /** Recomputes the per-token summary columns of the given tokens (cheap: each is an index lookup). */
 export const refreshTokenSummaries = (sql: SqlClient.SqlClient, chainId: number, tokens: ReadonlyArray<string>) =>
-  tokens.length === 0 ? Effect.void : Effect.all([
-    run(sql, `DELETE FROM token_balances WHERE chain_id = $1 AND token = ANY($2::text[]) AND balance = 0`, [chainId, tokens]),
-    run(sql, `
+  tokens.length === 0
+    ? Effect.void
+    : Effect.all(
+        [
+          run(sql, `DELETE FROM token_balances WHERE chain_id = $1 AND token = ANY($2::text[]) AND balance = 0`, [
+            chainId,
+            tokens
+          ]),
+          run(
+            sql,
+            `
       UPDATE tokens t SET
         holder_count = (SELECT count(*) FROM token_balances b WHERE b.chain_id = t.chain_id AND b.token = t.address),
         fuel_count = (SELECT count(*) FROM fuel_events f WHERE f.chain_id = t.chain_id AND f.token = t.address AND f.kind = 'given'),
@@ -83,8 +101,12 @@ export const refreshTokenSummaries = (sql: SqlClient.SqlClient, chainId: number,
           ) s
           WHERE p.chain_id = t.chain_id AND (p.token0 = t.address OR p.token1 = t.address)
           ORDER BY s.block_number DESC, s.log_index DESC LIMIT 1)
-      WHERE t.chain_id = $1 AND t.address = ANY($2::text[])`, [chainId, tokens])
-  ], { discard: true, concurrency: 1 })
+      WHERE t.chain_id = $1 AND t.address = ANY($2::text[])`,
+            [chainId, tokens]
+          )
+        ],
+        { discard: true, concurrency: 1 }
+      )
 
 /**
  * How a pool's counters, reserves and volumes of some events merge into its stored state (sums added, last block
@@ -108,8 +130,11 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
   const w = where(f, "pool")
   const ws = where(f, "pool", "s.")
   const p = params(chainId, f)
-  return Effect.all([
-    run(sql, `
+  return Effect.all(
+    [
+      run(
+        sql,
+        `
       INSERT INTO pool_states (chain_id, pool, reserve0, reserve1, volume0, volume1, fees0, fees1, volume_usd,
                                swap_count, mint_count, burn_count, last_block)
       SELECT $1, pool, sum(r0), sum(r1), sum(v0), sum(v1), sum(f0), sum(f1), coalesce(sum(vusd), 0),
@@ -125,8 +150,12 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
         UNION ALL SELECT pool, -amount0, -amount1, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM collects WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM pool_initializations WHERE chain_id = $1 AND ${w}
       ) e GROUP BY pool
-      ${poolStateMerge}`, p),
-    run(sql, `
+      ${poolStateMerge}`,
+        p
+      ),
+      run(
+        sql,
+        `
       UPDATE pool_states ps SET sqrt_price_x96 = l.sqrt_price_x96, tick = l.tick
       FROM (
         SELECT DISTINCT ON (pool) pool, sqrt_price_x96, tick FROM (
@@ -135,16 +164,23 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
           SELECT pool, sqrt_price_x96, tick, block_number, log_index FROM pool_initializations WHERE chain_id = $1 AND ${w}
         ) x ORDER BY pool, block_number DESC, log_index DESC
       ) l
-      WHERE ps.chain_id = $1 AND ps.pool = l.pool`, p)
-  ], { discard: true, concurrency: 1 })
+      WHERE ps.chain_id = $1 AND ps.pool = l.pool`,
+        p
+      )
+    ],
+    { discard: true, concurrency: 1 }
+  )
 }
 
 /** Initialized ticks, pool-level positions and NFT positions (from mints, burns and position-manager events). */
 export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "pool")
   const p = params(chainId, f)
-  return Effect.all([
-    run(sql, `
+  return Effect.all(
+    [
+      run(
+        sql,
+        `
       INSERT INTO ticks (chain_id, pool, tick, liquidity_gross, liquidity_net)
       SELECT $1, pool, tick, sum(gross), sum(net) FROM (
         SELECT pool, tick_lower AS tick, amount AS gross, amount AS net FROM mints WHERE chain_id = $1 AND ${w}
@@ -154,8 +190,12 @@ export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Fi
       ) x GROUP BY pool, tick
       ON CONFLICT (chain_id, pool, tick) DO UPDATE SET
         liquidity_gross = ticks.liquidity_gross + excluded.liquidity_gross,
-        liquidity_net = ticks.liquidity_net + excluded.liquidity_net`, p),
-    run(sql, `
+        liquidity_net = ticks.liquidity_net + excluded.liquidity_net`,
+        p
+      ),
+      run(
+        sql,
+        `
       INSERT INTO positions (chain_id, pool, owner, tick_lower, tick_upper, liquidity, deposited0, deposited1, withdrawn0, withdrawn1)
       SELECT $1, pool, owner, tick_lower, tick_upper, sum(liq), sum(d0), sum(d1), sum(w0), sum(w1) FROM (
         SELECT pool, owner, tick_lower, tick_upper, amount AS liq, amount0 AS d0, amount1 AS d1, 0 AS w0, 0 AS w1
@@ -165,8 +205,12 @@ export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Fi
       ON CONFLICT (chain_id, pool, owner, tick_lower, tick_upper) DO UPDATE SET
         liquidity = positions.liquidity + excluded.liquidity,
         deposited0 = positions.deposited0 + excluded.deposited0, deposited1 = positions.deposited1 + excluded.deposited1,
-        withdrawn0 = positions.withdrawn0 + excluded.withdrawn0, withdrawn1 = positions.withdrawn1 + excluded.withdrawn1`, p),
-    run(sql, `
+        withdrawn0 = positions.withdrawn0 + excluded.withdrawn0, withdrawn1 = positions.withdrawn1 + excluded.withdrawn1`,
+        p
+      ),
+      run(
+        sql,
+        `
       INSERT INTO nft_positions (chain_id, token_id, pool, owner, tick_lower, tick_upper, liquidity,
                                  deposited0, deposited1, withdrawn0, withdrawn1, collected0, collected1)
       SELECT $1, token_id, max(pool),
@@ -182,8 +226,12 @@ export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Fi
         liquidity = nft_positions.liquidity + excluded.liquidity,
         deposited0 = nft_positions.deposited0 + excluded.deposited0, deposited1 = nft_positions.deposited1 + excluded.deposited1,
         withdrawn0 = nft_positions.withdrawn0 + excluded.withdrawn0, withdrawn1 = nft_positions.withdrawn1 + excluded.withdrawn1,
-        collected0 = nft_positions.collected0 + excluded.collected0, collected1 = nft_positions.collected1 + excluded.collected1`, p)
-  ], { discard: true, concurrency: 1 })
+        collected0 = nft_positions.collected0 + excluded.collected0, collected1 = nft_positions.collected1 + excluded.collected1`,
+        p
+      )
+    ],
+    { discard: true, concurrency: 1 }
+  )
 }
 
 /**
@@ -191,24 +239,39 @@ export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Fi
  * one recorded with the pool's latest Swap, Mint, Burn or Collect: liquidity changes move it too).
  */
 export const refreshPoolSummaries = (sql: SqlClient.SqlClient, chainId: number, pools: ReadonlyArray<string>) =>
-  pools.length === 0 ? Effect.void : Effect.all([
-    run(sql, `DELETE FROM ticks WHERE chain_id = $1 AND pool = ANY($2::text[]) AND liquidity_gross = 0`, [chainId, pools]),
-    run(sql, `
+  pools.length === 0
+    ? Effect.void
+    : Effect.all(
+        [
+          run(sql, `DELETE FROM ticks WHERE chain_id = $1 AND pool = ANY($2::text[]) AND liquidity_gross = 0`, [
+            chainId,
+            pools
+          ]),
+          run(
+            sql,
+            `
       UPDATE pool_states ps SET
         liquidity = coalesce((SELECT sum(liquidity_net) FROM ticks t
                               WHERE t.chain_id = ps.chain_id AND t.pool = ps.pool AND t.tick <= ps.tick), 0),
         price = CASE WHEN ps.sqrt_price_x96 IS NULL THEN NULL
                 ELSE power(ps.sqrt_price_x96::float8 / (2::float8 ^ 96), 2) * power(10::float8, t0.decimals - t1.decimals) END,
-        tvl_usd = (SELECT tvl_usd FROM (${["swaps", "mints", "burns", "collects"].map((e) => `
+        tvl_usd = (SELECT tvl_usd FROM (${["swaps", "mints", "burns", "collects"]
+          .map(
+            (e) => `
                      (SELECT block_number, log_index, tvl_usd FROM ${e} e WHERE e.chain_id = ps.chain_id AND e.pool = ps.pool
-                      ORDER BY block_number DESC, log_index DESC LIMIT 1)`).join(" UNION ALL ")}
+                      ORDER BY block_number DESC, log_index DESC LIMIT 1)`
+          )
+          .join(" UNION ALL ")}
                    ) latest ORDER BY block_number DESC, log_index DESC LIMIT 1)
       FROM pools p
         JOIN tokens t0 ON t0.chain_id = p.chain_id AND t0.address = p.token0
         JOIN tokens t1 ON t1.chain_id = p.chain_id AND t1.address = p.token1
       WHERE ps.chain_id = $1 AND ps.pool = ANY($2::text[]) AND p.chain_id = ps.chain_id AND p.address = ps.pool`,
-      [chainId, pools])
-  ], { discard: true, concurrency: 1 })
+            [chainId, pools]
+          )
+        ],
+        { discard: true, concurrency: 1 }
+      )
 
 const usdSumMerge = (table: string) =>
   `volume_usd = CASE WHEN ${table}.volume_usd IS NULL AND excluded.volume_usd IS NULL THEN NULL
@@ -240,17 +303,20 @@ export const deriveCandles = (
   f: Filter,
   tokens: ReadonlyArray<string> = []
 ) => {
-  const poolWhere = f.kind === "range"
-    ? where(f, "pool", "s.")
-    : `s.pool = ANY($2::text[]) AND s.block_timestamp >= to_timestamp($3)`
+  const poolWhere =
+    f.kind === "range" ? where(f, "pool", "s.") : `s.pool = ANY($2::text[]) AND s.block_timestamp >= to_timestamp($3)`
   const tokenParams = f.kind === "range" ? params(chainId, f) : [chainId, tokens, f.since]
   if (f.kind === "keys" && f.keys.length === 0 && tokens.length === 0) return Effect.void
-  const tokenWhere = f.kind === "range"
-    ? where(f, "pool", "s.")
-    : `s.block_timestamp >= to_timestamp($3) AND (p.token0 = ANY($2::text[]) OR p.token1 = ANY($2::text[]))`
+  const tokenWhere =
+    f.kind === "range"
+      ? where(f, "pool", "s.")
+      : `s.block_timestamp >= to_timestamp($3) AND (p.token0 = ANY($2::text[]) OR p.token1 = ANY($2::text[]))`
   const tokenFilter = f.kind === "range" ? "" : `WHERE x.token = ANY($2::text[])`
-  return Effect.all([
-    run(sql, `
+  return Effect.all(
+    [
+      run(
+        sql,
+        `
       INSERT INTO pool_candles (chain_id, pool, period, bucket_start, open, high, low, close, volume0, volume1,
                                 volume_usd, tvl_usd, swap_count)
       SELECT $1, s.pool, per.period, date_bin(per.step, s.block_timestamp, ${BUCKET_ORIGIN}) AS bucket,
@@ -262,8 +328,11 @@ export const deriveCandles = (
       WHERE s.chain_id = $1 AND ${poolWhere}
       GROUP BY s.pool, per.period, bucket
       ${poolCandleMerge}`,
-      f.kind === "range" ? params(chainId, f) : [chainId, f.keys, f.since]),
-    run(sql, `
+        f.kind === "range" ? params(chainId, f) : [chainId, f.keys, f.since]
+      ),
+      run(
+        sql,
+        `
       INSERT INTO token_candles (chain_id, token, period, bucket_start, open, high, low, close, volume, volume_usd, swap_count)
       SELECT $1, x.token, per.period, date_bin(per.step, x.block_timestamp, ${BUCKET_ORIGIN}) AS bucket,
         (array_agg(x.price_usd ORDER BY x.block_number, x.log_index) FILTER (WHERE x.price_usd IS NOT NULL))[1],
@@ -280,6 +349,10 @@ export const deriveCandles = (
       ) x CROSS JOIN ${PERIODS}
       ${tokenFilter}
       GROUP BY x.token, per.period, bucket
-      ${tokenCandleMerge}`, tokenParams)
-  ], { discard: true, concurrency: 1 })
+      ${tokenCandleMerge}`,
+        tokenParams
+      )
+    ],
+    { discard: true, concurrency: 1 }
+  )
 }

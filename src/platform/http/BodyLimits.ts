@@ -35,10 +35,12 @@ export type BodyLimitBytes = Readonly<Record<BodyLimitKind, number>>
  * The largest file an upload route takes, in bytes (IMAGE_MAX_BYTES: the uploads are images; the image store,
  * src/client-api/accounts/images/ImageStore.ts, holds the file part to the same setting).
  */
-export const uploadFileBytesConfig: Config.Config<number> = Config.Int("IMAGE_MAX_BYTES").pipe(Config.withDefault(1_000_000))
+export const uploadFileBytesConfig: Config.Config<number> = Config.Int("IMAGE_MAX_BYTES").pipe(
+  Config.withDefault(1_000_000)
+)
 
 /** The limit of each kind under this configuration (MAX_BODY_BYTES, IMAGE_MAX_BYTES). */
-export const bodyLimitBytes = Effect.gen(function*() {
+export const bodyLimitBytes = Effect.gen(function* () {
   const { maxBodyBytes } = yield* AppConfig
   const imageMaxBytes = yield* uploadFileBytesConfig
   const capped = (bytes: number) => Math.min(bytes, maxBodyBytes)
@@ -83,7 +85,11 @@ export const routeBodyLimits = <Id extends string, Groups extends HttpApiGroup.C
 /** Finds the limit of a request among the declared routes (most specific pattern first); others get the JSON limit. */
 export const makeBodyLimitTable = (bytes: BodyLimitBytes) => {
   const exact = new Map<string, number>()
-  const patterns: Array<{ readonly method: string; readonly segments: ReadonlyArray<string | undefined>; readonly bytes: number }> = []
+  const patterns: Array<{
+    readonly method: string
+    readonly segments: ReadonlyArray<string | undefined>
+    readonly bytes: number
+  }> = []
   const staticCount = (segments: ReadonlyArray<string | undefined>) => segments.filter((s) => s !== undefined).length
 
   const declare = (routes: ReadonlyArray<RouteBodyLimit>) => {
@@ -105,8 +111,12 @@ export const makeBodyLimitTable = (bytes: BodyLimitBytes) => {
     if (patterns.length > 0) {
       const segments = path.split("/")
       for (const p of patterns) {
-        if ((p.method === method || p.method === "*") && p.segments.length === segments.length &&
-          p.segments.every((s, i) => s === undefined ? segments[i] !== "" : s === segments[i])) return p.bytes
+        if (
+          (p.method === method || p.method === "*") &&
+          p.segments.length === segments.length &&
+          p.segments.every((s, i) => (s === undefined ? segments[i] !== "" : s === segments[i]))
+        )
+          return p.bytes
       }
     }
     return bytes.json
@@ -117,11 +127,14 @@ export const makeBodyLimitTable = (bytes: BodyLimitBytes) => {
 export type BodyLimitTable = ReturnType<typeof makeBodyLimitTable>
 
 /** Where the route layers of one server declare the body limits of their routes (provided by `serveService`). */
-export class BodyLimits extends Context.Service<BodyLimits, {
-  /** The limit of each kind on this server. */
-  readonly bytes: BodyLimitBytes
-  readonly declare: (routes: ReadonlyArray<RouteBodyLimit>) => Effect.Effect<void>
-}>()("app/http/BodyLimits") {}
+export class BodyLimits extends Context.Service<
+  BodyLimits,
+  {
+    /** The limit of each kind on this server. */
+    readonly bytes: BodyLimitBytes
+    readonly declare: (routes: ReadonlyArray<RouteBodyLimit>) => Effect.Effect<void>
+  }
+>()("app/http/BodyLimits") {}
 
 const thousands = (n: number) => n.toLocaleString("en-US")
 
@@ -136,14 +149,17 @@ export const bodyLimitSentence = (kind: BodyLimitKind, bytes: BodyLimitBytes) =>
  * An OpenAPI transform (`OpenApi.Transform`) that appends its body limit to the description of every operation with
  * a request body, so the served document states the limits this server enforces.
  */
-export const documentBodyLimits = (bytes: BodyLimitBytes) => (spec: Record<string, any>): Record<string, any> => {
-  for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
-    for (const operation of Object.values<any>(operations)) {
-      const content = operation?.requestBody?.content
-      if (content === undefined) continue
-      const sentence = bodyLimitSentence(kindOfContentTypes(Object.keys(content)), bytes)
-      operation.description = operation.description === undefined ? sentence : `${operation.description}\n\n${sentence}`
+export const documentBodyLimits =
+  (bytes: BodyLimitBytes) =>
+  (spec: Record<string, any>): Record<string, any> => {
+    for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
+      for (const operation of Object.values<any>(operations)) {
+        const content = operation?.requestBody?.content
+        if (content === undefined) continue
+        const sentence = bodyLimitSentence(kindOfContentTypes(Object.keys(content)), bytes)
+        operation.description =
+          operation.description === undefined ? sentence : `${operation.description}\n\n${sentence}`
+      }
     }
+    return spec
   }
-  return spec
-}

@@ -11,10 +11,14 @@ const statusOf = (code: string | undefined): readonly [number, string, string] =
   code === "HPE_HEADER_OVERFLOW"
     ? [431, "HEADERS_TOO_LARGE", "Request line and headers exceed 16 KiB"]
     : code === "HPE_REQUEST_TIMEOUT" || code === "ERR_HTTP_REQUEST_TIMEOUT"
-    ? [408, "REQUEST_TIMEOUT", "The request was not received in time"]
-    : [400, "BAD_REQUEST", "Malformed HTTP request"]
+      ? [408, "REQUEST_TIMEOUT", "The request was not received in time"]
+      : [400, "BAD_REQUEST", "Malformed HTTP request"]
 
-const reasons: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
+const reasons: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large"
+}
 
 export const answerClientErrors = (server: Server, bodyOf: (code: string, message: string) => unknown) =>
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {

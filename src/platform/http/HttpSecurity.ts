@@ -25,23 +25,32 @@ export interface HttpSecuritySettings {
   readonly hstsMaxAgeSeconds: number
 }
 
-const invalid = (name: string, why: string) => Config.fail(new ConfigProvider.SourceError({ message: `${name}: ${why}` }))
+const invalid = (name: string, why: string) =>
+  Config.fail(new ConfigProvider.SourceError({ message: `${name}: ${why}` }))
 
 export const httpSecurityConfig: Config.Config<HttpSecuritySettings> = Config.all({
   corsOrigins: Config.String("CORS_ORIGINS").pipe(
     Config.withDefault(""),
-    Config.map((s) => s.split(",").map((x) => x.trim().replace(/\/$/u, "")).filter((x) => x !== "")),
+    Config.map((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim().replace(/\/$/u, ""))
+        .filter((x) => x !== "")
+    ),
     Config.flatMap((origins) => {
       // An origin is scheme://host[:port], exactly what browsers send in `Origin`; a typo would silently never match.
       const bad = origins.find((o) => o !== "*" && !/^https?:\/\/[^\s/?#]+$/u.test(o))
-      return bad === undefined ? Config.succeed(origins) : invalid("CORS_ORIGINS", `"${bad}" is not an origin (scheme://host[:port]) or *`)
+      return bad === undefined
+        ? Config.succeed(origins)
+        : invalid("CORS_ORIGINS", `"${bad}" is not an origin (scheme://host[:port]) or *`)
     })
   ),
   hstsMaxAgeSeconds: Config.Int("HSTS_MAX_AGE_SECONDS").pipe(Config.withDefault(31_536_000))
 })
 
 const allowMethods = "GET, POST, PATCH, PUT, DELETE, OPTIONS"
-const allowHeaders = "authorization, content-type, x-request-id, x-api-key, mcp-session-id, mcp-protocol-version, last-event-id"
+const allowHeaders =
+  "authorization, content-type, x-request-id, x-api-key, mcp-session-id, mcp-protocol-version, last-event-id"
 const exposeHeaders = "x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after, mcp-session-id"
 
 const baseHeaders = {
@@ -62,7 +71,10 @@ const overTls = (trustProxy: boolean, forwardedProto: string | undefined) =>
  */
 export const makeSecurityHeaders = (hstsMaxAgeSeconds: number, trustProxy: boolean) => {
   const plain: Readonly<Record<string, string>> = baseHeaders
-  const tls: Readonly<Record<string, string>> = { ...baseHeaders, "strict-transport-security": `max-age=${hstsMaxAgeSeconds}; includeSubDomains` }
+  const tls: Readonly<Record<string, string>> = {
+    ...baseHeaders,
+    "strict-transport-security": `max-age=${hstsMaxAgeSeconds}; includeSubDomains`
+  }
   return (forwardedProto: string | undefined) => (overTls(trustProxy, forwardedProto) ? tls : plain)
 }
 
@@ -99,7 +111,11 @@ const pathOf = (url: string) => {
 
 /** Request headers a preflight may ask for on an open route: header names only (RFC 9110 tokens), at most 20. */
 const requestedHeaders = (value: string | undefined) =>
-  (value ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/u.test(h)).slice(0, 20)
+  (value ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/u.test(h))
+    .slice(0, 20)
 
 export const makeHttpSecurity = (
   settings: HttpSecuritySettings,
@@ -123,21 +139,39 @@ export const makeHttpSecurity = (
   /** Answers a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method); other requests: undefined. */
   const preflight = (request: HttpServerRequest.HttpServerRequest) => {
     const origin = request.headers["origin"]
-    if (request.method !== "OPTIONS" || origin === undefined || request.headers["access-control-request-method"] === undefined) {
+    if (
+      request.method !== "OPTIONS" ||
+      origin === undefined ||
+      request.headers["access-control-request-method"] === undefined
+    ) {
       return undefined
     }
     const method = String(request.headers["access-control-request-method"]).toUpperCase()
     const cors = corsFor(origin, method, request.url)
     if (cors === undefined) {
-      return writeError(403, { code: "CORS_ORIGIN_NOT_ALLOWED", message: `Origin ${origin.slice(0, 200)} is not allowed (CORS_ORIGINS)` })
+      return writeError(403, {
+        code: "CORS_ORIGIN_NOT_ALLOWED",
+        message: `Origin ${origin.slice(0, 200)} is not allowed (CORS_ORIGINS)`
+      })
     }
     // Without credentials any header may be asked for (e.g. a renamed partner-key header); with them, only ours.
-    const headers = cors["access-control-allow-credentials"] === undefined
-      ? [...new Set([...allowHeaders.split(", "), ...requestedHeaders(request.headers["access-control-request-headers"])])].join(", ")
-      : allowHeaders
+    const headers =
+      cors["access-control-allow-credentials"] === undefined
+        ? [
+            ...new Set([
+              ...allowHeaders.split(", "),
+              ...requestedHeaders(request.headers["access-control-request-headers"])
+            ])
+          ].join(", ")
+        : allowHeaders
     return HttpServerResponse.empty({
       status: 204,
-      headers: { ...cors, "access-control-allow-methods": allowMethods, "access-control-allow-headers": headers, "access-control-max-age": "600" }
+      headers: {
+        ...cors,
+        "access-control-allow-methods": allowMethods,
+        "access-control-allow-headers": headers,
+        "access-control-max-age": "600"
+      }
     })
   }
 
@@ -158,4 +192,6 @@ export const makeHttpSecurity = (
 }
 
 export const loadHttpSecurity = (trustProxy: boolean, writeError: ErrorWriter, service: string) =>
-  Effect.map(httpSecurityConfig, (settings) => makeHttpSecurity(settings, trustProxy, writeError, openToAnyOriginOf(service)))
+  Effect.map(httpSecurityConfig, (settings) =>
+    makeHttpSecurity(settings, trustProxy, writeError, openToAnyOriginOf(service))
+  )

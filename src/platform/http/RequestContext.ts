@@ -24,7 +24,8 @@ const bodyTooLarge = (reason: HttpServerError.HttpServerError["reason"]) =>
 const isBodyTooLarge = (cause: Cause.Cause<unknown>) => serverErrorReasons(cause).some(bodyTooLarge)
 
 /** The error of reading a body past the route's limit (a handler that reads the body itself lets it through). */
-export const isBodyTooLargeError = (error: unknown) => HttpServerError.isHttpServerError(error) && bodyTooLarge(error.reason)
+export const isBodyTooLargeError = (error: unknown) =>
+  HttpServerError.isHttpServerError(error) && bodyTooLarge(error.reason)
 
 /**
  * The router fails with RouteNotFound (instead of reaching the `*` fallback) when the path does not percent-decode
@@ -57,72 +58,88 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
  *   durationMs as annotations: fields of the JSON object under LOG_FORMAT=json). The query string is not logged:
  *   it may carry tokens.
  */
-export const requestContext = (writeError: ErrorWriter, service = "app", bodyLimits?: BodyLimitTable) => HttpRouter.middleware(
-  Effect.gen(function*() {
-    const { accessLog, trustProxy } = yield* AppConfig
-    const security = yield* loadHttpSecurity(trustProxy, writeError, service)
-    const limits = bodyLimits ?? makeBodyLimitTable(yield* bodyLimitBytes)
-    const tooLarge = (maxBytes: number) =>
-      writeError(413, {
-        code: "PAYLOAD_TOO_LARGE",
-        message: `Request body exceeds the limit of ${maxBytes} bytes`,
-        details: { maxBytes }
-      })
-    return (app) =>
-      Effect.gen(function*() {
-        const t0 = performance.now()
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const requestId = requestIdFrom(request.headers["x-request-id"])
-        const preflight = security.preflight(request)
-        if (preflight !== undefined) return HttpServerResponse.setHeader(security.decorate(request, preflight), "x-request-id", requestId)
-        yield* Effect.annotateCurrentSpan("http.request_id", requestId)
-        // The router puts the matched route in the fiber's context and leaves it there until the request ends.
-        let route = "unmatched"
-        const captureRoute = Effect.withFiber((fiber) => {
-          route = Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)?.route.path ?? route
-          return Effect.void
+export const requestContext = (writeError: ErrorWriter, service = "app", bodyLimits?: BodyLimitTable) =>
+  HttpRouter.middleware(
+    Effect.gen(function* () {
+      const { accessLog, trustProxy } = yield* AppConfig
+      const security = yield* loadHttpSecurity(trustProxy, writeError, service)
+      const limits = bodyLimits ?? makeBodyLimitTable(yield* bodyLimitBytes)
+      const tooLarge = (maxBytes: number) =>
+        writeError(413, {
+          code: "PAYLOAD_TOO_LARGE",
+          message: `Request body exceeds the limit of ${maxBytes} bytes`,
+          details: { maxBytes }
         })
-        const declared = Number(request.headers["content-length"] ?? 0)
-        // The route's own limit (BodyLimits.ts). No GET route reads a body: the hot reads skip the lookup.
-        const maxBytes = request.method === "GET" ? limits.bytes.json : limits.limitFor(request.method, request.url)
-        const response = declared > maxBytes ? tooLarge(maxBytes) : yield* app.pipe(
-          Effect.onExit(() => captureRoute),
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
-          Effect.catchCause((cause) => {
-            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
-            if (isRouteNotFound(cause) && undecodablePath(request.url)) {
-              return Effect.succeed(writeError(404, { code: "NOT_FOUND", message: `No route for ${request.method} ${request.url.split("?")[0]}` }))
-            }
-            return Effect.as(
-              Effect.logError(`${request.method} ${request.url} failed`, cause),
-              writeError(500, {
-                code: "INTERNAL",
-                message: `Internal error; quote request id ${requestId} when reporting it`
+      return (app) =>
+        Effect.gen(function* () {
+          const t0 = performance.now()
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const requestId = requestIdFrom(request.headers["x-request-id"])
+          const preflight = security.preflight(request)
+          if (preflight !== undefined)
+            return HttpServerResponse.setHeader(security.decorate(request, preflight), "x-request-id", requestId)
+          yield* Effect.annotateCurrentSpan("http.request_id", requestId)
+          // The router puts the matched route in the fiber's context and leaves it there until the request ends.
+          let route = "unmatched"
+          const captureRoute = Effect.withFiber((fiber) => {
+            route = Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)?.route.path ?? route
+            return Effect.void
+          })
+          const declared = Number(request.headers["content-length"] ?? 0)
+          // The route's own limit (BodyLimits.ts). No GET route reads a body: the hot reads skip the lookup.
+          const maxBytes = request.method === "GET" ? limits.bytes.json : limits.limitFor(request.method, request.url)
+          const response =
+            declared > maxBytes
+              ? tooLarge(maxBytes)
+              : yield* app.pipe(
+                  Effect.onExit(() => captureRoute),
+                  Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
+                  Effect.catchCause((cause) => {
+                    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+                    if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
+                    if (isRouteNotFound(cause) && undecodablePath(request.url)) {
+                      return Effect.succeed(
+                        writeError(404, {
+                          code: "NOT_FOUND",
+                          message: `No route for ${request.method} ${request.url.split("?")[0]}`
+                        })
+                      )
+                    }
+                    return Effect.as(
+                      Effect.logError(`${request.method} ${request.url} failed`, cause),
+                      writeError(500, {
+                        code: "INTERNAL",
+                        message: `Internal error; quote request id ${requestId} when reporting it`
+                      })
+                    )
+                  }),
+                  Effect.annotateLogs({ requestId })
+                )
+          const sent = HttpServerResponse.setHeader(
+            security.decorate(request, asErrorBody(response, writeError)),
+            "x-request-id",
+            requestId
+          )
+          const seconds = (performance.now() - t0) / 1000
+          yield* recordHttpRequest({ service, method: request.method, route, status: sent.status }, seconds)
+          if (accessLog) {
+            yield* Effect.logInfo("http").pipe(
+              Effect.annotateLogs({
+                requestId,
+                service,
+                method: request.method,
+                route,
+                path: request.url.split("?")[0]!,
+                status: sent.status,
+                durationMs: Math.round(seconds * 1e5) / 100
               })
             )
-          }),
-          Effect.annotateLogs({ requestId })
-        )
-        const sent = HttpServerResponse.setHeader(security.decorate(request, asErrorBody(response, writeError)), "x-request-id", requestId)
-        const seconds = (performance.now() - t0) / 1000
-        yield* recordHttpRequest({ service, method: request.method, route, status: sent.status }, seconds)
-        if (accessLog) {
-          yield* Effect.logInfo("http").pipe(Effect.annotateLogs({
-            requestId,
-            service,
-            method: request.method,
-            route,
-            path: request.url.split("?")[0]!,
-            status: sent.status,
-            durationMs: Math.round(seconds * 1e5) / 100
-          }))
-        }
-        return sent
-      })
-  }),
-  { global: true }
-)
+          }
+          return sent
+        })
+    }),
+    { global: true }
+  )
 export const RequestContextLive = requestContext(errorResponse)
 
 const codeOfStatus: Record<number, string> = {
@@ -144,11 +161,12 @@ const decoder = new TextDecoder()
  */
 const asErrorBody = (response: HttpServerResponse.HttpServerResponse, writeError: ErrorWriter) => {
   if (response.status < 400 || (response.headers["content-type"] ?? "").includes("json")) return response
-  const text = response.body._tag === "Empty"
-    ? ""
-    : response.body._tag === "Uint8Array" && response.body.contentType.startsWith("text/plain")
-    ? decoder.decode(response.body.body)
-    : undefined
+  const text =
+    response.body._tag === "Empty"
+      ? ""
+      : response.body._tag === "Uint8Array" && response.body.contentType.startsWith("text/plain")
+        ? decoder.decode(response.body.body)
+        : undefined
   if (text === undefined) return response
   return HttpServerResponse.setHeaders(
     writeError(response.status, {
@@ -162,8 +180,11 @@ const asErrorBody = (response: HttpServerResponse.HttpServerResponse, writeError
 /** Unknown routes answer with the error body instead of an empty 404. Registered on every service. */
 export const notFoundFallback = (writeError: ErrorWriter) =>
   HttpRouter.add("*", "*", (request) =>
-    Effect.succeed(writeError(404, {
-      code: "NOT_FOUND",
-      message: `No route for ${request.method} ${request.url.split("?")[0]}`
-    })))
+    Effect.succeed(
+      writeError(404, {
+        code: "NOT_FOUND",
+        message: `No route for ${request.method} ${request.url.split("?")[0]}`
+      })
+    )
+  )
 export const NotFoundFallbackLive = notFoundFallback(errorResponse)

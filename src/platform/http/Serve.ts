@@ -48,9 +48,12 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
  * WebSocket endpoints served by a library that wants the raw Node upgrade (e.g. graphql-ws over `ws`): a route layer
  * adds its path for the life of its scope; upgrades to other paths go to the Effect HTTP app as before.
  */
-export class UpgradeRoutes extends Context.Service<UpgradeRoutes, {
-  readonly add: (path: string, handler: UpgradeHandler) => Effect.Effect<void, never, Scope.Scope>
-}>()("app/Http/UpgradeRoutes") {}
+export class UpgradeRoutes extends Context.Service<
+  UpgradeRoutes,
+  {
+    readonly add: (path: string, handler: UpgradeHandler) => Effect.Effect<void, never, Scope.Scope>
+  }
+>()("app/Http/UpgradeRoutes") {}
 
 /** Answers a request itself and returns `true`, or returns `false` without writing anything (the app answers). */
 export type FastHandler = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -62,9 +65,12 @@ export type FastHandler = (request: IncomingMessage, response: ServerResponse) =
  * it already knows (e.g. the exchange cache's fresh entries, src/exchange-api/cache/ExchangeFastLane.ts); everything else
  * returns `false`. Not installed when ACCESS_LOG is on, so that the access log sees every request.
  */
-export class FastLane extends Context.Service<FastLane, {
-  readonly add: (handler: FastHandler) => Effect.Effect<void, never, Scope.Scope>
-}>()("app/Http/FastLane") {}
+export class FastLane extends Context.Service<
+  FastLane,
+  {
+    readonly add: (handler: FastHandler) => Effect.Effect<void, never, Scope.Scope>
+  }
+>()("app/Http/FastLane") {}
 
 /**
  * The routes of an HttpApi with its docs: `/docs` (Scalar, inlined so it works offline) and `/docs/openapi.json`.
@@ -75,19 +81,21 @@ export const apiRoutes = <Id extends string, Groups extends HttpApiGroup.Constra
   api: HttpApi.HttpApi<Id, Groups>,
   handlers: Layer.Layer<HttpApiGroup.ToService<Id, Groups>, E, R>
 ) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const bodyLimits = yield* BodyLimits
-    yield* bodyLimits.declare(routeBodyLimits(api))
-    const documented = api.annotate(OpenApi.Transform, documentBodyLimits(bodyLimits.bytes))
-    return Layer.mergeAll(
-      HttpApiBuilder.layer(documented, { openapiPath: "/docs/openapi.json" }).pipe(
-        Layer.provide(handlers),
-        Layer.provide(ValidationLive)
-      ),
-      // No web fonts from Scalar's CDN (fonts.scalar.com): the docs work offline, in the system fonts.
-      HttpApiScalar.layer(documented, { path: "/docs", scalar: { withDefaultFonts: false } })
-    )
-  }))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const bodyLimits = yield* BodyLimits
+      yield* bodyLimits.declare(routeBodyLimits(api))
+      const documented = api.annotate(OpenApi.Transform, documentBodyLimits(bodyLimits.bytes))
+      return Layer.mergeAll(
+        HttpApiBuilder.layer(documented, { openapiPath: "/docs/openapi.json" }).pipe(
+          Layer.provide(handlers),
+          Layer.provide(ValidationLive)
+        ),
+        // No web fonts from Scalar's CDN (fonts.scalar.com): the docs work offline, in the system fonts.
+        HttpApiScalar.layer(documented, { path: "/docs", scalar: { withDefaultFonts: false } })
+      )
+    })
+  )
 
 /** The error shape of the client, search and indexer services: `{ code, message, details? }` (src/platform/ApiError.ts). */
 export const defaultErrorShape: ErrorShape = {
@@ -101,76 +109,115 @@ export const defaultErrorShape: ErrorShape = {
  * may claim WebSocket paths through `UpgradeRoutes` (served on the same port), answer requests early via `FastLane`
  * and declare the body limits of their routes through `BodyLimits`.
  */
-export const serveService = <E, R>(name: ServiceName, routes: Layer.Layer<never, E, R>, errors: ErrorShape = defaultErrorShape) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const config = yield* AppConfig
-    const bodyLimitTable = makeBodyLimitTable(yield* bodyLimitBytes)
-    const upgrades = new Map<string, UpgradeHandler>()
-    const fast: Array<FastHandler> = []
-    const makeServer = () => {
-      const server = createServer({ keepAliveTimeout: 5_000 })
-      answerClientErrors(server, errors.plainBody)
-      // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
-      // dispatched to the listeners NodeHttpServer installs.
-      const emit = server.emit
-      server.emit = function(this: typeof server, event: string | symbol, ...args: Array<any>) {
-        if (event === "request" && fast.length > 0) {
-          for (const handler of fast) if (handler(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
-        }
-        if (event === "upgrade" && upgrades.size > 0) {
-          const request = args[0] as IncomingMessage
-          const handler = upgrades.get((request.url ?? "/").split("?")[0]!)
-          if (handler !== undefined && request.headers.upgrade?.toLowerCase() === "websocket") {
-            handler(request, args[1] as Duplex, args[2] as Buffer)
-            return true
+export const serveService = <E, R>(
+  name: ServiceName,
+  routes: Layer.Layer<never, E, R>,
+  errors: ErrorShape = defaultErrorShape
+) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const bodyLimitTable = makeBodyLimitTable(yield* bodyLimitBytes)
+      const upgrades = new Map<string, UpgradeHandler>()
+      const fast: Array<FastHandler> = []
+      const makeServer = () => {
+        const server = createServer({ keepAliveTimeout: 5_000 })
+        answerClientErrors(server, errors.plainBody)
+        // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
+        // dispatched to the listeners NodeHttpServer installs.
+        const emit = server.emit
+        server.emit = function (this: typeof server, event: string | symbol, ...args: Array<any>) {
+          if (event === "request" && fast.length > 0) {
+            for (const handler of fast) if (handler(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
           }
+          if (event === "upgrade" && upgrades.size > 0) {
+            const request = args[0] as IncomingMessage
+            const handler = upgrades.get((request.url ?? "/").split("?")[0]!)
+            if (handler !== undefined && request.headers.upgrade?.toLowerCase() === "websocket") {
+              handler(request, args[1] as Duplex, args[2] as Buffer)
+              return true
+            }
+          }
+          return (emit as (this: typeof server, event: string | symbol, ...args: Array<any>) => boolean).call(
+            this,
+            event,
+            ...args
+          )
+        } as typeof server.emit
+        return server
+      }
+      const upgradeRoutes = Layer.succeed(
+        UpgradeRoutes,
+        UpgradeRoutes.of({
+          add: (path, handler) =>
+            Effect.acquireRelease(
+              Effect.sync(() => upgrades.set(path, handler)),
+              () => Effect.sync(() => upgrades.delete(path))
+            ).pipe(Effect.asVoid)
+        })
+      )
+      const fastLane = Layer.succeed(
+        FastLane,
+        FastLane.of({
+          add: (handler) =>
+            config.accessLog
+              ? Effect.void
+              : Effect.acquireRelease(
+                  Effect.sync(() => fast.push(handler)),
+                  () => Effect.sync(() => fast.splice(fast.indexOf(handler), 1))
+                ).pipe(Effect.asVoid)
+        })
+      )
+      const bodyLimits = Layer.succeed(
+        BodyLimits,
+        BodyLimits.of({
+          bytes: bodyLimitTable.bytes,
+          declare: (routes) => Effect.sync(() => bodyLimitTable.declare(routes))
+        })
+      )
+      const server = NodeHttpServer.layer(makeServer, {
+        port: config.ports[name],
+        host: config.host,
+        gracefulShutdownTimeout: "5 seconds"
+      })
+      const register = Layer.effectDiscard(
+        Effect.gen(function* () {
+          const { address } = yield* HttpServer.HttpServer
+          const listening = yield* Listening
+          // A wildcard bind is announced as localhost: that is the URL a person on this machine can open.
+          const wildcard = config.host === "0.0.0.0" || config.host === "::"
+          listening.set(
+            name,
+            address._tag !== "UnixPathAddress" && wildcard
+              ? `http://localhost:${address.port}`
+              : HttpServer.formatAddress(address)
+          )
+        })
+      )
+      const writeError = errors.response
+      const routeLayers = routes.pipe(Layer.provide(Layer.mergeAll(upgradeRoutes, fastLane, bodyLimits)))
+      return HttpRouter.serve(
+        Layer.mergeAll(routeLayers, requestContext(writeError, name, bodyLimitTable), notFoundFallback(writeError)),
+        {
+          // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
+          disableLogger: true,
+          disableListenLog: true
         }
-        return (emit as (this: typeof server, event: string | symbol, ...args: Array<any>) => boolean).call(this, event, ...args)
-      } as typeof server.emit
-      return server
-    }
-    const upgradeRoutes = Layer.succeed(UpgradeRoutes, UpgradeRoutes.of({
-      add: (path, handler) =>
-        Effect.acquireRelease(Effect.sync(() => upgrades.set(path, handler)), () => Effect.sync(() => upgrades.delete(path)))
-          .pipe(Effect.asVoid)
-    }))
-    const fastLane = Layer.succeed(FastLane, FastLane.of({
-      add: (handler) =>
-        config.accessLog ? Effect.void : Effect.acquireRelease(
-          Effect.sync(() => fast.push(handler)),
-          () => Effect.sync(() => fast.splice(fast.indexOf(handler), 1))
-        ).pipe(Effect.asVoid)
-    }))
-    const bodyLimits = Layer.succeed(BodyLimits, BodyLimits.of({
-      bytes: bodyLimitTable.bytes,
-      declare: (routes) => Effect.sync(() => bodyLimitTable.declare(routes))
-    }))
-    const server = NodeHttpServer.layer(makeServer, {
-      port: config.ports[name],
-      host: config.host,
-      gracefulShutdownTimeout: "5 seconds"
+      ).pipe(
+        Layer.merge(register),
+        Layer.provide(server),
+        Layer.catchTag("ServeError", (error) =>
+          Layer.effectDiscard(
+            Effect.fail(
+              new ListenError({
+                service: name,
+                host: config.host,
+                port: config.ports[name],
+                cause: (error as { cause?: unknown }).cause
+              })
+            )
+          )
+        )
+      )
     })
-    const register = Layer.effectDiscard(Effect.gen(function*() {
-      const { address } = yield* HttpServer.HttpServer
-      const listening = yield* Listening
-      // A wildcard bind is announced as localhost: that is the URL a person on this machine can open.
-      const wildcard = config.host === "0.0.0.0" || config.host === "::"
-      listening.set(
-        name,
-        address._tag !== "UnixPathAddress" && wildcard ? `http://localhost:${address.port}` : HttpServer.formatAddress(address)
-      )
-    }))
-    const writeError = errors.response
-    const routeLayers = routes.pipe(Layer.provide(Layer.mergeAll(upgradeRoutes, fastLane, bodyLimits)))
-    return HttpRouter.serve(Layer.mergeAll(routeLayers, requestContext(writeError, name, bodyLimitTable), notFoundFallback(writeError)), {
-      // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
-      disableLogger: true,
-      disableListenLog: true
-    }).pipe(
-      Layer.merge(register),
-      Layer.provide(server),
-      Layer.catchTag("ServeError", (error) =>
-        Layer.effectDiscard(Effect.fail(new ListenError({ service: name, host: config.host, port: config.ports[name], cause: (error as { cause?: unknown }).cause })))
-      )
-    )
-  }))
+  )

@@ -36,11 +36,12 @@ export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError) => {
     message: issue.message
   }))
   const first = issues[0]
-  const message = first === undefined
-    ? `Invalid ${where[error.kind]}`
-    : first.field === ""
-    ? `Invalid ${error.kind === "Payload" || error.kind === "Body" ? "body" : where[error.kind]}: ${first.message}`
-    : `Invalid ${where[error.kind]} "${first.field}": ${first.message}`
+  const message =
+    first === undefined
+      ? `Invalid ${where[error.kind]}`
+      : first.field === ""
+        ? `Invalid ${error.kind === "Payload" || error.kind === "Body" ? "body" : where[error.kind]}: ${first.message}`
+        : `Invalid ${where[error.kind]} "${first.field}": ${first.message}`
   return { code: codes[error.kind], message, issues }
 }
 

@@ -11,7 +11,8 @@ import { Effect, Metric } from "effect"
 const secondsBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** A duration histogram in seconds, with the buckets above. */
-const secondsHistogram = (name: string, description: string) => Metric.histogram(name, { description, boundaries: secondsBuckets })
+const secondsHistogram = (name: string, description: string) =>
+  Metric.histogram(name, { description, boundaries: secondsBuckets })
 /** A counter that only goes up (Prometheus `_total`). */
 const totalCounter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
 
@@ -20,7 +21,10 @@ export const httpRequestDuration = secondsHistogram(
   "HTTP request durations by service, method, route pattern and status"
 )
 
-export const rateLimitRejections = totalCounter("rate_limit_rejections_total", "Requests refused by a rate limit (429), by bucket")
+export const rateLimitRejections = totalCounter(
+  "rate_limit_rejections_total",
+  "Requests refused by a rate limit (429), by bucket"
+)
 
 export const pushDeliveries = totalCounter(
   "push_deliveries_total",
@@ -44,7 +48,9 @@ export const quoteWorkerUtilization = Metric.gauge("quote_worker_utilization", {
 // Series are cached per label set: `withAttributes` builds a new metric object, and this runs on every request.
 const series = new Map<string, Metric.Metric<number, unknown>>()
 const labelled = <In, S>(metric: Metric.Metric<In, S>, labels: Record<string, string>): Metric.Metric<In, S> => {
-  const key = `${metric.id}\u0000${Object.entries(labels).map(([k, v]) => `${k}=${v}`).join("\u0000")}`
+  const key = `${metric.id}\u0000${Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("\u0000")}`
   let found = series.get(key)
   if (found === undefined) {
     found = Metric.withAttributes(metric, labels) as unknown as Metric.Metric<number, unknown>
@@ -54,21 +60,21 @@ const labelled = <In, S>(metric: Metric.Metric<In, S>, labels: Record<string, st
 }
 
 /** One served request (recorded by the global HTTP middleware). */
-export const recordHttpRequest = (labels: {
-  readonly service: string
-  readonly method: string
-  readonly route: string
-  readonly status: number
-}, seconds: number) =>
-  Metric.update(
-    labelled(httpRequestDuration, { ...labels, status: String(labels.status) }),
-    seconds
-  )
+export const recordHttpRequest = (
+  labels: {
+    readonly service: string
+    readonly method: string
+    readonly route: string
+    readonly status: number
+  },
+  seconds: number
+) => Metric.update(labelled(httpRequestDuration, { ...labels, status: String(labels.status) }), seconds)
 
 export const recordRateLimitRejection = (bucket: string) => Metric.update(labelled(rateLimitRejections, { bucket }), 1)
 
 export type PushDeliveryOutcome = "delivered" | "gone" | "refused" | "rejected" | "retry" | "dropped"
-export const recordPushDelivery = (outcome: PushDeliveryOutcome) => Metric.update(labelled(pushDeliveries, { outcome }), 1)
+export const recordPushDelivery = (outcome: PushDeliveryOutcome) =>
+  Metric.update(labelled(pushDeliveries, { outcome }), 1)
 
 /**
  * For the quote engine: one answered (or failed) quote. `outcome` is `ok` or the QuoteErrorReason
@@ -85,15 +91,17 @@ export const setQuoteWorkerQueue = (queueDepth: number, utilization?: number) =>
   )
 
 /** Times an effect into `quote_duration_seconds`: `ok` on success, the error's `reason`/`code`/`_tag` on failure. */
-export const timedQuote = (route = "quote") => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.suspend(() => {
-    const t0 = performance.now()
-    const seconds = () => (performance.now() - t0) / 1000
-    return effect.pipe(
-      Effect.tap(() => recordQuote(seconds(), "ok", route)),
-      Effect.tapError((e) => recordQuote(seconds(), outcomeOf(e), route))
-    )
-  })
+export const timedQuote =
+  (route = "quote") =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      const t0 = performance.now()
+      const seconds = () => (performance.now() - t0) / 1000
+      return effect.pipe(
+        Effect.tap(() => recordQuote(seconds(), "ok", route)),
+        Effect.tapError((e) => recordQuote(seconds(), outcomeOf(e), route))
+      )
+    })
 
 const outcomeOf = (e: unknown): string => {
   if (typeof e !== "object" || e === null) return "error"

@@ -17,14 +17,16 @@ const digest = (value: string) => createHash("sha256").update(value).digest()
 const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
 
 /** Fails with 401 unless the request carries the configured token (passes when none is configured). */
-export const requireMetricsToken = Effect.gen(function*() {
+export const requireMetricsToken = Effect.gen(function* () {
   const token = yield* metricsTokenConfig.pipe(Effect.orDie)
   if (Option.isNone(token)) return
   const request = yield* HttpServerRequest.HttpServerRequest
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")
   if (match !== null && sameToken(match[1]!, Redacted.value(token.value))) return
-  return yield* Effect.fail(new Unauthorized({
-    code: "METRICS_TOKEN_REQUIRED",
-    message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>"
-  }))
+  return yield* Effect.fail(
+    new Unauthorized({
+      code: "METRICS_TOKEN_REQUIRED",
+      message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>"
+    })
+  )
 })

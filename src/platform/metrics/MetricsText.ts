@@ -15,8 +15,10 @@ const collectors = new Set<Effect.Effect<void>>()
 
 /** Runs `collect` before each scrape for the life of the scope (e.g. the indexer's status → gauges). */
 export const registerCollector = (collect: Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope> =>
-  Effect.acquireRelease(Effect.sync(() => collectors.add(collect)), () => Effect.sync(() => collectors.delete(collect)))
-    .pipe(Effect.asVoid)
+  Effect.acquireRelease(
+    Effect.sync(() => collectors.add(collect)),
+    () => Effect.sync(() => collectors.delete(collect))
+  ).pipe(Effect.asVoid)
 
 const gauge = (name: string, description: string) => Metric.gauge(name, { description })
 const rss = gauge("process_resident_memory_bytes", "Resident set size of the process")
@@ -25,8 +27,14 @@ const heapTotal = gauge("nodejs_heap_total_bytes", "V8 heap reserved")
 const external = gauge("nodejs_external_memory_bytes", "Memory of C++ objects bound to JS (buffers)")
 const uptime = gauge("process_uptime_seconds", "Seconds since the process started")
 const cpu = Metric.counter("process_cpu_seconds_total", { description: "User plus system CPU time" })
-const loopDelay = gauge("nodejs_eventloop_delay_seconds", "Event-loop delay over the last complete 10 s window, by quantile (p50, p99, max)")
-const loopDelayMax = gauge("nodejs_eventloop_delay_max_seconds", "Largest event-loop delay seen since the process started")
+const loopDelay = gauge(
+  "nodejs_eventloop_delay_seconds",
+  "Event-loop delay over the last complete 10 s window, by quantile (p50, p99, max)"
+)
+const loopDelayMax = gauge(
+  "nodejs_eventloop_delay_max_seconds",
+  "Largest event-loop delay seen since the process started"
+)
 
 /**
  * Event-loop delay, sampled every 10 ms by Node's histogram and read out in fixed 10 s windows (a scrape does not
@@ -54,7 +62,7 @@ const loop = (() => {
 })()
 
 let lastCpuSeconds = 0
-const processCollector = Effect.gen(function*() {
+const processCollector = Effect.gen(function* () {
   const memory = process.memoryUsage()
   yield* Metric.update(rss, memory.rss)
   yield* Metric.update(heapUsed, memory.heapUsed)
@@ -73,7 +81,7 @@ const processCollector = Effect.gen(function*() {
 })
 
 /** The text a scrape gets: collectors first, then every metric of the registry. */
-export const metricsText: Effect.Effect<string> = Effect.gen(function*() {
+export const metricsText: Effect.Effect<string> = Effect.gen(function* () {
   yield* processCollector
   for (const collect of collectors) yield* collect.pipe(Effect.catchCause(() => Effect.void))
   return yield* PrometheusMetrics.format()

@@ -81,7 +81,12 @@ export const isIdle = (c: Counter, now: number) =>
  * With one process the local count is exact (every hit of the counter passes through this process, in order), so
  * the answers are the ones a round trip per request would give. Several processes: see RateLimiter's bound.
  */
-export const decideLocally = (c: Counter, rule: RateLimitRule, batch: number, now: number): RateLimitDecision | undefined => {
+export const decideLocally = (
+  c: Counter,
+  rule: RateLimitRule,
+  batch: number,
+  now: number
+): RateLimitDecision | undefined => {
   if (batch <= 0 || now >= c.endsAt || c.waiters.length > 0 || c.sendingWaiters > 0) return undefined
   const local = c.unsent + c.sendingLocal
   const running = c.known + local + 1

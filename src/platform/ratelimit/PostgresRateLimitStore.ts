@@ -10,7 +10,7 @@ import { RateLimitStore, RateLimitStoreError } from "./RateLimitStore.ts"
  */
 export const PostgresRateLimitStore = Layer.effect(
   RateLimitStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const sweep = sql`DELETE FROM rate_limit_counters WHERE expires_at < now() - interval '1 minute'`.pipe(
       Effect.catchCause((cause) => Effect.logWarning("rate limits: sweeping expired counters failed", cause))

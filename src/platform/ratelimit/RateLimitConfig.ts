@@ -30,7 +30,9 @@ export interface RateLimitSettings {
 }
 
 export const rateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.all({
-  store: Config.Literals(["auto", "postgres", "redis", "memory"], "RATE_LIMIT_STORE").pipe(Config.withDefault("auto" as const)),
+  store: Config.Literals(["auto", "postgres", "redis", "memory"], "RATE_LIMIT_STORE").pipe(
+    Config.withDefault("auto" as const)
+  ),
   redisUrl: Config.option(Config.Redacted("REDIS_URL")),
   enabled: Config.Boolean("RATE_LIMIT_ENABLED").pipe(Config.withDefault(true)),
   exchangePublic: Config.all({

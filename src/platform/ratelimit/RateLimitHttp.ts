@@ -18,7 +18,11 @@ export const rateLimitHeaders = (decision: RateLimitDecision, rule: RateLimitRul
 export type TooManyRequestsBody = (decision: RateLimitDecision, rule: RateLimitRule) => unknown
 
 /** 429 with `Retry-After` (seconds) and the RateLimit headers. */
-export const tooManyRequestsResponse = (decision: RateLimitDecision, rule: RateLimitRule, bodyOf: TooManyRequestsBody) =>
+export const tooManyRequestsResponse = (
+  decision: RateLimitDecision,
+  rule: RateLimitRule,
+  bodyOf: TooManyRequestsBody
+) =>
   HttpServerResponse.jsonUnsafe(bodyOf(decision, rule), {
     status: 429,
     headers: { ...rateLimitHeaders(decision, rule), "retry-after": String(decision.resetSeconds) }
@@ -29,13 +33,16 @@ export const tooManyRequestsResponse = (decision: RateLimitDecision, rule: RateL
  * it answers 429 without running it; otherwise it runs it and the RateLimit headers are added to whatever response
  * goes out, errors included. Used for per-IP public limits here and per-partner-key limits by the quote routes.
  */
-export const rateLimited = (bucket: string, key: string, rule: RateLimitRule, bodyOf: TooManyRequestsBody) =>
-<E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.gen(function*() {
-    const limiter = yield* RateLimiter
-    const decision = yield* limiter.consume(bucket, key, rule)
-    if (!decision.allowed) return tooManyRequestsResponse(decision, rule, bodyOf)
-    const headers = rateLimitHeaders(decision, rule)
-    yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-    return yield* httpEffect
-  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | RateLimiter | HttpServerRequest.HttpServerRequest>
+export const rateLimited =
+  (bucket: string, key: string, rule: RateLimitRule, bodyOf: TooManyRequestsBody) =>
+  <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter
+      const decision = yield* limiter.consume(bucket, key, rule)
+      if (!decision.allowed) return tooManyRequestsResponse(decision, rule, bodyOf)
+      const headers = rateLimitHeaders(decision, rule)
+      yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+      )
+      return yield* httpEffect
+    }) as Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | RateLimiter | HttpServerRequest.HttpServerRequest>

@@ -18,10 +18,17 @@ export class RateLimitStoreError extends Data.TaggedError("RateLimitStoreError")
  * next hit starts a new one. `increment` adds `hits` atomically (several waiting requests can be counted in one
  * round trip) and returns the window's total. Processes that share the store share the counts.
  */
-export class RateLimitStore extends Context.Service<RateLimitStore, {
-  readonly name: "memory" | "postgres" | "redis"
-  readonly increment: (counter: string, hits: number, windowMs: number) => Effect.Effect<WindowCount, RateLimitStoreError>
-}>()("app/ratelimit/RateLimitStore") {
+export class RateLimitStore extends Context.Service<
+  RateLimitStore,
+  {
+    readonly name: "memory" | "postgres" | "redis"
+    readonly increment: (
+      counter: string,
+      hits: number,
+      windowMs: number
+    ) => Effect.Effect<WindowCount, RateLimitStoreError>
+  }
+>()("app/ratelimit/RateLimitStore") {
   /** One process only (unit tests, a single-node dev setup): counts are not shared. */
   static readonly layerMemory = Layer.sync(RateLimitStore, () => {
     const windows = new Map<string, { count: number; endsAt: number }>()

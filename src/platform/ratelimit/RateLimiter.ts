@@ -1,6 +1,14 @@
 import { Clock, type Config, Context, Effect, Fiber, Layer, Option } from "effect"
 import { recordRateLimitRejection } from "../metrics/Metrics.ts"
-import { batchFor, type Counter, decideLocally, decisionAt, isIdle, newCounter, type RateLimitDecision } from "./LocalCounts.ts"
+import {
+  batchFor,
+  type Counter,
+  decideLocally,
+  decisionAt,
+  isIdle,
+  newCounter,
+  type RateLimitDecision
+} from "./LocalCounts.ts"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
 import {
   defaultLocalCounting,
@@ -36,15 +44,18 @@ export type { RateLimitDecision } from "./LocalCounts.ts"
  * When the store fails, requests are allowed (logged) and the unsent local hits are forgotten: a limiter outage must
  * not take the API down.
  */
-export class RateLimiter extends Context.Service<RateLimiter, {
-  readonly consume: (bucket: string, key: string, rule: RateLimitRule) => Effect.Effect<RateLimitDecision>
-  /** The decision when it can be made without the store (counted); `undefined` (nothing counted): use `consume`. */
-  readonly consumeLocal: (bucket: string, key: string, rule: RateLimitRule) => RateLimitDecision | undefined
-}>()("app/ratelimit/RateLimiter") {
+export class RateLimiter extends Context.Service<
+  RateLimiter,
+  {
+    readonly consume: (bucket: string, key: string, rule: RateLimitRule) => Effect.Effect<RateLimitDecision>
+    /** The decision when it can be made without the store (counted); `undefined` (nothing counted): use `consume`. */
+    readonly consumeLocal: (bucket: string, key: string, rule: RateLimitRule) => RateLimitDecision | undefined
+  }
+>()("app/ratelimit/RateLimiter") {
   static readonly layerNoDepsWith = (local: LocalCounting) =>
     Layer.effect(
       RateLimiter,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* RateLimitStore
         const clock = yield* Clock.Clock
         const context = yield* Effect.context<never>()
@@ -69,7 +80,10 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             return store.increment(c.name, unsent + batch.length, c.windowMs).pipe(
               Effect.map(Option.some),
               Effect.catchCause((cause) =>
-                Effect.as(Effect.logWarning(`rate limits: the ${store.name} store failed; allowing`, cause), Option.none<WindowCount>())
+                Effect.as(
+                  Effect.logWarning(`rate limits: the ${store.name} store failed; allowing`, cause),
+                  Option.none<WindowCount>()
+                )
               ),
               Effect.map((result) => {
                 c.sendingLocal = 0
@@ -81,7 +95,11 @@ export class RateLimiter extends Context.Service<RateLimiter, {
                   c.endsAt = 0
                 }
                 batch.forEach((w, i) =>
-                  w.resolve(Option.isSome(result) ? { count: result.value, nth: result.value.count - batch.length + i + 1 } : undefined)
+                  w.resolve(
+                    Option.isSome(result)
+                      ? { count: result.value, nth: result.value.count - batch.length + i + 1 }
+                      : undefined
+                  )
                 )
                 if (c.waiters.length > 0 || c.unsent >= half(c)) return true
                 c.busy = false
@@ -101,10 +119,15 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           if (c.unsent >= half(c)) return start(c)
           if (c.timer) return
           c.timer = true
-          fork(Effect.andThen(Effect.sleep(local.flushMs), Effect.sync(() => {
-            c.timer = false
-            if (!c.busy && c.unsent > 0) start(c)
-          })))
+          fork(
+            Effect.andThen(
+              Effect.sleep(local.flushMs),
+              Effect.sync(() => {
+                c.timer = false
+                if (!c.busy && c.unsent > 0) start(c)
+              })
+            )
+          )
         }
         const counterOf = (bucket: string, key: string, rule: RateLimitRule, now: number) => {
           if (now - sweptAt > 60_000) {
@@ -138,11 +161,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
               const c = counterOf(bucket, key, rule, clock.currentTimeMillisUnsafe())
               c.waiters.push({
                 resolve: (position) =>
-                  resume(Effect.succeed(
-                    position === undefined
-                      ? { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds: rule.windowSeconds }
-                      : decisionAt(rule, position.count, position.nth)
-                  ))
+                  resume(
+                    Effect.succeed(
+                      position === undefined
+                        ? { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds: rule.windowSeconds }
+                        : decisionAt(rule, position.count, position.nth)
+                    )
+                  )
               })
               if (!c.busy) start(c)
             })
@@ -152,7 +177,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           // Every refusal counts in rate_limit_rejections_total{bucket}, whichever route asked (a local decision
           // always allows, so consumeLocal has none to count).
           consume: (bucket, key, rule) =>
-            Effect.tap(consume(bucket, key, rule), (d) => d.allowed ? Effect.void : recordRateLimitRejection(bucket)),
+            Effect.tap(consume(bucket, key, rule), (d) => (d.allowed ? Effect.void : recordRateLimitRejection(bucket))),
           consumeLocal
         })
       })
@@ -165,10 +190,15 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   static readonly layerFrom = (settings: RateLimitSettings) => {
     const store = resolvedStore(settings)
     if (store === "redis") {
-      if (Option.isNone(settings.redisUrl)) return Layer.effect(RateLimiter, Effect.die(new Error("RATE_LIMIT_STORE=redis needs REDIS_URL")))
-      return RateLimiter.layerNoDepsWith(settings.local).pipe(Layer.provide(RedisRateLimitStore(settings.redisUrl.value)))
+      if (Option.isNone(settings.redisUrl))
+        return Layer.effect(RateLimiter, Effect.die(new Error("RATE_LIMIT_STORE=redis needs REDIS_URL")))
+      return RateLimiter.layerNoDepsWith(settings.local).pipe(
+        Layer.provide(RedisRateLimitStore(settings.redisUrl.value))
+      )
     }
-    return RateLimiter.layerNoDepsWith(settings.local).pipe(Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStore))
+    return RateLimiter.layerNoDepsWith(settings.local).pipe(
+      Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStore)
+    )
   }
 }
 
@@ -176,11 +206,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
  * The settings as a service. Optional in the context: when absent (the app), they are read from the environment
  * (RATE_LIMIT_*, REDIS_URL); tests provide their own.
  */
-export class RateLimitConfig extends Context.Service<RateLimitConfig, RateLimitSettings>()("app/ratelimit/RateLimitConfig") {
+export class RateLimitConfig extends Context.Service<RateLimitConfig, RateLimitSettings>()(
+  "app/ratelimit/RateLimitConfig"
+) {
   static readonly layerWith = (settings: RateLimitSettings) => Layer.succeed(RateLimitConfig, settings)
 }
 
-export const rateLimitSettings: Effect.Effect<RateLimitSettings, Config.ConfigError> = Effect.gen(function*() {
+export const rateLimitSettings: Effect.Effect<RateLimitSettings, Config.ConfigError> = Effect.gen(function* () {
   const given = yield* Effect.serviceOption(RateLimitConfig)
   return Option.isSome(given) ? given.value : yield* rateLimitSettingsConfig
 })

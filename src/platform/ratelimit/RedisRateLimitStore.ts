@@ -23,7 +23,7 @@ return {count, ttl}`
 /** Counters as Redis keys `fire:rl:<bucket>:<key>` that expire with their window. */
 export const RedisRateLimitStoreNoDeps = Layer.effect(
   RateLimitStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const redis = yield* Redis.Redis
     const increment = redis.eval(incrementScript)
     return RateLimitStore.of({

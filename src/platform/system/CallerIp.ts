@@ -41,7 +41,11 @@ const trustOfSettings = new WeakMap<AppSettings, ProxyTrust>()
 export const proxyTrustOf = (settings: AppSettings): ProxyTrust => {
   let trust = trustOfSettings.get(settings)
   if (trust === undefined) {
-    trust = { enabled: settings.trustProxy, hops: Math.max(0, settings.trustedProxyHops), cidrs: blockListOf(settings.trustedProxies) }
+    trust = {
+      enabled: settings.trustProxy,
+      hops: Math.max(0, settings.trustedProxyHops),
+      cidrs: blockListOf(settings.trustedProxies)
+    }
     trustOfSettings.set(settings, trust)
   }
   return trust
@@ -61,7 +65,14 @@ export const callerIpOf = (trust: ProxyTrust, forwardedFor: string | undefined, 
   const peer = remoteAddress === undefined ? "unknown" : normalize(remoteAddress)
   if (!trust.enabled || forwardedFor === undefined) return peer
   // Right to left: the socket peer, then the entries the proxies appended, nearest first.
-  const chain = [peer, ...forwardedFor.split(",").map(normalize).filter((e) => e !== "").reverse()]
+  const chain = [
+    peer,
+    ...forwardedFor
+      .split(",")
+      .map(normalize)
+      .filter((e) => e !== "")
+      .reverse()
+  ]
   let index = 0
   if (trust.cidrs !== undefined) {
     while (index < chain.length - 1 && inRanges(trust.cidrs, chain[index]!)) index++
@@ -99,10 +110,14 @@ const expandIpv6 = (ip: string): Array<string> => {
   return [...left, ...zeros, ...right].map((h) => (h.includes(".") ? h : Number.parseInt(h, 16).toString(16)))
 }
 
-export const callerIp = Effect.gen(function*() {
+export const callerIp = Effect.gen(function* () {
   const settings = yield* AppConfig
   const request = yield* HttpServerRequest.HttpServerRequest
-  return callerIpOf(proxyTrustOf(settings), request.headers["x-forwarded-for"], Option.getOrUndefined(request.remoteAddress))
+  return callerIpOf(
+    proxyTrustOf(settings),
+    request.headers["x-forwarded-for"],
+    Option.getOrUndefined(request.remoteAddress)
+  )
 })
 
 /** The per-IP limit key of the current request (see `ipLimitKey`). */

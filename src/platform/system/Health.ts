@@ -8,18 +8,21 @@ const startedAt = Date.now()
 export const version = "0.1.0"
 
 /** Probes the process's dependencies for the health routes. */
-export class Health extends Context.Service<Health, {
-  /** Liveness with the database's state as information: never fails. */
-  readonly report: (service: string) => Effect.Effect<HealthReport>
-  /** The load balancer's question: can this node serve? (the database answers) */
-  readonly ready: (service: string) => Effect.Effect<Readiness, ServiceUnavailable>
-}>()("app/system/Health") {
+export class Health extends Context.Service<
+  Health,
+  {
+    /** Liveness with the database's state as information: never fails. */
+    readonly report: (service: string) => Effect.Effect<HealthReport>
+    /** The load balancer's question: can this node serve? (the database answers) */
+    readonly ready: (service: string) => Effect.Effect<Readiness, ServiceUnavailable>
+  }
+>()("app/system/Health") {
   static readonly layer = Layer.effect(
     Health,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const { healthProbeTtlMs } = yield* AppConfig
-      const probeDatabase = Effect.gen(function*() {
+      const probeDatabase = Effect.gen(function* () {
         const t0 = performance.now()
         // Once more on failure: after a database restart or failover the pool may still hold a dead connection, which
         // the failed query discards; the second try gets a fresh one (a real outage fails both).
@@ -36,29 +39,32 @@ export class Health extends Context.Service<Health, {
         })
       )
       const probe = healthProbeTtlMs > 0 ? yield* Effect.cachedWithTTL(probeDatabase, healthProbeTtlMs) : probeDatabase
-      const databaseUp = (service: string) => Effect.gen(function*() {
-        const database = yield* probe
-        if (database.status === "down") {
-          return yield* new ServiceUnavailable({
-            code: "DATABASE_DOWN",
-            message: "The database does not answer",
-            details: { service, database }
-          })
-        }
-        return database
-      })
-      return Health.of({
-        ready: (service) => Effect.map(databaseUp(service), (database) => new Readiness({ status: "ready", service, database })),
-        report: (service: string) => Effect.gen(function*() {
+      const databaseUp = (service: string) =>
+        Effect.gen(function* () {
           const database = yield* probe
-          return new HealthReport({
-            status: database.status === "up" ? "ok" : "degraded",
-            service,
-            version,
-            uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-            database
-          })
+          if (database.status === "down") {
+            return yield* new ServiceUnavailable({
+              code: "DATABASE_DOWN",
+              message: "The database does not answer",
+              details: { service, database }
+            })
+          }
+          return database
         })
+      return Health.of({
+        ready: (service) =>
+          Effect.map(databaseUp(service), (database) => new Readiness({ status: "ready", service, database })),
+        report: (service: string) =>
+          Effect.gen(function* () {
+            const database = yield* probe
+            return new HealthReport({
+              status: database.status === "up" ? "ok" : "degraded",
+              service,
+              version,
+              uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+              database
+            })
+          })
       })
     })
   )
@@ -66,4 +72,6 @@ export class Health extends Context.Service<Health, {
 
 /** The orchestrator's question: is the process alive? Nothing but the process itself is checked. */
 export const liveness = (service: string) =>
-  Effect.sync(() => new Liveness({ status: "alive", service, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }))
+  Effect.sync(
+    () => new Liveness({ status: "alive", service, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) })
+  )

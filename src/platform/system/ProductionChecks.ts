@@ -27,17 +27,23 @@ export const unsafeProductionSettings = (s: ProductionInputs): ReadonlyArray<str
   const exchange = s.services.includes("exchange")
   const problems: Array<string> = []
   if (client && s.siweDomains.trim() === "") {
-    problems.push("SIWE_DOMAINS is unset (sign-in messages made for any site, a phishing page's included, would be accepted)")
+    problems.push(
+      "SIWE_DOMAINS is unset (sign-in messages made for any site, a phishing page's included, would be accepted)"
+    )
   }
   if (exchange && s.quoteApiKeys.trim() === "" && Option.isNone(s.quoteOpen)) {
-    problems.push("QUOTE_API_KEYS is empty and QUOTE_OPEN is not set (set keys, or QUOTE_OPEN=false to serve only admin-created keys, or QUOTE_OPEN=true to open the quote routes per IP)")
+    problems.push(
+      "QUOTE_API_KEYS is empty and QUOTE_OPEN is not set (set keys, or QUOTE_OPEN=false to serve only admin-created keys, or QUOTE_OPEN=true to open the quote routes per IP)"
+    )
   }
   if (client && !s.cookieSecure) problems.push("COOKIE_SECURE=false (the session cookie would travel over plain http)")
   if (client && s.pushAllowPrivateHosts) {
     problems.push("PUSH_ALLOW_PRIVATE_HOSTS=true (web push could reach private and loopback addresses: SSRF)")
   }
   if (client && !s.jwtSecretSet) {
-    problems.push("JWT_SECRET is unset (a generated key kept in the database: anyone who reads app_settings can mint sessions, and it cannot be rotated)")
+    problems.push(
+      "JWT_SECRET is unset (a generated key kept in the database: anyone who reads app_settings can mint sessions, and it cannot be rotated)"
+    )
   }
   if (s.corsOrigins.split(",").some((o) => o.trim() === "*")) {
     problems.push("CORS_ORIGINS has * (list the front-end origins; the public routes answer any origin without it)")
@@ -64,8 +70,10 @@ export const productionInputsConfig = (services: ReadonlyArray<ServiceName>): Co
 export class UnsafeProductionSettings extends Error {
   readonly problems: ReadonlyArray<string>
   constructor(problems: ReadonlyArray<string>) {
-    super(`production mode (FIRE_ENV=production; the default with RPC_URL) refuses to start: ${problems.join("; ")}. ` +
-      "Fix these, or set FIRE_ENV=development for a non-production deployment.")
+    super(
+      `production mode (FIRE_ENV=production; the default with RPC_URL) refuses to start: ${problems.join("; ")}. ` +
+        "Fix these, or set FIRE_ENV=development for a non-production deployment."
+    )
     this.problems = problems
   }
 }
@@ -74,8 +82,10 @@ export class UnsafeProductionSettings extends Error {
  * Production mode (FIRE_ENV, src/platform/system/FireEnv.ts): before anything starts, refuse unsafe settings,
  * naming each in the one start-up failure line. Development checks nothing.
  */
-export const checkProductionSettings = (services: ReadonlyArray<ServiceName>): Effect.Effect<FireEnv, UnsafeProductionSettings | Config.ConfigError> =>
-  Effect.gen(function*() {
+export const checkProductionSettings = (
+  services: ReadonlyArray<ServiceName>
+): Effect.Effect<FireEnv, UnsafeProductionSettings | Config.ConfigError> =>
+  Effect.gen(function* () {
     const env = yield* fireEnvConfig
     if (env === "development") return env
     const problems = unsafeProductionSettings(yield* productionInputsConfig(services))

@@ -163,9 +163,10 @@ export class Collection<D, S extends string> {
     const found = this.candidates(query, sort)
     const need = query.page * query.limit
     const { ids, score, match, sortValue } = found
-    const compare = sort === "relevance"
-      ? (a: number, b: number) => score[b]! - score[a]! || a - b
-      : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
+    const compare =
+      sort === "relevance"
+        ? (a: number, b: number) => score[b]! - score[a]! || a - b
+        : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
     const top = topK(ids, need, compare)
     const hits: Array<Hit<D>> = top.slice((query.page - 1) * query.limit).map((id) => ({
       document: this.docs[id]!,
@@ -180,11 +181,17 @@ export class Collection<D, S extends string> {
     let result = this.short.get(key)
     if (result === undefined) {
       const { ids, score, match, sortValue } = this.candidates(query, sort)
-      const compare = sort === "relevance"
-        ? (a: number, b: number) => score[b]! - score[a]! || a - b
-        : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
+      const compare =
+        sort === "relevance"
+          ? (a: number, b: number) => score[b]! - score[a]! || a - b
+          : (a: number, b: number) => sortValue[b]! - sortValue[a]! || score[b]! - score[a]! || a - b
       const top = topK(ids, CACHE_DEPTH, compare)
-      result = { ids: top, scores: top.map((id) => score[id]!), matches: top.map((id) => match[id]!), total: ids.length }
+      result = {
+        ids: top,
+        scores: top.map((id) => score[id]!),
+        matches: top.map((id) => match[id]!),
+        total: ids.length
+      }
       if (this.short.size >= CACHE_ENTRIES) this.short.delete(this.short.keys().next().value!)
       this.short.set(key, result)
       let keys = this.shortByPrefix.get(word)
@@ -194,7 +201,11 @@ export class Collection<D, S extends string> {
     const from = (query.page - 1) * query.limit
     const hits: Array<Hit<D>> = []
     for (let i = from; i < Math.min(result.ids.length, from + query.limit); i++) {
-      hits.push({ document: this.docs[result.ids[i]!]!, score: Math.round(result.scores[i]! * 1000) / 1000, match: result.matches[i]! })
+      hits.push({
+        document: this.docs[result.ids[i]!]!,
+        score: Math.round(result.scores[i]! * 1000) / 1000,
+        match: result.matches[i]!
+      })
     }
     return { hits, total: result.total }
   }
@@ -210,7 +221,12 @@ export class Collection<D, S extends string> {
       if (d === undefined || (filtered && !this.spec.passes(d, query))) return
       s.score[id] = score
       s.match[id] = match
-      s.sortValue[id] = match === "address" ? Infinity : sort === "relevance" ? 0 : this.spec.sortValue(d, sort as Exclude<S, "relevance">)
+      s.sortValue[id] =
+        match === "address"
+          ? Infinity
+          : sort === "relevance"
+            ? 0
+            : this.spec.sortValue(d, sort as Exclude<S, "relevance">)
       ids.push(id)
     }
     const out = { ids, score: s.score, match: s.match, sortValue: s.sortValue }
@@ -219,12 +235,14 @@ export class Collection<D, S extends string> {
       // An address is looked up, never matched as text: a near-miss address finds nothing.
       const own = this.own.get(address) ?? NONE
       for (const id of own) add(id, ADDRESS_SCORE + this.popularity[id]!, "address")
-      for (const id of this.related.get(address) ?? NONE) if (!own.has(id)) add(id, RELATED_ADDRESS_SCORE + this.popularity[id]!, "token")
+      for (const id of this.related.get(address) ?? NONE)
+        if (!own.has(id)) add(id, RELATED_ADDRESS_SCORE + this.popularity[id]!, "token")
       return out
     }
     const words = terms(query.q, MAX_QUERY_WORDS)
     if (words.length === 0) {
-      if (query.q.trim() === "") for (const id of this.slots.values()) add(id, this.spec.score(0, false, this.popularity[id]!), "all")
+      if (query.q.trim() === "")
+        for (const id of this.slots.values()) add(id, this.spec.score(0, false, this.popularity[id]!), "all")
       return out
     }
     const matched = s.begin()
@@ -253,7 +271,11 @@ export class Collection<D, S extends string> {
     for (const id of s.touched) {
       if (s.count[id] !== n) continue
       const typos = s.distance[id]! > 0
-      add(id, this.spec.score(s.total[id]! / n, typos, this.popularity[id]!), typos ? "typo" : s.exact[id] === 1 ? "exact" : "prefix")
+      add(
+        id,
+        this.spec.score(s.total[id]! / n, typos, this.popularity[id]!),
+        typos ? "typo" : s.exact[id] === 1 ? "exact" : "prefix"
+      )
     }
     return out
   }

@@ -20,11 +20,16 @@ const tokens = () =>
     passes: (t, q) => common(t, q, t.isLaunch, t.graduated),
     sortValue: (t, sort) => {
       switch (sort) {
-        case "liquidity": return t.liquidityUsd
-        case "volume": return t.volume24hUsd
-        case "marketCap": return t.marketCapUsd
-        case "holders": return t.holders
-        case "newest": return t.launchedAt ?? -Infinity
+        case "liquidity":
+          return t.liquidityUsd
+        case "volume":
+          return t.volume24hUsd
+        case "marketCap":
+          return t.marketCapUsd
+        case "holders":
+          return t.holders
+        case "newest":
+          return t.launchedAt ?? -Infinity
       }
     }
   })
@@ -41,9 +46,12 @@ const pools = () =>
     passes: (p, q) => common(p, q, p.isLaunchPool, p.graduated),
     sortValue: (p, sort) => {
       switch (sort) {
-        case "liquidity": return p.tvlUsd
-        case "volume": return p.volume24hUsd
-        case "newest": return p.createdAt
+        case "liquidity":
+          return p.tvlUsd
+        case "volume":
+          return p.volume24hUsd
+        case "newest":
+          return p.createdAt
       }
     }
   })

@@ -116,7 +116,8 @@ export class TermDictionary {
         if (rowMin > budget) {
           // No extension of term[0..d) gets back within budget: every term under this prefix is decided at once.
           const end = this.prefixEnd(term.slice(0, d), i)
-          if (prefix && best[d - 1]! <= budget) for (let k = i; k < end; k++) out.push({ term: terms[k]!, distance: best[d - 1]! })
+          if (prefix && best[d - 1]! <= budget)
+            for (let k = i; k < end; k++) out.push({ term: terms[k]!, distance: best[d - 1]! })
           previous = term
           valid = d - 1
           i = end

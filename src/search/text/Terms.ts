@@ -5,7 +5,10 @@
 const SPLIT = /[^\p{L}\p{N}]+/u
 
 export const normalize = (text: string): string =>
-  text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
 
 /** Words of a text, in order, without duplicates; at most `max` (a query of 40 words is not a search). */
 export const terms = (text: string, max = 16): Array<string> => {

@@ -61,7 +61,13 @@ export const tokenSearch = (collection: string, q: TokenQuery): SearchParams => 
     return { collection, q: "*", filter_by: filters(q, "is_launch", [`address:=${quote(address)}`]), ...paging(q) }
   }
   if (q.q.trim() === "") {
-    return { collection, q: "*", ...optionalFilter(filters(q, "is_launch")), sort_by: sortBy ?? "popularity:desc", ...paging(q) }
+    return {
+      collection,
+      q: "*",
+      ...optionalFilter(filters(q, "is_launch")),
+      sort_by: sortBy ?? "popularity:desc",
+      ...paging(q)
+    }
   }
   return {
     collection,
@@ -89,7 +95,13 @@ export const poolSearch = (collection: string, q: PoolQuery): SearchParams => {
     }
   }
   if (q.q.trim() === "") {
-    return { collection, q: "*", ...optionalFilter(filters(q, "is_launch_pool")), sort_by: sortBy ?? "tvl_usd:desc", ...paging(q) }
+    return {
+      collection,
+      q: "*",
+      ...optionalFilter(filters(q, "is_launch_pool")),
+      sort_by: sortBy ?? "tvl_usd:desc",
+      ...paging(q)
+    }
   }
   return {
     collection,

@@ -19,7 +19,11 @@ export interface CollectionSchema {
   readonly token_separators: ReadonlyArray<string>
 }
 
-const f = (name: string, type: FieldSchema["type"], extra: Partial<FieldSchema> = {}): FieldSchema => ({ name, type, ...extra })
+const f = (name: string, type: FieldSchema["type"], extra: Partial<FieldSchema> = {}): FieldSchema => ({
+  name,
+  type,
+  ...extra
+})
 
 /** The tokens collection. Numeric fields are sortable by default; strings used in filters are exact (`:=`). */
 export const tokensSchema = (prefix: string): CollectionSchema => ({

@@ -6,11 +6,21 @@ import type { Hit, MatchKind, ResultPage } from "../SearchQuery.ts"
 import { asAddress } from "../text/Terms.ts"
 import { poolSearch, tokenSearch } from "./TypesenseQueries.ts"
 import {
-  type CollectionSchema, fromTypesensePool, fromTypesenseToken, poolsSchema, toTypesensePool, toTypesenseToken, tokensSchema
+  type CollectionSchema,
+  fromTypesensePool,
+  fromTypesenseToken,
+  poolsSchema,
+  toTypesensePool,
+  toTypesenseToken,
+  tokensSchema
 } from "./TypesenseSchemas.ts"
 
 const describe = (e: unknown) =>
-  e instanceof Errors.TypesenseError ? `Typesense ${e.httpStatus ?? ""} ${e.message}`.trim() : e instanceof Error ? e.message : String(e)
+  e instanceof Errors.TypesenseError
+    ? `Typesense ${e.httpStatus ?? ""} ${e.message}`.trim()
+    : e instanceof Error
+      ? e.message
+      : String(e)
 
 const call = <A>(what: string, f: () => Promise<A>) =>
   Effect.tryPromise({ try: f, catch: (e) => new SearchUnavailable({ message: `${what}: ${describe(e)}` }) })
@@ -54,32 +64,67 @@ export class TypesenseSearchIndex {
             if (e instanceof Errors.ObjectNotFound) return null
             throw e
           }
-        }).pipe(Effect.flatMap((existing) => {
-          if (existing === null) return call(`creating ${schema.name}`, () => client.collections().create(schema as any)).pipe(Effect.asVoid)
-          const have = new Map(existing.fields.map((f) => [f.name, f.type]))
-          const changes: Array<Record<string, unknown>> = []
-          for (const field of schema.fields) {
-            const type = have.get(field.name)
-            if (type === undefined) changes.push({ ...field })
-            else if (type !== field.type) changes.push({ name: field.name, drop: true }, { ...field })
-          }
-          return changes.length === 0
-            ? Effect.void
-            : call(`migrating ${schema.name}`, () => client.collections(schema.name).update({ fields: changes } as any)).pipe(Effect.asVoid)
-        }))
+        }).pipe(
+          Effect.flatMap((existing) => {
+            if (existing === null)
+              return call(`creating ${schema.name}`, () => client.collections().create(schema as any)).pipe(
+                Effect.asVoid
+              )
+            const have = new Map(existing.fields.map((f) => [f.name, f.type]))
+            const changes: Array<Record<string, unknown>> = []
+            for (const field of schema.fields) {
+              const type = have.get(field.name)
+              if (type === undefined) changes.push({ ...field })
+              else if (type !== field.type) changes.push({ name: field.name, drop: true }, { ...field })
+            }
+            return changes.length === 0
+              ? Effect.void
+              : call(`migrating ${schema.name}`, () =>
+                  client.collections(schema.name).update({ fields: changes } as any)
+                ).pipe(Effect.asVoid)
+          })
+        )
 
       const importBatch = (collection: string, docs: ReadonlyArray<Record<string, unknown>>) =>
-        Effect.forEach(chunks(docs, batchSize), (chunk) =>
-          call(`importing into ${collection}`, () => client.collections(collection).documents().import([...chunk], { action: "upsert" })), { discard: true })
+        Effect.forEach(
+          chunks(docs, batchSize),
+          (chunk) =>
+            call(`importing into ${collection}`, () =>
+              client
+                .collections(collection)
+                .documents()
+                .import([...chunk], { action: "upsert" })
+            ),
+          { discard: true }
+        )
 
-      const upsertAt = (syncedAt: number, t: ReadonlyArray<Parameters<typeof toTypesenseToken>[0]>, p: ReadonlyArray<Parameters<typeof toTypesensePool>[0]>) =>
-        Effect.all([
-          t.length === 0 ? Effect.void : importBatch(tokens.name, t.map((d) => toTypesenseToken(d, syncedAt))),
-          p.length === 0 ? Effect.void : importBatch(pools.name, p.map((d) => toTypesensePool(d, syncedAt)))
-        ], { discard: true })
+      const upsertAt = (
+        syncedAt: number,
+        t: ReadonlyArray<Parameters<typeof toTypesenseToken>[0]>,
+        p: ReadonlyArray<Parameters<typeof toTypesensePool>[0]>
+      ) =>
+        Effect.all(
+          [
+            t.length === 0
+              ? Effect.void
+              : importBatch(
+                  tokens.name,
+                  t.map((d) => toTypesenseToken(d, syncedAt))
+                ),
+            p.length === 0
+              ? Effect.void
+              : importBatch(
+                  pools.name,
+                  p.map((d) => toTypesensePool(d, syncedAt))
+                )
+          ],
+          { discard: true }
+        )
 
       const deleteWhere = (collection: string, filter: string) =>
-        call(`deleting from ${collection}`, () => client.collections(collection).documents().delete({ filter_by: filter }))
+        call(`deleting from ${collection}`, () =>
+          client.collections(collection).documents().delete({ filter_by: filter })
+        )
 
       const idFilter = (ids: ReadonlyArray<string>) => `id:[${ids.map((id) => "`" + id + "`").join(",")}]`
 
@@ -87,7 +132,7 @@ export class TypesenseSearchIndex {
         backend: "typesense",
         prepare: Effect.all([ensure(tokens), ensure(pools)], { discard: true }),
         search: (request) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const searches = [
               ...(request.tokens === undefined ? [] : [tokenSearch(tokens.name, request.tokens)]),
               ...(request.pools === undefined ? [] : [poolSearch(pools.name, request.pools)])
@@ -95,31 +140,36 @@ export class TypesenseSearchIndex {
             const response = yield* call("searching", () => client.multiSearch.perform({ searches } as any, {}))
             const results = (response as unknown as { results: ReadonlyArray<RawResult> }).results
             for (const r of results) {
-              if (r.error !== undefined) return yield* new SearchUnavailable({ message: `Typesense ${r.code ?? ""} ${r.error}` })
+              if (r.error !== undefined)
+                return yield* new SearchUnavailable({ message: `Typesense ${r.code ?? ""} ${r.error}` })
             }
             let i = 0
             const tokenResult = request.tokens === undefined ? undefined : results[i++]
             const poolResult = request.pools === undefined ? undefined : results[i++]
             return {
-              tokens: tokenResult === undefined ? undefined : toPage(tokenResult, fromTypesenseToken, request.tokens!.q),
+              tokens:
+                tokenResult === undefined ? undefined : toPage(tokenResult, fromTypesenseToken, request.tokens!.q),
               pools: poolResult === undefined ? undefined : toPage(poolResult, fromTypesensePool, request.pools!.q)
             }
           }),
         upsert: (t, p) => upsertAt(Date.now(), t, p),
         remove: (tokenIds, poolIds) =>
-          Effect.all([
-            tokenIds.length === 0 ? Effect.void : deleteWhere(tokens.name, idFilter(tokenIds)),
-            poolIds.length === 0 ? Effect.void : deleteWhere(pools.name, idFilter(poolIds))
-          ], { discard: true }),
+          Effect.all(
+            [
+              tokenIds.length === 0 ? Effect.void : deleteWhere(tokens.name, idFilter(tokenIds)),
+              poolIds.length === 0 ? Effect.void : deleteWhere(pools.name, idFilter(poolIds))
+            ],
+            { discard: true }
+          ),
         rebuild: Effect.sync(() => {
           // Every document re-sent carries this stamp; what still has an older one afterwards no longer exists.
           const stamp = Date.now()
           return {
             add: (t, p) => upsertAt(stamp, t, p),
-            commit: Effect.all([
-              deleteWhere(tokens.name, `synced_at:<${stamp}`),
-              deleteWhere(pools.name, `synced_at:<${stamp}`)
-            ], { discard: true })
+            commit: Effect.all(
+              [deleteWhere(tokens.name, `synced_at:<${stamp}`), deleteWhere(pools.name, `synced_at:<${stamp}`)],
+              { discard: true }
+            )
           }
         }),
         counts: Effect.map(
@@ -129,7 +179,7 @@ export class TypesenseSearchIndex {
           ]),
           ([t, p]): IndexCounts => ({ tokens: t.num_documents, pools: p.num_documents })
         ),
-        ping: Effect.gen(function*() {
+        ping: Effect.gen(function* () {
           const start = performance.now()
           const health = yield* call("health", () => client.health.retrieve())
           if (!health.ok) return yield* new SearchUnavailable({ message: "Typesense /health answered ok: false" })
@@ -158,7 +208,8 @@ const toPage = <D extends { readonly address: string }>(
   const empty = q.trim() === ""
   const hits: Array<Hit<D>> = (result.hits ?? []).map((h) => {
     const document = decode(h.document)
-    const match: MatchKind = address !== null ? (document.address === address ? "address" : "token") : empty ? "all" : "prefix"
+    const match: MatchKind =
+      address !== null ? (document.address === address ? "address" : "token") : empty ? "all" : "prefix"
     return { document, score: h.text_match ?? 0, match }
   })
   hits.sort((a, b) => Number(b.match === "address") - Number(a.match === "address"))

@@ -52,7 +52,12 @@ export interface Estimate {
 }
 
 /** Estimate of a swap without price limit; null when the pool's liquidity runs out first. */
-export const estimateSwap = (pool: SwapPool, zeroForOne: boolean, exactIn: boolean, amount: number): Estimate | null => {
+export const estimateSwap = (
+  pool: SwapPool,
+  zeroForOne: boolean,
+  exactIn: boolean,
+  amount: number
+): Estimate | null => {
   const r = rangesOf(pool)
   const keep = 1 - pool.fee / 1_000_000
   let i = r.current
@@ -74,8 +79,12 @@ export const estimateSwap = (pool: SwapPool, zeroForOne: boolean, exactIn: boole
       if (remaining <= cap) {
         // The other side for `remaining` within the range: token0 ↔ token1 at the prices before and after.
         const next = exactIn
-          ? zeroForOne ? 1 / (1 / p + remaining / liquidity) : p + remaining / liquidity
-          : zeroForOne ? p - remaining / liquidity : 1 / (1 / p - remaining / liquidity)
+          ? zeroForOne
+            ? 1 / (1 / p + remaining / liquidity)
+            : p + remaining / liquidity
+          : zeroForOne
+            ? p - remaining / liquidity
+            : 1 / (1 / p - remaining / liquidity)
         const token0Side = zeroForOne === exactIn // remaining is token0: the other side is token1
         result += token0Side ? remaining * p * next : remaining / (p * next)
         return { amount: exactIn ? result : result / keep, ticksCrossed: crossed }

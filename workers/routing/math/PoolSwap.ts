@@ -23,7 +23,12 @@ export interface SwapResult {
  * Runs a swap. `amountSpecified > 0`: exact input of the input token; `< 0`: exact output of the output token.
  * Without a limit it uses the pool's extreme prices (MIN_SQRT_RATIO + 1 / MAX_SQRT_RATIO − 1), as QuoterV2 does.
  */
-export const swap = (pool: SwapPool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96?: bigint): SwapResult => {
+export const swap = (
+  pool: SwapPool,
+  zeroForOne: boolean,
+  amountSpecified: bigint,
+  sqrtPriceLimitX96?: bigint
+): SwapResult => {
   const exactIn = amountSpecified > 0n
   const state: SwapState = {
     remaining: amountSpecified,

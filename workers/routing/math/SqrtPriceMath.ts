@@ -56,7 +56,12 @@ const nextSqrtPriceFromAmount0RoundingUp = (sqrtP: bigint, liquidity: bigint, am
 }
 
 /** Next price after adding (or removing) `amount` of token1, rounded down. */
-const nextSqrtPriceFromAmount1RoundingDown = (sqrtP: bigint, liquidity: bigint, amount: bigint, add: boolean): bigint => {
+const nextSqrtPriceFromAmount1RoundingDown = (
+  sqrtP: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean
+): bigint => {
   if (add) {
     // Both branches of the contract (shift when amount fits 160 bits, mulDiv otherwise) equal floor(amount·2^96 / L).
     return sqrtP + (amount << 96n) / liquidity

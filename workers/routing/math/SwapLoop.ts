@@ -7,7 +7,14 @@
  * A swap (PoolSwap.ts) runs it, after jumping over the steps that complete (SwapSegments.ts, which records it).
  */
 import { computeSwapStep, newSwapStep } from "./SwapMath.ts"
-import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from "./TickMath.ts"
+import {
+  getSqrtRatioAtTick,
+  getTickAtSqrtRatio,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK
+} from "./TickMath.ts"
 
 /** What the loop needs of a pool (a PoolState satisfies it). */
 export interface SwapPool {
@@ -88,7 +95,14 @@ const step = newSwapStep()
  * Runs loop iterations from `state` (mutated) until the amount is used up or the price reaches `limit`, or, with
  * `maxSteps`, after that many iterations (SwapSegments records the loop one step at a time this way).
  */
-export const runLoop = (pool: SwapPool, zeroForOne: boolean, exactIn: boolean, limit: bigint, state: SwapState, maxSteps = Infinity): void => {
+export const runLoop = (
+  pool: SwapPool,
+  zeroForOne: boolean,
+  exactIn: boolean,
+  limit: bigint,
+  state: SwapState,
+  maxSteps = Infinity
+): void => {
   const fee = BigInt(pool.fee)
   for (let n = 0; n < maxSteps && state.remaining !== 0n && state.sqrtPrice !== limit; n++) {
     const start = state.sqrtPrice

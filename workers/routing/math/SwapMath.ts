@@ -42,16 +42,18 @@ export const computeSwapStep = (
     amountIn = zeroForOne
       ? getAmount0Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, true)
       : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, true)
-    sqrtRatioNextX96 = amountRemainingLessFee >= amountIn
-      ? sqrtRatioTargetX96
-      : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne)
+    sqrtRatioNextX96 =
+      amountRemainingLessFee >= amountIn
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromInput(sqrtRatioCurrentX96, liquidity, amountRemainingLessFee, zeroForOne)
   } else {
     amountOut = zeroForOne
       ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
       : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false)
-    sqrtRatioNextX96 = -amountRemaining >= amountOut
-      ? sqrtRatioTargetX96
-      : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne)
+    sqrtRatioNextX96 =
+      -amountRemaining >= amountOut
+        ? sqrtRatioTargetX96
+        : getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne)
   }
 
   // Reaching the target reuses the amount computed towards it; otherwise both sides are recomputed from the new price.
@@ -71,8 +73,9 @@ export const computeSwapStep = (
   out.amountIn = amountIn
   out.amountOut = amountOut
   // Exact input that stops short of the target keeps the whole remainder as fee (the pool's rounding in its favour).
-  out.feeAmount = exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96
-    ? amountRemaining - amountIn
-    : mulDivRoundingUp(amountIn, feePips, ONE_MILLION - feePips)
+  out.feeAmount =
+    exactIn && sqrtRatioNextX96 !== sqrtRatioTargetX96
+      ? amountRemaining - amountIn
+      : mulDivRoundingUp(amountIn, feePips, ONE_MILLION - feePips)
   return out
 }

@@ -35,7 +35,14 @@ const segmentsOf = (pool: SwapPool, zeroForOne: boolean): Segments => {
   const side = zeroForOne ? 0 : 1
   let segments = entry[side]
   if (segments === undefined) {
-    const cursor = { remaining: UNBOUNDED, calculated: 0n, sqrtPrice: pool.sqrtPriceX96, tick: pool.tick, liquidity: pool.liquidity, ticksCrossed: 0 }
+    const cursor = {
+      remaining: UNBOUNDED,
+      calculated: 0n,
+      sqrtPrice: pool.sqrtPriceX96,
+      tick: pool.tick,
+      liquidity: pool.liquidity,
+      ticksCrossed: 0
+    }
     segments = { cumIn: [], cumOut: [], sqrtPrice: [], tick: [], liquidity: [], crossed: [], cursor, end: false }
     entry[side] = segments
   }

@@ -56,7 +56,8 @@ const CACHE_LIMIT = 200_000
 export const getSqrtRatioAtTick = (tick: number): bigint => {
   let ratio = cache.get(tick)
   if (ratio === undefined) {
-    if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK) throw new RangeError(`tick out of range: ${tick}`)
+    if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK)
+      throw new RangeError(`tick out of range: ${tick}`)
     ratio = computeSqrtRatioAtTick(tick)
     if (cache.size >= CACHE_LIMIT) cache.clear()
     cache.set(tick, ratio)

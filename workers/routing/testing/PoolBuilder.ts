@@ -19,7 +19,10 @@ export const maxUsableTick = (tickSpacing: number) => Math.floor(MAX_TICK / tick
 
 /** Rounds a tick to the spacing and clamps it into the usable range. */
 export const usableTick = (tick: number, tickSpacing: number) =>
-  Math.min(maxUsableTick(tickSpacing), Math.max(minUsableTick(tickSpacing), Math.round(tick / tickSpacing) * tickSpacing))
+  Math.min(
+    maxUsableTick(tickSpacing),
+    Math.max(minUsableTick(tickSpacing), Math.round(tick / tickSpacing) * tickSpacing)
+  )
 
 /** Initialized ticks (sorted) of a set of positions; a tick whose net cancels out stays initialized, as on chain. */
 export const ticksOf = (positions: ReadonlyArray<Position>): Array<TickState> => {

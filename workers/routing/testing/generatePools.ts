@@ -21,7 +21,8 @@ export const prng = (seed: number) => {
   }
 }
 
-const address = (kind: number, i: number): Address => `0x${kind.toString(16).padStart(2, "0")}${i.toString(16).padStart(38, "0")}`
+const address = (kind: number, i: number): Address =>
+  `0x${kind.toString(16).padStart(2, "0")}${i.toString(16).padStart(38, "0")}`
 
 export const GENERATED_WETH = address(0xee, 1)
 export const GENERATED_USDC = address(0xee, 2)
@@ -73,7 +74,12 @@ export const generateUniverse = (seed: number, count: number): GeneratedUniverse
   ]
   const others = Math.max(1, Math.ceil(count / 2))
   for (let i = 0; i < others; i++) {
-    tokens.push({ address: address(0xaa, i + 1), decimals: pick([18, 18, 18, 6, 8]), symbol: `T${i + 1}`, usd: 10 ** (rand() * 8 - 6) })
+    tokens.push({
+      address: address(0xaa, i + 1),
+      decimals: pick([18, 18, 18, 6, 8]),
+      symbol: `T${i + 1}`,
+      usd: 10 ** (rand() * 8 - 6)
+    })
   }
   const pools: Array<PoolState> = []
   const used = new Set<string>()
@@ -85,7 +91,8 @@ export const generateUniverse = (seed: number, count: number): GeneratedUniverse
     // Raw price token1 per token0, perturbed a little per pool (pools of one pair are never perfectly aligned).
     const price = (t0.usd / t1.usd) * 10 ** (t1.decimals - t0.decimals) * (1 + (rand() - 0.5) * 0.004)
     const scaled = BigInt(Math.floor(Math.sqrt(price) * 2 ** 48)) << 48n
-    const sqrtPriceX96 = scaled < MIN_SQRT_RATIO + 1n ? MIN_SQRT_RATIO + 1n : scaled >= MAX_SQRT_RATIO ? MAX_SQRT_RATIO - 1n : scaled
+    const sqrtPriceX96 =
+      scaled < MIN_SQRT_RATIO + 1n ? MIN_SQRT_RATIO + 1n : scaled >= MAX_SQRT_RATIO ? MAX_SQRT_RATIO - 1n : scaled
     const tick = getTickAtSqrtRatio(sqrtPriceX96)
     // Full-range liquidity for the TVL: L = sqrt(x · y) with x = TVL/2 in raw token0.
     const x = BigInt(Math.max(1, Math.floor(((tvlUsd / 2 / t0.usd) * 10 ** t0.decimals) / 1e6))) * 1_000_000n
@@ -96,9 +103,20 @@ export const generateUniverse = (seed: number, count: number): GeneratedUniverse
     for (let i = 0; i < concentrated; i++) {
       const width = ts * (1 + Math.floor(rand() * 400))
       const lower = usableTick(tick - Math.floor(rand() * width), ts)
-      positions.push({ tickLower: lower, tickUpper: Math.min(maxUsableTick(ts), lower + width), liquidity: (base * BigInt(1 + Math.floor(rand() * 20))) / 4n + 1n })
+      positions.push({
+        tickLower: lower,
+        tickUpper: Math.min(maxUsableTick(ts), lower + width),
+        liquidity: (base * BigInt(1 + Math.floor(rand() * 20))) / 4n + 1n
+      })
     }
-    const pool = buildPool({ address: address(0xcc, pools.length + 1), token0: t0.address, token1: t1.address, fee, positions, sqrtPriceX96 })
+    const pool = buildPool({
+      address: address(0xcc, pools.length + 1),
+      token0: t0.address,
+      token1: t1.address,
+      fee,
+      positions,
+      sqrtPriceX96
+    })
     if (pool.liquidity > 0n) pools.push(pool)
   }
   const [weth, usdc, dai] = tokens as [Token, Token, Token]
@@ -114,7 +132,12 @@ export const generateUniverse = (seed: number, count: number): GeneratedUniverse
     makePool(token, partner, pick([500, 3000, 3000, 3000, 10000, 10000]), 10 ** (3 + rand() * 4))
   }
   return {
-    snapshot: { chainId: 31337, blockNumber: 1n, pools: pools.slice(0, count), tokens: tokens.map(({ usd: _, ...t }) => t) },
+    snapshot: {
+      chainId: 31337,
+      blockNumber: 1n,
+      pools: pools.slice(0, count),
+      tokens: tokens.map(({ usd: _, ...t }) => t)
+    },
     usd: new Map(tokens.map((t) => [t.address, t.usd]))
   }
 }

@@ -10,7 +10,9 @@ import type { User } from "../users/User.ts"
  * session or user from the context and never look at headers. Implementations: AuthenticationLive.ts.
  */
 
-export class CurrentSession extends Context.Service<CurrentSession, AuthenticatedSession>()("app/auth/CurrentSession") {}
+export class CurrentSession extends Context.Service<CurrentSession, AuthenticatedSession>()(
+  "app/auth/CurrentSession"
+) {}
 export class CurrentUser extends Context.Service<CurrentUser, User>()("app/auth/CurrentUser") {}
 /** The session when the request carried a valid one (optional-JWT routes). */
 export class OptionalSession extends Context.Service<OptionalSession, Option.Option<AuthenticatedSession>>()(
@@ -31,20 +33,29 @@ export const sessionSecurity = {
 }
 
 /** JWT required: 401 UNAUTHORIZED when missing, invalid, expired or revoked; 403 USER_BANNED for a banned user. */
-export class Authentication extends HttpApiMiddleware.Service<Authentication, {
-  provides: CurrentSession | CurrentUser
-}>()("app/auth/Authentication", { security: sessionSecurity, error: [Unauthorized, Forbidden] }) {}
+export class Authentication extends HttpApiMiddleware.Service<
+  Authentication,
+  {
+    provides: CurrentSession | CurrentUser
+  }
+>()("app/auth/Authentication", { security: sessionSecurity, error: [Unauthorized, Forbidden] }) {}
 
 /** JWT of an admin (`isAdmin: true`) required: as `Authentication`, plus 403 FORBIDDEN for everyone else. */
-export class AdminAuthentication extends HttpApiMiddleware.Service<AdminAuthentication, {
-  provides: CurrentSession | CurrentUser
-}>()("app/auth/AdminAuthentication", { security: sessionSecurity, error: [Unauthorized, Forbidden] }) {}
+export class AdminAuthentication extends HttpApiMiddleware.Service<
+  AdminAuthentication,
+  {
+    provides: CurrentSession | CurrentUser
+  }
+>()("app/auth/AdminAuthentication", { security: sessionSecurity, error: [Unauthorized, Forbidden] }) {}
 
 /**
  * JWT optional: a valid session personalises the answer; no token, or one that does not authenticate (invalid,
  * expired, revoked, or a banned user's), is served anonymously: a stale cookie must not break public pages, and the
  * spec's "works without" means no credential can make these routes fail. Never fails.
  */
-export class OptionalAuthentication extends HttpApiMiddleware.Service<OptionalAuthentication, {
-  provides: OptionalSession
-}>()("app/auth/OptionalAuthentication") {}
+export class OptionalAuthentication extends HttpApiMiddleware.Service<
+  OptionalAuthentication,
+  {
+    provides: OptionalSession
+  }
+>()("app/auth/OptionalAuthentication") {}

@@ -4,7 +4,14 @@ import { Forbidden } from "../../../platform/ApiError.ts"
 import type { AuthenticatedSession } from "../sessions/Session.ts"
 import { SESSION_COOKIE } from "../sessions/SessionConfig.ts"
 import { Sessions, unauthorized } from "../sessions/Sessions.ts"
-import { AdminAuthentication, Authentication, CurrentSession, CurrentUser, OptionalAuthentication, OptionalSession } from "./Authentication.ts"
+import {
+  AdminAuthentication,
+  Authentication,
+  CurrentSession,
+  CurrentUser,
+  OptionalAuthentication,
+  OptionalSession
+} from "./Authentication.ts"
 
 /** The bearer token of the `Authorization` header (scheme case-insensitive), if any. */
 const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
@@ -24,12 +31,18 @@ const withSession = <A, E, R>(effect: Effect.Effect<A, E, R>, session: Authentic
  * handlers therefore authenticate the same token — the request's, header first — so the answer never depends on
  * which scheme happened to fail last. A missing token fails fast without touching the session store.
  */
-const makeSecurityHandlers = (sessions: Sessions["Service"], check: (session: AuthenticatedSession) => Effect.Effect<void, Forbidden>) => {
+const makeSecurityHandlers = (
+  sessions: Sessions["Service"],
+  check: (session: AuthenticatedSession) => Effect.Effect<void, Forbidden>
+) => {
   const handle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const token = tokenOf(yield* HttpServerRequest.HttpServerRequest)
       if (token === undefined) {
-        return yield* unauthorized("missing", `Sign in: send the session JWT as a Bearer token or the ${SESSION_COOKIE} cookie`)
+        return yield* unauthorized(
+          "missing",
+          `Sign in: send the session JWT as a Bearer token or the ${SESSION_COOKIE} cookie`
+        )
       }
       const session = yield* sessions.authenticate(token)
       yield* check(session)
@@ -57,17 +70,18 @@ export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
   Sessions.useSync((sessions) =>
     OptionalAuthentication.of((effect) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const token = tokenOf(yield* HttpServerRequest.HttpServerRequest)
-        const session = token === undefined
-          ? Option.none<AuthenticatedSession>()
-          : yield* sessions.authenticate(token).pipe(
-            Effect.map(Option.some),
-            // "Optional JWT: works without, personalised with" (spec): a token that does not authenticate, a banned
-            // user's included, is served as anonymous. Public reads (threads, feeds) must not depend on credentials;
-            // the ban is enforced on every route that needs the user (403 USER_BANNED there).
-            Effect.orElseSucceed(() => Option.none<AuthenticatedSession>())
-          )
+        const session =
+          token === undefined
+            ? Option.none<AuthenticatedSession>()
+            : yield* sessions.authenticate(token).pipe(
+                Effect.map(Option.some),
+                // "Optional JWT: works without, personalised with" (spec): a token that does not authenticate, a banned
+                // user's included, is served as anonymous. Public reads (threads, feeds) must not depend on credentials;
+                // the ban is enforced on every route that needs the user (403 USER_BANNED there).
+                Effect.orElseSucceed(() => Option.none<AuthenticatedSession>())
+              )
         return yield* Effect.provideService(effect, OptionalSession, session)
       })
     )

@@ -32,25 +32,31 @@ const MAX_INPUT_PIXELS = 40_000_000
  * applied, at most `maxDimension` pixels a side, all metadata dropped — sharp keeps none unless asked) and stored
  * as `<sha256 of the WebP>.webp`, so equal avatars are stored once and a file never changes once written.
  */
-export class ImageStore extends Context.Service<ImageStore, {
-  readonly settings: ImageSettings
-  /** Re-encodes and stores the upload at `path`; returns the stored file name. 400 NOT_AN_IMAGE otherwise. */
-  readonly store: (path: string) => Effect.Effect<string, BadRequest>
-  /** The bytes of a stored file; none for a name that is not `<sha256>.webp` or not stored. */
-  readonly read: (file: string) => Effect.Effect<Option.Option<Uint8Array>>
-  readonly exists: (file: string) => Effect.Effect<boolean>
-}>()("app/images/ImageStore") {
+export class ImageStore extends Context.Service<
+  ImageStore,
+  {
+    readonly settings: ImageSettings
+    /** Re-encodes and stores the upload at `path`; returns the stored file name. 400 NOT_AN_IMAGE otherwise. */
+    readonly store: (path: string) => Effect.Effect<string, BadRequest>
+    /** The bytes of a stored file; none for a name that is not `<sha256>.webp` or not stored. */
+    readonly read: (file: string) => Effect.Effect<Option.Option<Uint8Array>>
+    readonly exists: (file: string) => Effect.Effect<boolean>
+  }
+>()("app/images/ImageStore") {
   static readonly layer = Layer.effect(
     ImageStore,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
       const settings = yield* imageSettingsConfig
       const dir = NodePath.join((yield* AppConfig).dataDir, "images")
       const pathOf = (file: string) => NodePath.join(dir, file)
       const notAnImage = (why: string) =>
-        new BadRequest({ code: "NOT_AN_IMAGE", message: `The upload is not a usable image: ${why} (PNG, JPEG, GIF or WebP)` })
+        new BadRequest({
+          code: "NOT_AN_IMAGE",
+          message: `The upload is not a usable image: ${why} (PNG, JPEG, GIF or WebP)`
+        })
 
-      const store = Effect.fn("ImageStore.store")(function*(path: string) {
+      const store = Effect.fn("ImageStore.store")(function* (path: string) {
         const bytes = yield* fs.readFile(path).pipe(Effect.orDie)
         const type = sniffImageType(bytes)
         if (type === undefined) return yield* notAnImage("its content is not PNG, JPEG, GIF or WebP")
@@ -58,7 +64,12 @@ export class ImageStore extends Context.Service<ImageStore, {
           try: () =>
             sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
               .rotate()
-              .resize({ width: settings.maxDimension, height: settings.maxDimension, fit: "inside", withoutEnlargement: true })
+              .resize({
+                width: settings.maxDimension,
+                height: settings.maxDimension,
+                fit: "inside",
+                withoutEnlargement: true
+              })
               .webp({ quality: 82 })
               .toBuffer(),
           catch: () => notAnImage(`the ${type.toUpperCase()} data cannot be decoded`)
@@ -79,7 +90,10 @@ export class ImageStore extends Context.Service<ImageStore, {
         store,
         read: (file) =>
           valid(file)
-            ? fs.readFile(pathOf(file)).pipe(Effect.map(Option.some), Effect.catch(() => Effect.succeed(Option.none())))
+            ? fs.readFile(pathOf(file)).pipe(
+                Effect.map(Option.some),
+                Effect.catch(() => Effect.succeed(Option.none()))
+              )
             : Effect.succeed(Option.none()),
         exists: (file) => (valid(file) ? fs.exists(pathOf(file)).pipe(Effect.orDie) : Effect.succeed(false))
       })

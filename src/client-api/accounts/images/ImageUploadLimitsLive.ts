@@ -7,17 +7,20 @@ import { ImageUploadLimits } from "./ImageUploadLimits.ts"
 /** The image upload limits (ImageUploadLimits.ts) from the image store's settings. */
 export const ImageUploadLimitsLive = Layer.effect(
   ImageUploadLimits,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { maxBytes } = (yield* ImageStore).settings
     const tooLarge = new PayloadTooLarge({
       code: "PAYLOAD_TOO_LARGE",
       message: `The image exceeds the limit of ${maxBytes} bytes`,
       details: { maxBytes }
     })
-    const unsupported = HttpServerResponse.jsonUnsafe({
-      code: "UNSUPPORTED_MEDIA_TYPE",
-      message: "Send the image as multipart/form-data with one file part named `file`"
-    }, { status: 415 })
+    const unsupported = HttpServerResponse.jsonUnsafe(
+      {
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: "Send the image as multipart/form-data with one file part named `file`"
+      },
+      { status: 415 }
+    )
     return ImageUploadLimits.of((effect) =>
       effect.pipe(
         Effect.map((response) => (response.status === 415 ? unsupported : response)),
@@ -29,8 +32,8 @@ export const ImageUploadLimitsLive = Layer.effect(
           return defect.reason._tag === "Parse"
             ? Effect.fail(new BadRequest({ code: "INVALID_BODY", message: "The multipart body is malformed" }))
             : defect.reason._tag === "InternalError"
-            ? Effect.die(defect)
-            : Effect.fail(tooLarge)
+              ? Effect.die(defect)
+              : Effect.fail(tooLarge)
         })
       )
     )

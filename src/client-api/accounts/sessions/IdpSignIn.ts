@@ -15,10 +15,16 @@ const classify = (error: unknown): Unauthorized | ServiceUnavailable => {
     return new Unauthorized({ code: "ID_TOKEN_EXPIRED", message: "The ID token has expired; sign in again" })
   }
   // The key set could not be fetched or read (timeout, network, non-200, not a JWKS): not the token's fault.
-  const unreachable = !(error instanceof JoseErrors.JOSEError) || error instanceof JoseErrors.JWKSTimeout ||
-    error instanceof JoseErrors.JWKSInvalid || error.code === "ERR_JOSE_GENERIC"
+  const unreachable =
+    !(error instanceof JoseErrors.JOSEError) ||
+    error instanceof JoseErrors.JWKSTimeout ||
+    error instanceof JoseErrors.JWKSInvalid ||
+    error.code === "ERR_JOSE_GENERIC"
   if (unreachable) {
-    return new ServiceUnavailable({ code: "IDP_UNAVAILABLE", message: "The identity provider's keys cannot be fetched" })
+    return new ServiceUnavailable({
+      code: "IDP_UNAVAILABLE",
+      message: "The identity provider's keys cannot be fetched"
+    })
   }
   return new Unauthorized({
     code: "INVALID_ID_TOKEN",
@@ -32,12 +38,15 @@ const classify = (error: unknown): Unauthorized | ServiceUnavailable => {
  * demand, cached by jose, refetched on an unknown `kid`), checks issuer, audience and expiry, then finds or creates
  * the user by the token's `sub` (its DID) and issues a session.
  */
-export class IdpSignIn extends Context.Service<IdpSignIn, {
-  readonly signIn: (idToken: string) => Effect.Effect<IssuedSession, Unauthorized | Forbidden | ServiceUnavailable>
-}>()("app/sessions/IdpSignIn") {
+export class IdpSignIn extends Context.Service<
+  IdpSignIn,
+  {
+    readonly signIn: (idToken: string) => Effect.Effect<IssuedSession, Unauthorized | Forbidden | ServiceUnavailable>
+  }
+>()("app/sessions/IdpSignIn") {
   static readonly layer = Layer.effect(
     IdpSignIn,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const { idp } = yield* SessionConfig
       const users = yield* UsersRepo
@@ -47,7 +56,7 @@ export class IdpSignIn extends Context.Service<IdpSignIn, {
         keys: createRemoteJWKSet(new URL(settings.jwksUrl), { timeoutDuration: 5_000, cooldownDuration: 30_000 })
       }))
 
-      const signIn = Effect.fn("IdpSignIn.signIn")(function*(idToken: string) {
+      const signIn = Effect.fn("IdpSignIn.signIn")(function* (idToken: string) {
         if (Option.isNone(jwks)) {
           return yield* new ServiceUnavailable({
             code: "IDP_NOT_CONFIGURED",
@@ -70,13 +79,20 @@ export class IdpSignIn extends Context.Service<IdpSignIn, {
         const did = payload.sub!
         // `wallet:` DIDs are ours (wallet sign-in): an identity provider must never be able to claim one.
         if (did.length > 256 || did.startsWith("wallet:")) {
-          return yield* new Unauthorized({ code: "INVALID_ID_TOKEN", message: "The token's sub is not an acceptable DID" })
+          return yield* new Unauthorized({
+            code: "INVALID_ID_TOKEN",
+            message: "The token's sub is not an acceptable DID"
+          })
         }
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const user = yield* users.upsertIdpUser(did)
-          if (user.bannedAt !== null) return yield* userBanned()
-          return yield* sessions.issue(user, "idp")
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const user = yield* users.upsertIdpUser(did)
+              if (user.bannedAt !== null) return yield* userBanned()
+              return yield* sessions.issue(user, "idp")
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
       return IdpSignIn.of({ signIn })

@@ -11,31 +11,36 @@ const MAX_ENTRIES = 50_000
  * An ended session is cached as absent: a stolen, logged-out token costs at most one query per second per process.
  * Time comes from Effect's `Clock`, so tests move it with `TestClock` instead of sleeping.
  */
-export class SessionCache extends Context.Service<SessionCache, {
-  readonly get: <E>(
-    sessionId: string,
-    lookup: Effect.Effect<Option.Option<AuthenticatedSession>, E>
-  ) => Effect.Effect<Option.Option<AuthenticatedSession>, E>
-  readonly invalidate: (sessionId: string) => Effect.Effect<void>
-  readonly invalidateUser: (userId: string) => Effect.Effect<void>
-}>()("app/sessions/SessionCache") {
+export class SessionCache extends Context.Service<
+  SessionCache,
+  {
+    readonly get: <E>(
+      sessionId: string,
+      lookup: Effect.Effect<Option.Option<AuthenticatedSession>, E>
+    ) => Effect.Effect<Option.Option<AuthenticatedSession>, E>
+    readonly invalidate: (sessionId: string) => Effect.Effect<void>
+    readonly invalidateUser: (userId: string) => Effect.Effect<void>
+  }
+>()("app/sessions/SessionCache") {
   static readonly layer = Layer.effect(
     SessionCache,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sessionCacheMs } = yield* SessionConfig
       const entries = new Map<string, { readonly at: number; readonly value: Option.Option<AuthenticatedSession> }>()
       return SessionCache.of({
         get: (sessionId, lookup) =>
-          sessionCacheMs === 0 ? lookup : Effect.gen(function*() {
-            const now = yield* Clock.currentTimeMillis
-            const hit = entries.get(sessionId)
-            if (hit !== undefined && now - hit.at < sessionCacheMs) return hit.value
-            const value = yield* lookup
-            entries.delete(sessionId) // re-insert at the end: Map order is then oldest first
-            entries.set(sessionId, { at: now, value })
-            if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
-            return value
-          }),
+          sessionCacheMs === 0
+            ? lookup
+            : Effect.gen(function* () {
+                const now = yield* Clock.currentTimeMillis
+                const hit = entries.get(sessionId)
+                if (hit !== undefined && now - hit.at < sessionCacheMs) return hit.value
+                const value = yield* lookup
+                entries.delete(sessionId) // re-insert at the end: Map order is then oldest first
+                entries.set(sessionId, { at: now, value })
+                if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
+                return value
+              }),
         invalidate: (sessionId) => Effect.sync(() => void entries.delete(sessionId)),
         invalidateUser: (userId) =>
           Effect.sync(() => {

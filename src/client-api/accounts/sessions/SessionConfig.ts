@@ -50,10 +50,16 @@ export const DEFAULT_SESSION_MAX_LIFETIME = Duration.days(30)
 const list = (name: string) =>
   Config.String(name).pipe(
     Config.withDefault(""),
-    Config.map((s) => s.split(",").map((x) => x.trim()).filter((x) => x !== ""))
+    Config.map((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== "")
+    )
   )
 
-const invalid = (name: string, why: string) => Config.fail(new ConfigProvider.SourceError({ message: `${name}: ${why}` }))
+const invalid = (name: string, why: string) =>
+  Config.fail(new ConfigProvider.SourceError({ message: `${name}: ${why}` }))
 
 export const sessionSettingsConfig: Config.Config<SessionSettings> = Config.all({
   jwtSecret: Config.option(Config.Redacted("JWT_SECRET")).pipe(
@@ -95,11 +101,13 @@ export const sessionSettingsConfig: Config.Config<SessionSettings> = Config.all(
       if (set === 0) return Config.succeed(Option.none<IdpSettings>())
       if (set < 3) return invalid("IDP_ISSUER/IDP_JWKS_URL/IDP_AUDIENCE", "set all three or none")
       if (URL.parse(Option.getOrThrow(jwksUrl)) === null) return invalid("IDP_JWKS_URL", "not a URL")
-      return Config.succeed(Option.some({
-        issuer: Option.getOrThrow(issuer),
-        jwksUrl: Option.getOrThrow(jwksUrl),
-        audience: Option.getOrThrow(audience)
-      }))
+      return Config.succeed(
+        Option.some({
+          issuer: Option.getOrThrow(issuer),
+          jwksUrl: Option.getOrThrow(jwksUrl),
+          audience: Option.getOrThrow(audience)
+        })
+      )
     })
   ),
   sessionCacheMs: Config.Int("SESSION_CACHE_MS").pipe(

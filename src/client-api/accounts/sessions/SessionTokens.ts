@@ -28,20 +28,25 @@ const VERIFIED_MAX = 20_000
  * only its expiry is compared again. jose checks HMACs through WebCrypto, whose per-call cost dominated an
  * authenticated request (bench:auth); the memo is bounded and holds only tokens that verified.
  */
-export class SessionTokens extends Context.Service<SessionTokens, {
-  readonly sign: (claims: TokenClaims & { readonly issuedAt: Date; readonly expiresAt: Date }) => Effect.Effect<string>
-  readonly verify: (token: string, now: Date) => Effect.Effect<TokenClaims, TokenRejected>
-}>()("app/sessions/SessionTokens") {
+export class SessionTokens extends Context.Service<
+  SessionTokens,
+  {
+    readonly sign: (
+      claims: TokenClaims & { readonly issuedAt: Date; readonly expiresAt: Date }
+    ) => Effect.Effect<string>
+    readonly verify: (token: string, now: Date) => Effect.Effect<TokenClaims, TokenRejected>
+  }
+>()("app/sessions/SessionTokens") {
   static readonly layer = Layer.effect(
     SessionTokens,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* SessionConfig
-      const secret = Option.isSome(config.jwtSecret)
-        ? Redacted.value(config.jwtSecret.value)
-        : yield* storedSecret
+      const secret = Option.isSome(config.jwtSecret) ? Redacted.value(config.jwtSecret.value) : yield* storedSecret
       const key = new TextEncoder().encode(secret)
       // Rotation (docs/SECURITY.md): tokens signed with JWT_SECRET_PREVIOUS still verify; new ones use JWT_SECRET.
-      const previous = Option.map(config.jwtSecretPrevious ?? Option.none(), (p) => new TextEncoder().encode(Redacted.value(p)))
+      const previous = Option.map(config.jwtSecretPrevious ?? Option.none(), (p) =>
+        new TextEncoder().encode(Redacted.value(p))
+      )
       const verifyWith = (token: string, now: Date) => (k: Uint8Array) =>
         jwtVerify(token, k, {
           algorithms: ["HS256"],
@@ -74,7 +79,10 @@ export class SessionTokens extends Context.Service<SessionTokens, {
           }
           return Effect.tryPromise({
             try: () =>
-              verifyWith(token, now)(key).catch((error) =>
+              verifyWith(
+                token,
+                now
+              )(key).catch((error) =>
                 Option.isSome(previous) && error instanceof JoseErrors.JWSSignatureVerificationFailed
                   ? verifyWith(token, now)(previous.value)
                   : Promise.reject(error)
@@ -83,12 +91,14 @@ export class SessionTokens extends Context.Service<SessionTokens, {
               error instanceof JoseErrors.JWTExpired
                 ? expired()
                 : new TokenRejected({ reason: "invalid", message: "The session token is not valid" })
-          }).pipe(Effect.map(({ payload }) => {
-            const claims = { userId: payload.sub!, sessionId: payload.jti! }
-            if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
-            verified.set(token, { ...claims, expiresAtMs: payload.exp! * 1000 })
-            return claims
-          }))
+          }).pipe(
+            Effect.map(({ payload }) => {
+              const claims = { userId: payload.sub!, sessionId: payload.jti! }
+              if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+              verified.set(token, { ...claims, expiresAtMs: payload.exp! * 1000 })
+              return claims
+            })
+          )
         }
       })
     })
@@ -96,7 +106,7 @@ export class SessionTokens extends Context.Service<SessionTokens, {
 }
 
 /** Reads the generated key, creating it first if no process has yet; concurrent first starts agree on one key. */
-const storedSecret = Effect.gen(function*() {
+const storedSecret = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const candidate = randomBytes(32).toString("base64url")
   yield* sql`
@@ -104,6 +114,7 @@ const storedSecret = Effect.gen(function*() {
     ON CONFLICT (name) DO NOTHING`
   const rows = yield* sql<{ value: unknown }>`SELECT value FROM app_settings WHERE name = 'jwt_secret'`
   const value = rows[0]?.value
-  if (typeof value !== "string" || value.length < 32) return yield* Effect.die(new Error("app_settings.jwt_secret is not a key"))
+  if (typeof value !== "string" || value.length < 32)
+    return yield* Effect.die(new Error("app_settings.jwt_secret is not a key"))
   return value
 }).pipe(Effect.orDie)

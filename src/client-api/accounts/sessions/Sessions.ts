@@ -12,26 +12,28 @@ import { SessionTokens } from "./SessionTokens.ts"
 export const unauthorized = (reason: "missing" | "invalid" | "expired" | "revoked", message: string) =>
   new Unauthorized({ code: "UNAUTHORIZED", message, details: { reason } })
 
-export const userBanned = () =>
-  new Forbidden({ code: "USER_BANNED", message: "This account is banned" })
+export const userBanned = () => new Forbidden({ code: "USER_BANNED", message: "This account is banned" })
 
 /**
  * Session life cycle: issue (after a sign-in), authenticate (every request with a JWT), refresh (rotation) and
  * logout (revocation). A session is a JWT plus its row; the row is what makes revocation possible, and it is checked
  * on every request through `SessionCache` (≤ SESSION_CACHE_MS old).
  */
-export class Sessions extends Context.Service<Sessions, {
-  /** Creates the session row and signs its JWT. Runs inside the caller's transaction when there is one. */
-  readonly issue: (user: User, method: SignInMethod) => Effect.Effect<IssuedSession>
-  /** The session of a JWT: 401 UNAUTHORIZED unless valid, live and unrevoked; 403 USER_BANNED for a banned user. */
-  readonly authenticate: (token: string) => Effect.Effect<AuthenticatedSession, Unauthorized | Forbidden>
-  /** Revokes `session` and issues its successor, atomically: of two concurrent refreshes one wins, one gets 401. */
-  readonly refresh: (session: AuthenticatedSession) => Effect.Effect<IssuedSession, Unauthorized>
-  readonly logout: (session: AuthenticatedSession) => Effect.Effect<void>
-}>()("app/sessions/Sessions") {
+export class Sessions extends Context.Service<
+  Sessions,
+  {
+    /** Creates the session row and signs its JWT. Runs inside the caller's transaction when there is one. */
+    readonly issue: (user: User, method: SignInMethod) => Effect.Effect<IssuedSession>
+    /** The session of a JWT: 401 UNAUTHORIZED unless valid, live and unrevoked; 403 USER_BANNED for a banned user. */
+    readonly authenticate: (token: string) => Effect.Effect<AuthenticatedSession, Unauthorized | Forbidden>
+    /** Revokes `session` and issues its successor, atomically: of two concurrent refreshes one wins, one gets 401. */
+    readonly refresh: (session: AuthenticatedSession) => Effect.Effect<IssuedSession, Unauthorized>
+    readonly logout: (session: AuthenticatedSession) => Effect.Effect<void>
+  }
+>()("app/sessions/Sessions") {
   static readonly layerNoDeps = Layer.effect(
     Sessions,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* SessionsRepo
       const tokens = yield* SessionTokens
@@ -39,16 +41,22 @@ export class Sessions extends Context.Service<Sessions, {
       const { jwtTtl, sessionMaxLifetime = DEFAULT_SESSION_MAX_LIFETIME } = yield* SessionConfig
 
       /** `signedInAt`: the sign-in a refreshed session descends from; a new sign-in is now. */
-      const issueFrom = Effect.fn("Sessions.issue")(function*(user: User, method: SignInMethod, signedInAt?: Date) {
+      const issueFrom = Effect.fn("Sessions.issue")(function* (user: User, method: SignInMethod, signedInAt?: Date) {
         const now = yield* Clock.currentTimeMillis
         const createdAt = new Date(now)
         const signedIn = signedInAt ?? createdAt
         // No refresh takes a session past the absolute lifetime of its sign-in.
-        const end = Math.min(now + Duration.toMillis(jwtTtl), signedIn.getTime() + Duration.toMillis(sessionMaxLifetime))
+        const end = Math.min(
+          now + Duration.toMillis(jwtTtl),
+          signedIn.getTime() + Duration.toMillis(sessionMaxLifetime)
+        )
         // Whole seconds: the JWT's `exp` has no fraction, and the row must agree with it.
         const expiresAt = new Date(Math.floor(end / 1000) * 1000)
         if (expiresAt.getTime() <= now) {
-          return yield* unauthorized("expired", "The session has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in again")
+          return yield* unauthorized(
+            "expired",
+            "The session has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in again"
+          )
         }
         const sessionId = randomUUID()
         yield* repo.insert({ id: sessionId, userId: user.id, method, createdAt, expiresAt, signedInAt: signedIn })
@@ -58,13 +66,16 @@ export class Sessions extends Context.Service<Sessions, {
       // A new sign-in starts its own lifetime, so it cannot have outlived it.
       const issue = (user: User, method: SignInMethod) => Effect.orDie(issueFrom(user, method))
 
-      const authenticate = Effect.fn("Sessions.authenticate")(function*(token: string) {
+      const authenticate = Effect.fn("Sessions.authenticate")(function* (token: string) {
         const now = yield* Clock.currentTimeMillis
-        const claims = yield* tokens.verify(token, new Date(now)).pipe(
-          Effect.mapError((rejected) => unauthorized(rejected.reason, rejected.message))
-        )
+        const claims = yield* tokens
+          .verify(token, new Date(now))
+          .pipe(Effect.mapError((rejected) => unauthorized(rejected.reason, rejected.message)))
         // A revoked session is cached as absent: it never comes back.
-        const lookup = Effect.map(repo.find(claims.sessionId), Option.filter((row) => row.revokedAt === null))
+        const lookup = Effect.map(
+          repo.find(claims.sessionId),
+          Option.filter((row) => row.revokedAt === null)
+        )
         const found = yield* cache.get(claims.sessionId, lookup)
         if (Option.isNone(found) || found.value.user.id !== claims.userId) {
           return yield* unauthorized("revoked", "The session has ended (logged out, refreshed or revoked)")
@@ -74,18 +85,22 @@ export class Sessions extends Context.Service<Sessions, {
         return found.value
       })
 
-      const refresh = Effect.fn("Sessions.refresh")(function*(session: AuthenticatedSession) {
-        const next = yield* sql.withTransaction(Effect.gen(function*() {
-          const issued = yield* issueFrom(session.user, session.method, session.signedInAt)
-          const revoked = yield* repo.revoke(session.sessionId, issued.sessionId)
-          if (!revoked) return yield* unauthorized("revoked", "The session was already refreshed or logged out")
-          return issued
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+      const refresh = Effect.fn("Sessions.refresh")(function* (session: AuthenticatedSession) {
+        const next = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const issued = yield* issueFrom(session.user, session.method, session.signedInAt)
+              const revoked = yield* repo.revoke(session.sessionId, issued.sessionId)
+              if (!revoked) return yield* unauthorized("revoked", "The session was already refreshed or logged out")
+              return issued
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
         yield* cache.invalidate(session.sessionId)
         return next
       })
 
-      const logout = Effect.fn("Sessions.logout")(function*(session: AuthenticatedSession) {
+      const logout = Effect.fn("Sessions.logout")(function* (session: AuthenticatedSession) {
         yield* repo.revoke(session.sessionId)
         yield* cache.invalidate(session.sessionId)
       })

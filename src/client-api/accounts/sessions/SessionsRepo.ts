@@ -19,31 +19,34 @@ export interface SessionRow extends AuthenticatedSession {
 }
 
 /** All SQL of the sessions and wallet_states tables. Database failures are defects. */
-export class SessionsRepo extends Context.Service<SessionsRepo, {
-  readonly insert: (row: {
-    readonly id: string
-    readonly userId: string
-    readonly method: SignInMethod
-    readonly createdAt: Date
-    readonly expiresAt: Date
-    readonly signedInAt: Date
-  }) => Effect.Effect<void>
-  /** The session and its user, in one round trip. */
-  readonly find: (id: string) => Effect.Effect<Option.Option<SessionRow>>
-  /** Marks a live session revoked; false if it was already (a concurrent logout or refresh won). */
-  readonly revoke: (id: string, replacedBy?: string) => Effect.Effect<boolean>
-  readonly recordWalletState: (row: {
-    readonly sessionId: string | null
-    readonly userId: string | null
-    readonly status: string
-    readonly address: string | null
-    readonly chainId: number | null
-    readonly connector: string | null
-  }) => Effect.Effect<void>
-}>()("app/sessions/SessionsRepo") {
+export class SessionsRepo extends Context.Service<
+  SessionsRepo,
+  {
+    readonly insert: (row: {
+      readonly id: string
+      readonly userId: string
+      readonly method: SignInMethod
+      readonly createdAt: Date
+      readonly expiresAt: Date
+      readonly signedInAt: Date
+    }) => Effect.Effect<void>
+    /** The session and its user, in one round trip. */
+    readonly find: (id: string) => Effect.Effect<Option.Option<SessionRow>>
+    /** Marks a live session revoked; false if it was already (a concurrent logout or refresh won). */
+    readonly revoke: (id: string, replacedBy?: string) => Effect.Effect<boolean>
+    readonly recordWalletState: (row: {
+      readonly sessionId: string | null
+      readonly userId: string | null
+      readonly status: string
+      readonly address: string | null
+      readonly chainId: number | null
+      readonly connector: string | null
+    }) => Effect.Effect<void>
+  }
+>()("app/sessions/SessionsRepo") {
   static readonly layer = Layer.effect(
     SessionsRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       return SessionsRepo.of({
         insert: (row) => sql`INSERT INTO sessions ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie),
@@ -56,7 +59,15 @@ export class SessionsRepo extends Context.Service<SessionsRepo, {
             Effect.flatMap(decodeSessions),
             Effect.map((rows) =>
               Option.map(Option.fromNullishOr(rows[0]), (r): SessionRow => {
-                const { sessionCreatedAt, sessionExpiresAt, sessionId, sessionMethod, sessionRevokedAt, sessionSignedInAt, ...user } = r
+                const {
+                  sessionCreatedAt,
+                  sessionExpiresAt,
+                  sessionId,
+                  sessionMethod,
+                  sessionRevokedAt,
+                  sessionSignedInAt,
+                  ...user
+                } = r
                 return {
                   sessionId,
                   method: sessionMethod,
@@ -74,7 +85,10 @@ export class SessionsRepo extends Context.Service<SessionsRepo, {
           sql`
             UPDATE sessions SET revoked_at = now(), replaced_by = ${replacedBy ?? null}
             WHERE id = ${id} AND revoked_at IS NULL
-            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+            RETURNING id`.pipe(
+            Effect.map((rows) => rows.length === 1),
+            Effect.orDie
+          ),
         // Anonymous reports (no user) are kept 30 days: each insert purges up to 100 older ones, as nonces are
         // purged when issued (issue 23 L4: an anonymous loop wrote a row per call forever).
         recordWalletState: (row) =>

@@ -38,17 +38,21 @@ export const signInLimitsConfig: Config.Config<SignInLimitSettings> = Config.all
   perIp: rule("SIGNIN_IP", defaultSignInLimits.perIp),
   perAddress: rule("SIGNIN_ADDRESS", defaultSignInLimits.perAddress),
   claimPerUser: rule("CLAIM", defaultSignInLimits.claimPerUser),
-  nonceMaxFailures: Config.Int("SIWE_NONCE_MAX_FAILURES").pipe(Config.withDefault(defaultSignInLimits.nonceMaxFailures)),
+  nonceMaxFailures: Config.Int("SIWE_NONCE_MAX_FAILURES").pipe(
+    Config.withDefault(defaultSignInLimits.nonceMaxFailures)
+  ),
   verifyGas: Config.Int("SIGNATURE_VERIFY_GAS").pipe(Config.withDefault(2_000_000), Config.map(BigInt))
 })
 
 /** Optional in the context: tests provide it; the app reads the keys above from the environment. */
-export class SignInLimitsConfig extends Context.Service<SignInLimitsConfig, SignInLimitSettings>()("app/sessions/SignInLimitsConfig") {
+export class SignInLimitsConfig extends Context.Service<SignInLimitsConfig, SignInLimitSettings>()(
+  "app/sessions/SignInLimitsConfig"
+) {
   static readonly layerWith = (settings: Partial<SignInLimitSettings>) =>
     Layer.succeed(SignInLimitsConfig, { ...defaultSignInLimits, ...settings })
 }
 
-export const signInLimits: Effect.Effect<SignInLimitSettings, Config.ConfigError> = Effect.gen(function*() {
+export const signInLimits: Effect.Effect<SignInLimitSettings, Config.ConfigError> = Effect.gen(function* () {
   const given = yield* Effect.serviceOption(SignInLimitsConfig)
   return Option.isSome(given) ? given.value : yield* signInLimitsConfig
 })

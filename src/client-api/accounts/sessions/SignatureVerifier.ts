@@ -63,15 +63,18 @@ const localVerifyTypedData = (input: { address: Address; typedData: TypedDataDef
  * address — one made over other data to an unrelated one — so this explains a `verifyTypedData` that said no (who
  * signed, if not the expected wallet); it never accepts a signature.
  */
-export const recoverTypedDataSigner = (typedData: TypedDataDefinition, signature: Hex): Effect.Effect<Option.Option<Address>> =>
+export const recoverTypedDataSigner = (
+  typedData: TypedDataDefinition,
+  signature: Hex
+): Effect.Effect<Option.Option<Address>> =>
   size(signature) !== 65
     ? Effect.succeedNone
     : Effect.promise(() =>
-      recoverTypedDataAddress({ ...typedData, signature }).then(
-        (signer): Option.Option<Address> => Option.some(signer),
-        () => Option.none()
+        recoverTypedDataAddress({ ...typedData, signature }).then(
+          (signer): Option.Option<Address> => Option.some(signer),
+          () => Option.none()
+        )
       )
-    )
 
 /**
  * Verifies wallet signatures. The production implementation is `layerFromClient`: viem's `verifyMessage` action on a
@@ -96,17 +99,20 @@ const Reference = Context.Reference<SignatureVerifierShape>("app/sessions/Signat
 export const gasCappedClient = (client: PublicClient, gas: bigint): PublicClient =>
   createPublicClient({
     chain: client.chain,
-    transport: custom({
-      request: ({ method, params }) => {
-        if (method !== "eth_call" || !Array.isArray(params) || typeof params[0] !== "object" || params[0] === null) {
-          return client.request({ method, params } as never)
+    transport: custom(
+      {
+        request: ({ method, params }) => {
+          if (method !== "eth_call" || !Array.isArray(params) || typeof params[0] !== "object" || params[0] === null) {
+            return client.request({ method, params } as never)
+          }
+          const [call, ...rest] = params as [{ gas?: Hex }, ...Array<unknown>]
+          const asked = call.gas === undefined ? undefined : BigInt(call.gas)
+          const capped = { ...call, gas: toHex(asked !== undefined && asked < gas ? asked : gas) }
+          return client.request({ method, params: [capped, ...rest] } as never)
         }
-        const [call, ...rest] = params as [{ gas?: Hex }, ...Array<unknown>]
-        const asked = call.gas === undefined ? undefined : BigInt(call.gas)
-        const capped = { ...call, gas: toHex(asked !== undefined && asked < gas ? asked : gas) }
-        return client.request({ method, params: [capped, ...rest] } as never)
-      }
-    }, { retryCount: 0 })
+      },
+      { retryCount: 0 }
+    )
   }) as PublicClient
 
 /** The chain-backed verifier; `gas` (SIGNATURE_VERIFY_GAS) limits each verification `eth_call`. */

@@ -205,7 +205,9 @@ export const parseSiweMessage = (message: string): Result.Result<SiweFields, Siw
 }
 
 /** Builds the standard EIP-4361 text; refuses a field set that could not be parsed back to itself. */
-export const formatSiweMessage = (fields: Partial<Record<keyof SiweFields, unknown>>): Result.Result<string, SiweSyntaxError> => {
+export const formatSiweMessage = (
+  fields: Partial<Record<keyof SiweFields, unknown>>
+): Result.Result<string, SiweSyntaxError> => {
   const str = (key: keyof SiweFields) => (typeof fields[key] === "string" ? (fields[key] as string) : undefined)
   const required = ["domain", "address", "uri", "version", "nonce", "issuedAt"] as const
   for (const key of required) if (str(key) === undefined) return fail(`${key} is required`)
@@ -218,7 +220,10 @@ export const formatSiweMessage = (fields: Partial<Record<keyof SiweFields, unkno
   const statement = str("statement")
   if (statement !== undefined && /[\r\n]/.test(statement)) return fail("statement must be a single line")
   const resources = fields.resources
-  if (resources !== undefined && (!Array.isArray(resources) || !resources.every((r) => typeof r === "string" && isUri(r)))) {
+  if (
+    resources !== undefined &&
+    (!Array.isArray(resources) || !resources.every((r) => typeof r === "string" && isUri(r)))
+  ) {
     return fail("every resource must be an RFC 3986 URI")
   }
   const tagged: Array<string> = []

@@ -37,10 +37,17 @@ const hostOf = (authority: string) => authority.slice(authority.lastIndexOf("@")
 /** What a complete message must carry (see `SiwePolicy.complete`). */
 const checkComplete = (fields: SiweFields, policy: SiwePolicy): SiweRejection | undefined => {
   if (fields.domain === undefined) {
-    return { code: "SIWE_DOMAIN_MISMATCH", message: "The message names no domain (`<domain> wants you to sign in…` line); this server requires one of its own" }
+    return {
+      code: "SIWE_DOMAIN_MISMATCH",
+      message:
+        "The message names no domain (`<domain> wants you to sign in…` line); this server requires one of its own"
+    }
   }
   if (fields.uri === undefined) {
-    return { code: "SIWE_URI_NOT_ALLOWED", message: "The message has no URI line; this server requires one on its own domain" }
+    return {
+      code: "SIWE_URI_NOT_ALLOWED",
+      message: "The message has no URI line; this server requires one on its own domain"
+    }
   }
   const host = URL.parse(fields.uri)?.host.toLowerCase()
   if (host === undefined || !policy.domains.includes(host)) {
@@ -59,14 +66,24 @@ export const checkSiwePolicy = (fields: SiweFields, policy: SiwePolicy, now: Dat
   }
   if (policy.domains.length > 0) {
     if (fields.domain === undefined) {
-      return { code: "SIWE_DOMAIN_MISMATCH", message: "The message names no domain; this server requires one of its own" }
+      return {
+        code: "SIWE_DOMAIN_MISMATCH",
+        message: "The message names no domain; this server requires one of its own"
+      }
     }
     if (!policy.domains.includes(hostOf(fields.domain))) {
       return { code: "SIWE_DOMAIN_MISMATCH", message: `The message was made for ${fields.domain}, not for this server` }
     }
   }
-  if (fields.scheme !== undefined && fields.domain !== undefined && !allowedScheme(fields.scheme, hostOf(fields.domain))) {
-    return { code: "SIWE_URI_NOT_ALLOWED", message: `Scheme ${fields.scheme} is not allowed (https, or http on localhost)` }
+  if (
+    fields.scheme !== undefined &&
+    fields.domain !== undefined &&
+    !allowedScheme(fields.scheme, hostOf(fields.domain))
+  ) {
+    return {
+      code: "SIWE_URI_NOT_ALLOWED",
+      message: `Scheme ${fields.scheme} is not allowed (https, or http on localhost)`
+    }
   }
   if (fields.uri !== undefined) {
     const url = URL.parse(fields.uri)

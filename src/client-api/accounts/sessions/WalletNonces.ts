@@ -13,22 +13,25 @@ export const NONCE_TTL_SECONDS = 300
  * Sign-in nonces in PostgreSQL (shared by every API process). Validity is measured with the database's clock
  * (`now()`), so processes with skewed clocks agree, and tests expire a nonce by moving its `expires_at` back.
  */
-export class WalletNonces extends Context.Service<WalletNonces, {
-  /** A new 32-hex-digit random nonce bound to `address` (checksummed). Also purges long-expired rows. */
-  readonly issue: (address: string) => Effect.Effect<{ readonly nonce: string; readonly expiresAt: Date }>
-  /** What is wrong with using `nonce` for `address` now, if anything (a read; no lock). */
-  readonly check: (nonce: string, address: string) => Effect.Effect<Option.Option<NonceProblem>>
-  /**
-   * Marks the nonce used if, and only if, it is unused, unexpired and bound to `address`: one statement, so of two
-   * concurrent sign-ins with the same nonce exactly one gets `true`. Runs inside the caller's transaction.
-   */
-  readonly consume: (nonce: string, address: string) => Effect.Effect<boolean>
-  /** Counts a failed signature against the nonce; at `maxFailures` it is `exhausted` (check) and cannot be consumed. */
-  readonly recordFailure: (nonce: string, address: string) => Effect.Effect<void>
-}>()("app/sessions/WalletNonces") {
+export class WalletNonces extends Context.Service<
+  WalletNonces,
+  {
+    /** A new 32-hex-digit random nonce bound to `address` (checksummed). Also purges long-expired rows. */
+    readonly issue: (address: string) => Effect.Effect<{ readonly nonce: string; readonly expiresAt: Date }>
+    /** What is wrong with using `nonce` for `address` now, if anything (a read; no lock). */
+    readonly check: (nonce: string, address: string) => Effect.Effect<Option.Option<NonceProblem>>
+    /**
+     * Marks the nonce used if, and only if, it is unused, unexpired and bound to `address`: one statement, so of two
+     * concurrent sign-ins with the same nonce exactly one gets `true`. Runs inside the caller's transaction.
+     */
+    readonly consume: (nonce: string, address: string) => Effect.Effect<boolean>
+    /** Counts a failed signature against the nonce; at `maxFailures` it is `exhausted` (check) and cannot be consumed. */
+    readonly recordFailure: (nonce: string, address: string) => Effect.Effect<void>
+  }
+>()("app/sessions/WalletNonces") {
   static readonly layer = Layer.effect(
     WalletNonces,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const { nonceMaxFailures } = yield* Effect.orDie(signInLimits)
       return WalletNonces.of({
@@ -67,7 +70,10 @@ export class WalletNonces extends Context.Service<WalletNonces, {
             UPDATE wallet_nonces SET used_at = now()
             WHERE nonce = ${nonce} AND address = ${address} AND used_at IS NULL AND expires_at > now()
               AND failed_attempts < ${nonceMaxFailures}
-            RETURNING nonce`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+            RETURNING nonce`.pipe(
+            Effect.map((rows) => rows.length === 1),
+            Effect.orDie
+          ),
         recordFailure: (nonce, address) =>
           sql`UPDATE wallet_nonces SET failed_attempts = failed_attempts + 1 WHERE nonce = ${nonce} AND address = ${address}`.pipe(
             Effect.asVoid,

@@ -2,7 +2,13 @@ import { redactedErrorText } from "../../../platform/RedactUrl.ts"
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex } from "viem"
-import { BadRequest, type Forbidden, ServiceUnavailable, TooManyRequests, Unauthorized } from "../../../platform/ApiError.ts"
+import {
+  BadRequest,
+  type Forbidden,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized
+} from "../../../platform/ApiError.ts"
 import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
 import { UsersRepo } from "../users/UsersRepo.ts"
 import type { IssuedSession } from "./Session.ts"
@@ -18,15 +24,15 @@ const nonceError = (problem: NonceProblem) =>
   problem === "expired"
     ? new Unauthorized({ code: "NONCE_EXPIRED", message: "The nonce has expired (valid 5 minutes); request a new one" })
     : new Unauthorized({
-      code: "INVALID_NONCE",
-      message: {
-        unknown: "The nonce was not issued by this server",
-        "other-address": "The nonce was issued for another address",
-        used: "The nonce has already been used",
-        exhausted: "The nonce has had too many failed signatures; request a new one"
-      }[problem],
-      details: { reason: problem }
-    })
+        code: "INVALID_NONCE",
+        message: {
+          unknown: "The nonce was not issued by this server",
+          "other-address": "The nonce was issued for another address",
+          used: "The nonce has already been used",
+          exhausted: "The nonce has had too many failed signatures; request a new one"
+        }[problem],
+        details: { reason: problem }
+      })
 
 /**
  * Sign-in with Ethereum (EIP-4361). The order of checks keeps the expensive and the irreversible parts last:
@@ -35,16 +41,19 @@ const nonceError = (problem: NonceProblem) =>
  * creates the user and issues the session. Two concurrent verifies of one message both pass the read and the
  * signature, and exactly one consumes the nonce; the other gets INVALID_NONCE.
  */
-export class WalletSignIn extends Context.Service<WalletSignIn, {
-  readonly nonce: (address: string) => Effect.Effect<{ readonly nonce: string; readonly expiresAt: Date }>
-  readonly verify: (input: { readonly message: string; readonly signature: string }) => Effect.Effect<
-    IssuedSession,
-    BadRequest | Unauthorized | Forbidden | ServiceUnavailable | TooManyRequests
-  >
-}>()("app/sessions/WalletSignIn") {
+export class WalletSignIn extends Context.Service<
+  WalletSignIn,
+  {
+    readonly nonce: (address: string) => Effect.Effect<{ readonly nonce: string; readonly expiresAt: Date }>
+    readonly verify: (input: {
+      readonly message: string
+      readonly signature: string
+    }) => Effect.Effect<IssuedSession, BadRequest | Unauthorized | Forbidden | ServiceUnavailable | TooManyRequests>
+  }
+>()("app/sessions/WalletSignIn") {
   static readonly layerNoDeps = Layer.effect(
     WalletSignIn,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const config = yield* SessionConfig
       const nonces = yield* WalletNonces
@@ -53,9 +62,13 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
       const limiter = yield* RateLimiter
       const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
       const { perAddress } = yield* Effect.orDie(signInLimits)
-      const policy = { domains: config.siweDomains, chainIds: config.siweChainIds, complete: config.siweRequireComplete === true }
+      const policy = {
+        domains: config.siweDomains,
+        chainIds: config.siweChainIds,
+        complete: config.siweRequireComplete === true
+      }
 
-      const verify = Effect.fn("WalletSignIn.verify")(function*(input: { message: string; signature: string }) {
+      const verify = Effect.fn("WalletSignIn.verify")(function* (input: { message: string; signature: string }) {
         const parsed = parseSiweMessage(input.message)
         if (Result.isFailure(parsed)) {
           return yield* new BadRequest({
@@ -84,31 +97,46 @@ export class WalletSignIn extends Context.Service<WalletSignIn, {
 
         const verifier = yield* SignatureVerifier
         // The message exactly as sent: the parser reads CRLF as LF, but the signature covers the bytes the client signed.
-        const valid = yield* verifier.verify({ address, message: input.message, signature: input.signature as Hex }).pipe(
-          Effect.catchTag("SignatureVerifierUnavailable", (e) =>
-            Effect.andThen(
-              Effect.logWarning(`signature verification could not reach the chain: ${redactedErrorText(e.cause)}`),
-              Effect.fail(new ServiceUnavailable({ code: "CHAIN_UNAVAILABLE", message: "Cannot verify the signature now; retry" }))
-            ))
-        )
+        const valid = yield* verifier
+          .verify({ address, message: input.message, signature: input.signature as Hex })
+          .pipe(
+            Effect.catchTag("SignatureVerifierUnavailable", (e) =>
+              Effect.andThen(
+                Effect.logWarning(`signature verification could not reach the chain: ${redactedErrorText(e.cause)}`),
+                Effect.fail(
+                  new ServiceUnavailable({
+                    code: "CHAIN_UNAVAILABLE",
+                    message: "Cannot verify the signature now; retry"
+                  })
+                )
+              )
+            )
+          )
         if (!valid) {
           // Failed signatures count against the nonce: after SIWE_NONCE_MAX_FAILURES it is spent.
           yield* nonces.recordFailure(fields.nonce, address)
           return yield* new Unauthorized({
             code: "INVALID_SIGNATURE",
-            message: `The signature does not verify for ${address}: not signed by that key, and no ERC-1271/ERC-6492 ` +
+            message:
+              `The signature does not verify for ${address}: not signed by that key, and no ERC-1271/ERC-6492 ` +
               `wallet at that address accepts it (${verifier.description})`
           })
         }
 
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          if (!(yield* nonces.consume(fields.nonce, address))) {
-            return yield* nonceError(Option.getOrElse(yield* nonces.check(fields.nonce, address), () => "used" as const))
-          }
-          const user = yield* users.upsertWalletUser(address, config.adminWallets.includes(address))
-          if (user.bannedAt !== null) return yield* userBanned()
-          return yield* sessions.issue(user, "wallet")
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              if (!(yield* nonces.consume(fields.nonce, address))) {
+                return yield* nonceError(
+                  Option.getOrElse(yield* nonces.check(fields.nonce, address), () => "used" as const)
+                )
+              }
+              const user = yield* users.upsertWalletUser(address, config.adminWallets.includes(address))
+              if (user.bannedAt !== null) return yield* userBanned()
+              return yield* sessions.issue(user, "wallet")
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
       return WalletSignIn.of({ nonce: (address) => nonces.issue(getAddress(address)), verify })

@@ -23,7 +23,9 @@ export class WidgetPage extends Schema.Class<WidgetPage>("WidgetPage")({
   items: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).annotate({
     description: "Newest first; item fields are defined by the feature that produces them"
   }),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  })
 }) {}
 
 export type WidgetName = "activity" | "yaps" | "fuels" | "trades"

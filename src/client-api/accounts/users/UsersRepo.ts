@@ -22,27 +22,30 @@ const isUniqueViolation = (error: SqlError, constraint: string) =>
   error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint
 
 /** All SQL of the users and user_admin_actions tables. Database failures are defects (5xx), never API errors. */
-export class UsersRepo extends Context.Service<UsersRepo, {
-  readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
-  readonly findByWallet: (address: string) => Effect.Effect<Option.Option<User>>
-  /** Users of many (checksummed) wallets at once, keyed by wallet address. */
-  readonly findByWallets: (addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, User>>
-  /** Finds or creates the user of a wallet (`idp_did = wallet:<address>`); `admin` only ever promotes. */
-  readonly upsertWalletUser: (address: string, admin: boolean) => Effect.Effect<User>
-  readonly upsertIdpUser: (did: string) => Effect.Effect<User>
-  readonly usernameExists: (username: string) => Effect.Effect<boolean>
-  readonly updateProfile: (id: string, patch: ProfilePatch) => Effect.Effect<Option.Option<User>, UsernameConflict>
-  /** Applies flag changes and writes one audit row per action, in one transaction. */
-  readonly moderate: (input: {
-    readonly adminId: string
-    readonly userId: string
-    readonly actions: ReadonlyArray<ModerationAction>
-    readonly reason: string | null
-  }) => Effect.Effect<Option.Option<User>>
-}>()("app/users/UsersRepo") {
+export class UsersRepo extends Context.Service<
+  UsersRepo,
+  {
+    readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
+    readonly findByWallet: (address: string) => Effect.Effect<Option.Option<User>>
+    /** Users of many (checksummed) wallets at once, keyed by wallet address. */
+    readonly findByWallets: (addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, User>>
+    /** Finds or creates the user of a wallet (`idp_did = wallet:<address>`); `admin` only ever promotes. */
+    readonly upsertWalletUser: (address: string, admin: boolean) => Effect.Effect<User>
+    readonly upsertIdpUser: (did: string) => Effect.Effect<User>
+    readonly usernameExists: (username: string) => Effect.Effect<boolean>
+    readonly updateProfile: (id: string, patch: ProfilePatch) => Effect.Effect<Option.Option<User>, UsernameConflict>
+    /** Applies flag changes and writes one audit row per action, in one transaction. */
+    readonly moderate: (input: {
+      readonly adminId: string
+      readonly userId: string
+      readonly actions: ReadonlyArray<ModerationAction>
+      readonly reason: string | null
+    }) => Effect.Effect<Option.Option<User>>
+  }
+>()("app/users/UsersRepo") {
   static readonly layer = Layer.effect(
     UsersRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const flagUpdates: Record<ModerationAction, string> = {
         ban: "banned_at = coalesce(banned_at, now())",
@@ -60,10 +63,10 @@ export class UsersRepo extends Context.Service<UsersRepo, {
           addresses.length === 0
             ? Effect.succeed(new Map())
             : sql`SELECT * FROM users WHERE wallet_address = ANY(${addresses}::text[])`.pipe(
-              Effect.flatMap(decodeRows),
-              Effect.map((users) => new Map(users.map((u) => [u.walletAddress!, u]))),
-              Effect.orDie
-            ),
+                Effect.flatMap(decodeRows),
+                Effect.map((users) => new Map(users.map((u) => [u.walletAddress!, u]))),
+                Effect.orDie
+              ),
         upsertWalletUser: (address, admin) =>
           sql`
             INSERT INTO users (idp_did, wallet_address, is_admin) VALUES (${`wallet:${address}`}, ${address}, ${admin})
@@ -75,30 +78,39 @@ export class UsersRepo extends Context.Service<UsersRepo, {
             ON CONFLICT (idp_did) DO UPDATE SET idp_did = excluded.idp_did
             RETURNING *`.pipe(Effect.flatMap(one), Effect.map(Option.getOrThrow), Effect.orDie),
         usernameExists: (username) =>
-          sql`SELECT 1 FROM users WHERE username = ${username}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+          sql`SELECT 1 FROM users WHERE username = ${username}`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
         updateProfile: (id, patch) => {
           const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
-          const query = Object.keys(set).length === 0
-            ? sql`SELECT * FROM users WHERE id = ${id}`
-            : sql`UPDATE users SET ${sql.update({ ...set, updatedAt: new Date() })} WHERE id = ${id} RETURNING *`
+          const query =
+            Object.keys(set).length === 0
+              ? sql`SELECT * FROM users WHERE id = ${id}`
+              : sql`UPDATE users SET ${sql.update({ ...set, updatedAt: new Date() })} WHERE id = ${id} RETURNING *`
           return query.pipe(
             Effect.catchTag("SqlError", (error) =>
-              isUniqueViolation(error, "users_username_key") ? Effect.fail(new UsernameConflict()) : Effect.die(error)),
+              isUniqueViolation(error, "users_username_key") ? Effect.fail(new UsernameConflict()) : Effect.die(error)
+            ),
             Effect.flatMap((rows) => Effect.orDie(one(rows)))
           )
         },
         moderate: ({ actions, adminId, reason, userId }) =>
-          sql.withTransaction(Effect.gen(function*() {
-            const locked = yield* sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
-            if (locked.length === 0) return Option.none()
-            if (actions.length > 0) {
-              const assignments = actions.map((a) => flagUpdates[a]).join(", ")
-              yield* sql`UPDATE users SET ${sql.unsafe(assignments)}, updated_at = now() WHERE id = ${userId}`
-              const [first, ...rest] = actions.map((action) => ({ adminId, userId, action, reason }))
-              yield* sql`INSERT INTO user_admin_actions ${sql.insert([first!, ...rest])}`
-            }
-            return yield* Effect.flatMap(sql`SELECT * FROM users WHERE id = ${userId}`, one)
-          })).pipe(Effect.orDie)
+          sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const locked = yield* sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`
+                if (locked.length === 0) return Option.none()
+                if (actions.length > 0) {
+                  const assignments = actions.map((a) => flagUpdates[a]).join(", ")
+                  yield* sql`UPDATE users SET ${sql.unsafe(assignments)}, updated_at = now() WHERE id = ${userId}`
+                  const [first, ...rest] = actions.map((action) => ({ adminId, userId, action, reason }))
+                  yield* sql`INSERT INTO user_admin_actions ${sql.insert([first!, ...rest])}`
+                }
+                return yield* Effect.flatMap(sql`SELECT * FROM users WHERE id = ${userId}`, one)
+              })
+            )
+            .pipe(Effect.orDie)
       })
     })
   )

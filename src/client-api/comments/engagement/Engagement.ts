@@ -29,11 +29,17 @@ export class Favorite extends Schema.Class<Favorite>("Favorite")({
   targetType: TargetType,
   targetId: Schema.String.annotate({ description: "The comment id (decimal) or the token's EIP-55 address" }),
   favoritedAt: Schema.String.annotate({ description: "ISO 8601" }),
-  comment: Schema.NullOr(CommentView).annotate({ description: "The comment (targetType comment; a tombstone if deleted)" }),
-  token: Schema.NullOr(FavoriteToken).annotate({ description: "The token (targetType token); name/symbol null if not indexed" })
+  comment: Schema.NullOr(CommentView).annotate({
+    description: "The comment (targetType comment; a tombstone if deleted)"
+  }),
+  token: Schema.NullOr(FavoriteToken).annotate({
+    description: "The token (targetType token); name/symbol null if not indexed"
+  })
 }) {}
 
 export class FavoritePage extends Schema.Class<FavoritePage>("FavoritePage")({
   items: Schema.Array(Favorite).annotate({ description: "Newest favorite first" }),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  })
 }) {}

@@ -22,25 +22,34 @@ interface Row {
  * The caller's favorites, newest first, keyset by the row's sequence (stable while favorites are added). One query
  * for the page with the token names, one for the page's comments: two statements per page whatever its size.
  */
-export class Favorites extends Context.Service<Favorites, {
-  readonly list: (userId: string, query: {
-    readonly type: TargetType | undefined
-    readonly limit: number
-    readonly cursor: string | undefined
-  }) => Effect.Effect<FavoritePage, BadRequest>
-}>()("app/engagement/Favorites") {
+export class Favorites extends Context.Service<
+  Favorites,
+  {
+    readonly list: (
+      userId: string,
+      query: {
+        readonly type: TargetType | undefined
+        readonly limit: number
+        readonly cursor: string | undefined
+      }
+    ) => Effect.Effect<FavoritePage, BadRequest>
+  }
+>()("app/engagement/Favorites") {
   static readonly layer = Layer.effect(
     Favorites,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const comments = yield* CommentsRepo
       const { chainId } = yield* Chain
 
-      const list = Effect.fn("Favorites.list")(function*(userId: string, query: {
-        readonly type: TargetType | undefined
-        readonly limit: number
-        readonly cursor: string | undefined
-      }) {
+      const list = Effect.fn("Favorites.list")(function* (
+        userId: string,
+        query: {
+          readonly type: TargetType | undefined
+          readonly limit: number
+          readonly cursor: string | undefined
+        }
+      ) {
         if (query.cursor !== undefined && !/^[1-9]\d{0,17}$/.test(query.cursor)) return yield* invalidCursor()
         const rows = yield* sql<Row>`
           SELECT f.target_type, f.target_id, f.created_at, f.seq::text AS seq, t.name, t.symbol, m.image
@@ -62,9 +71,15 @@ export class Favorites extends Context.Service<Favorites, {
             targetId: r.targetType === "token" ? getAddress(r.targetId) : r.targetId,
             favoritedAt: r.createdAt.toISOString(),
             comment: comment === undefined ? null : toCommentView(comment, true),
-            token: r.targetType === "token"
-              ? new FavoriteToken({ mintAddress: getAddress(r.targetId), name: r.name, symbol: r.symbol, image: r.image })
-              : null
+            token:
+              r.targetType === "token"
+                ? new FavoriteToken({
+                    mintAddress: getAddress(r.targetId),
+                    name: r.name,
+                    symbol: r.symbol,
+                    image: r.image
+                  })
+                : null
           })
         })
         return new FavoritePage({ items, nextCursor: rows.length > query.limit ? page[page.length - 1]!.seq : null })

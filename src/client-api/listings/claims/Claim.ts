@@ -6,17 +6,20 @@ import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS } from "./ClaimTypedData.
 
 export const ClaimPayload = Schema.Struct({
   wallet: WalletAddress.annotate({
-    description: "The signer: the token's on-chain creator (EOA or ERC-1271/ERC-6492 wallet). Same value as the " +
+    description:
+      "The signer: the token's on-chain creator (EOA or ERC-1271/ERC-6492 wallet). Same value as the " +
       "signed message's `wallet`."
   }),
   signedAt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-    description: `Unix seconds, the signed message's \`signedAt\`. Accepted for ${CLAIM_MAX_AGE_SECONDS} s after it; ` +
+    description:
+      `Unix seconds, the signed message's \`signedAt\`. Accepted for ${CLAIM_MAX_AGE_SECONDS} s after it; ` +
       `more than ${CLAIM_MAX_SKEW_SECONDS} s in the future is refused too (SIGNATURE_EXPIRED).`
   }),
   // Deliberately loose (any string up to 20k): a signature that is not hex is a claim error (INVALID_SIGNATURE),
   // not a body error, so clients see one code for every unusable signature.
   signature: Schema.String.check(Schema.isMaxLength(4098)).annotate({
-    description: "EIP-712 signature (hex) of the `Claim` typed data (GET …/claim/typed-data): 65 bytes for an EOA, " +
+    description:
+      "EIP-712 signature (hex) of the `Claim` typed data (GET …/claim/typed-data): 65 bytes for an EOA, " +
       "any length for ERC-1271 wallets, ERC-6492-wrapped for undeployed ones"
   })
 }).annotate({ identifier: "ClaimPayload" })
@@ -48,7 +51,8 @@ export class ClaimTypedDataView extends Schema.Class<ClaimTypedDataView>("ClaimT
     wallet: Schema.String,
     userId: Schema.String,
     signedAt: Schema.String.annotate({
-      description: "uint256 as a decimal string (unix seconds). For viem `signTypedData` pass it as a bigint; then " +
+      description:
+        "uint256 as a decimal string (unix seconds). For viem `signTypedData` pass it as a bigint; then " +
         "POST `{wallet, signedAt, signature}` to the claim route"
     })
   })

@@ -37,7 +37,11 @@ export type ClaimMessage = {
 }
 
 /** The full typed-data definition (viem `signTypedData` / `verifyTypedData` parameters, minus the account). */
-export const claimTypedData = (input: { readonly chainId: number; readonly fireLaunch: Address; readonly message: ClaimMessage }) => ({
+export const claimTypedData = (input: {
+  readonly chainId: number
+  readonly fireLaunch: Address
+  readonly message: ClaimMessage
+}) => ({
   domain: {
     name: CLAIM_DOMAIN_NAME,
     version: CLAIM_DOMAIN_VERSION,

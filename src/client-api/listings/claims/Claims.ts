@@ -2,12 +2,28 @@ import { redactedErrorText } from "../../../platform/RedactUrl.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem"
-import { BadRequest, type Conflict, type Forbidden, type Gone, type NotFound, type ServiceUnavailable, TooManyRequests } from "../../../platform/ApiError.ts"
+import {
+  BadRequest,
+  type Conflict,
+  type Forbidden,
+  type Gone,
+  type NotFound,
+  type ServiceUnavailable,
+  TooManyRequests
+} from "../../../platform/ApiError.ts"
 import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
 import { signInLimits } from "../../accounts/sessions/SignInLimits.ts"
 import { ImageStore, imageUrlPath } from "../../accounts/images/ImageStore.ts"
 import { LaunchpadReader, type OnChainLaunch } from "../LaunchpadReader.ts"
-import { alreadyClaimed, chainUnavailable, dbAddress, imageRequired, notCreator, tokenDeleted, tokenNotFound } from "../Listing.ts"
+import {
+  alreadyClaimed,
+  chainUnavailable,
+  dbAddress,
+  imageRequired,
+  notCreator,
+  tokenDeleted,
+  tokenNotFound
+} from "../Listing.ts"
 import { ListingsRepo, type Metadata } from "../ListingsRepo.ts"
 import { Notifications } from "../../notifications/Notifications.ts"
 import { recoverTypedDataSigner, SignatureVerifier } from "../../accounts/sessions/SignatureVerifier.ts"
@@ -40,21 +56,27 @@ const HEX_SIGNATURE = /^0x(?:[0-9a-fA-F]{2})+$/
  * (another token, userId, signedAt, chain) also recovers to an unrelated address, so it too answers NOT_CREATOR, and
  * the message says so. The creator as the recovered signer of a claim naming another `wallet` is INVALID_SIGNATURE.
  */
-export class Claims extends Context.Service<Claims, {
-  readonly typedData: (user: User, mint: string, wallet: string | undefined, signedAt: number | undefined) => Effect.Effect<
-    ReturnType<typeof claimTypedData>,
-    BadRequest
-  >
-  readonly claim: (user: User, mint: string, input: ClaimInput) => Effect.Effect<Metadata, ClaimError>
-  /** Stores the upload as the claimed token's image; only the claimant. IMAGE_REQUIRED without a file. */
-  readonly setImage: (user: User, mint: string, uploadPath: string | undefined) => Effect.Effect<
-    Metadata,
-    BadRequest | Forbidden | NotFound | Conflict | Gone
-  >
-}>()("app/claims/Claims") {
+export class Claims extends Context.Service<
+  Claims,
+  {
+    readonly typedData: (
+      user: User,
+      mint: string,
+      wallet: string | undefined,
+      signedAt: number | undefined
+    ) => Effect.Effect<ReturnType<typeof claimTypedData>, BadRequest>
+    readonly claim: (user: User, mint: string, input: ClaimInput) => Effect.Effect<Metadata, ClaimError>
+    /** Stores the upload as the claimed token's image; only the claimant. IMAGE_REQUIRED without a file. */
+    readonly setImage: (
+      user: User,
+      mint: string,
+      uploadPath: string | undefined
+    ) => Effect.Effect<Metadata, BadRequest | Forbidden | NotFound | Conflict | Gone>
+  }
+>()("app/claims/Claims") {
   static readonly layer = Layer.effect(
     Claims,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const reader = yield* LaunchpadReader
       const listings = yield* ListingsRepo
@@ -70,33 +92,54 @@ export class Claims extends Context.Service<Claims, {
         Effect.flatMap(reader.launchOf(getAddress(mint)), (launch) =>
           Option.isSome(launch) && launch.value.canonical
             ? Effect.succeed(launch.value)
-            : Effect.fail(tokenNotFound(getAddress(mint))))
+            : Effect.fail(tokenNotFound(getAddress(mint)))
+        )
 
-      const typedData = Effect.fn("Claims.typedData")(function*(user: User, mint: string, wallet: string | undefined, signedAt: number | undefined) {
+      const typedData = Effect.fn("Claims.typedData")(function* (
+        user: User,
+        mint: string,
+        wallet: string | undefined,
+        signedAt: number | undefined
+      ) {
         const signer = wallet ?? user.walletAddress
         if (signer == null) {
-          return yield* new BadRequest({ code: "WALLET_REQUIRED", message: "This account has no wallet: pass ?wallet=" })
+          return yield* new BadRequest({
+            code: "WALLET_REQUIRED",
+            message: "This account has no wallet: pass ?wallet="
+          })
         }
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
         return claimTypedData({
           chainId,
           fireLaunch: reader.fireLaunch,
-          message: { token: getAddress(mint), wallet: getAddress(signer), userId: user.id, signedAt: BigInt(signedAt ?? now) }
+          message: {
+            token: getAddress(mint),
+            wallet: getAddress(signer),
+            userId: user.id,
+            signedAt: BigInt(signedAt ?? now)
+          }
         })
       })
 
-      const verifySignature = Effect.fnUntraced(function*(user: User, launch: OnChainLaunch, input: ClaimInput) {
+      const verifySignature = Effect.fnUntraced(function* (user: User, launch: OnChainLaunch, input: ClaimInput) {
         const age = signatureAge(BigInt(input.signedAt), (yield* Clock.currentTimeMillis) / 1000)
         if (age !== "ok") {
           return yield* new BadRequest({
             code: "SIGNATURE_EXPIRED",
-            message: age === "expired"
-              ? `The signature is older than ${CLAIM_MAX_AGE_SECONDS} seconds (signedAt ${input.signedAt}); sign again`
-              : `signedAt ${input.signedAt} is in the future (more than ${CLAIM_MAX_SKEW_SECONDS} s ahead of the server)`,
-            details: { reason: age, signedAt: input.signedAt, maxAgeSeconds: CLAIM_MAX_AGE_SECONDS, maxSkewSeconds: CLAIM_MAX_SKEW_SECONDS }
+            message:
+              age === "expired"
+                ? `The signature is older than ${CLAIM_MAX_AGE_SECONDS} seconds (signedAt ${input.signedAt}); sign again`
+                : `signedAt ${input.signedAt} is in the future (more than ${CLAIM_MAX_SKEW_SECONDS} s ahead of the server)`,
+            details: {
+              reason: age,
+              signedAt: input.signedAt,
+              maxAgeSeconds: CLAIM_MAX_AGE_SECONDS,
+              maxSkewSeconds: CLAIM_MAX_SKEW_SECONDS
+            }
           })
         }
-        if (!HEX_SIGNATURE.test(input.signature)) return yield* invalidSignature("The signature is not hex (0x…, whole bytes)")
+        if (!HEX_SIGNATURE.test(input.signature))
+          return yield* invalidSignature("The signature is not hex (0x…, whole bytes)")
         const wallet = getAddress(input.wallet)
         const signature = input.signature as Hex
         const typedData = claimTypedData({
@@ -104,13 +147,20 @@ export class Claims extends Context.Service<Claims, {
           fireLaunch: reader.fireLaunch,
           message: { token: launch.token, wallet, userId: user.id, signedAt: BigInt(input.signedAt) }
         })
-        const signed = `the Claim typed data (token ${launch.token}, wallet ${wallet}, your userId, signedAt ` +
+        const signed =
+          `the Claim typed data (token ${launch.token}, wallet ${wallet}, your userId, signedAt ` +
           `${input.signedAt}, chain ${chainId}, FireLaunch ${reader.fireLaunch})`
         const verifier = yield* SignatureVerifier
-        const valid = yield* verifier.verifyTypedData({ address: wallet, signature, typedData }).pipe(
-          Effect.catchTag("SignatureVerifierUnavailable", (e) =>
-            Effect.andThen(Effect.logWarning(`claim signature: chain unreachable: ${redactedErrorText(e.cause)}`), Effect.fail(chainUnavailable())))
-        )
+        const valid = yield* verifier
+          .verifyTypedData({ address: wallet, signature, typedData })
+          .pipe(
+            Effect.catchTag("SignatureVerifierUnavailable", (e) =>
+              Effect.andThen(
+                Effect.logWarning(`claim signature: chain unreachable: ${redactedErrorText(e.cause)}`),
+                Effect.fail(chainUnavailable())
+              )
+            )
+          )
         if (!valid) {
           // Any 65-byte signature "recovers" to some address, also one made over other data (a replay, a wrong
           // signedAt): only a recovered signer we can name is evidence of who signed. The caller's own wallet is the
@@ -118,7 +168,12 @@ export class Claims extends Context.Service<Claims, {
           // means the signature does not match this typed data (INVALID_SIGNATURE).
           const signer = yield* recoverTypedDataSigner(typedData, signature)
           const ownWallet = user.walletAddress == null ? undefined : getAddress(user.walletAddress)
-          if (Option.isSome(signer) && ownWallet !== undefined && isAddressEqual(signer.value, ownWallet) && !isAddressEqual(ownWallet, launch.creator)) {
+          if (
+            Option.isSome(signer) &&
+            ownWallet !== undefined &&
+            isAddressEqual(signer.value, ownWallet) &&
+            !isAddressEqual(ownWallet, launch.creator)
+          ) {
             return yield* notCreator(
               `You signed ${signed} with your wallet ${ownWallet}, which is not the on-chain creator of ${launch.token} ` +
                 `(${launch.creator})`,
@@ -132,16 +187,19 @@ export class Claims extends Context.Service<Claims, {
           )
         }
         if (!isAddressEqual(wallet, launch.creator)) {
-          return yield* notCreator(`${wallet} signed, but the on-chain creator of ${launch.token} is ${launch.creator}`, {
-            signer: wallet,
-            creator: launch.creator,
-            wallet
-          })
+          return yield* notCreator(
+            `${wallet} signed, but the on-chain creator of ${launch.token} is ${launch.creator}`,
+            {
+              signer: wallet,
+              creator: launch.creator,
+              wallet
+            }
+          )
         }
         return wallet
       })
 
-      const claim = Effect.fn("Claims.claim")(function*(user: User, mint: string, input: ClaimInput) {
+      const claim = Effect.fn("Claims.claim")(function* (user: User, mint: string, input: ClaimInput) {
         const launch = yield* launched(mint)
         const token = dbAddress(launch.token)
         if (yield* listings.isHidden(chainId, token)) return yield* tokenDeleted(launch.token)
@@ -158,40 +216,50 @@ export class Claims extends Context.Service<Claims, {
           }
         }
         const wallet: Address = yield* verifySignature(user, launch, input)
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const result = yield* listings.insertMetadata({
-            chainId,
-            tokenAddress: token,
-            creatorId: user.id,
-            creatorWallet: wallet,
-            name: launch.name,
-            symbol: launch.symbol,
-            description: null,
-            category: null,
-            image: null,
-            source: "claim",
-            launchId: null
-          })
-          if (result._tag === "Hidden") return yield* tokenDeleted(launch.token)
-          if (result._tag === "Taken") return yield* alreadyClaimed(launch.token)
-          // In this transaction: the notification exists exactly when the claim does.
-          yield* notifications.notify(
-            user.id,
-            "CLAIM_SUCCEEDED",
-            { token, chainId, name: launch.name, symbol: launch.symbol },
-            { dedupeKey: `claim:${chainId}:${token}` }
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const result = yield* listings.insertMetadata({
+                chainId,
+                tokenAddress: token,
+                creatorId: user.id,
+                creatorWallet: wallet,
+                name: launch.name,
+                symbol: launch.symbol,
+                description: null,
+                category: null,
+                image: null,
+                source: "claim",
+                launchId: null
+              })
+              if (result._tag === "Hidden") return yield* tokenDeleted(launch.token)
+              if (result._tag === "Taken") return yield* alreadyClaimed(launch.token)
+              // In this transaction: the notification exists exactly when the claim does.
+              yield* notifications.notify(
+                user.id,
+                "CLAIM_SUCCEEDED",
+                { token, chainId, name: launch.name, symbol: launch.symbol },
+                { dedupeKey: `claim:${chainId}:${token}` }
+              )
+              return result.row
+            })
           )
-          return result.row
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
-      const setImage = Effect.fn("Claims.setImage")(function*(user: User, mint: string, uploadPath: string | undefined) {
+      const setImage = Effect.fn("Claims.setImage")(function* (
+        user: User,
+        mint: string,
+        uploadPath: string | undefined
+      ) {
         const address = getAddress(mint)
         const token = dbAddress(address)
         if (yield* listings.isHidden(chainId, token)) return yield* tokenDeleted(address)
         const record = yield* listings.metadata(chainId, token)
         if (Option.isNone(record)) {
-          return yield* notCreator(`${address} is not claimed: claim it first (POST /v1/tokens/${address}/claim)`, { mintAddress: address })
+          return yield* notCreator(`${address} is not claimed: claim it first (POST /v1/tokens/${address}/claim)`, {
+            mintAddress: address
+          })
         }
         if (record.value.creatorId !== user.id) {
           return yield* notCreator(`Only the claimant of ${address} may set its image`, { mintAddress: address })
@@ -200,7 +268,8 @@ export class Claims extends Context.Service<Claims, {
         const file = yield* images.store(uploadPath)
         const updated = yield* listings.setImage(chainId, token, user.id, imageUrlPath(file))
         return yield* Option.match(updated, {
-          onNone: () => Effect.fail(notCreator(`Only the claimant of ${address} may set its image`, { mintAddress: address })),
+          onNone: () =>
+            Effect.fail(notCreator(`Only the claimant of ${address} may set its image`, { mintAddress: address })),
           onSome: Effect.succeed
         })
       })

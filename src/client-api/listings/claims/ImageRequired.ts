@@ -14,5 +14,8 @@ export class ImageRequired extends HttpApiMiddleware.Service<ImageRequired>()("a
 
 export const ImageRequiredLive = Layer.succeed(ImageRequired)(
   ImageRequired.of((effect) =>
-    Effect.flatMap(effect, (response) => (response.status === 415 ? Effect.fail(imageRequired()) : Effect.succeed(response))))
+    Effect.flatMap(effect, (response) =>
+      response.status === 415 ? Effect.fail(imageRequired()) : Effect.succeed(response)
+    )
+  )
 )

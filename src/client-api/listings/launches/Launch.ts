@@ -7,12 +7,23 @@ import { MintAddress } from "../Listing.ts"
 export const LaunchStatuses = ["DRAFT", "IMAGE_UPLOADED", "COMPLETED", "FAILED"] as const
 export type LaunchStatus = (typeof LaunchStatuses)[number]
 export const LaunchStatus = Schema.Literals(LaunchStatuses).annotate({
-  description: "TokenLaunchStatus. Pending = DRAFT or IMAGE_UPLOADED. DRAFT →(image) IMAGE_UPLOADED →(submit) " +
+  description:
+    "TokenLaunchStatus. Pending = DRAFT or IMAGE_UPLOADED. DRAFT →(image) IMAGE_UPLOADED →(submit) " +
     "COMPLETED; DRAFT | IMAGE_UPLOADED →(fail) FAILED; DRAFT →(delete) removed"
 })
 
 /** The documented category list (the spec leaves it open). */
-export const LaunchCategories = ["meme", "ai", "gaming", "defi", "art", "music", "sports", "community", "other"] as const
+export const LaunchCategories = [
+  "meme",
+  "ai",
+  "gaming",
+  "defi",
+  "art",
+  "music",
+  "sports",
+  "community",
+  "other"
+] as const
 export const LaunchCategory = Schema.Literals(LaunchCategories).annotate({
   description: `One of: ${LaunchCategories.join(", ")}`
 })

@@ -4,7 +4,9 @@ import { getAddress } from "viem"
 /** Token reports: the reason list, the payloads and the views (users see their report; admins the queue). */
 
 export const ReportReasons = ["scam", "impersonation", "offensive", "spam", "illegal", "other"] as const
-export const ReportReason = Schema.Literals(ReportReasons).annotate({ description: `One of: ${ReportReasons.join(", ")}` })
+export const ReportReason = Schema.Literals(ReportReasons).annotate({
+  description: `One of: ${ReportReasons.join(", ")}`
+})
 
 export const ReportPayload = Schema.Struct({
   reason: ReportReason,
@@ -23,7 +25,9 @@ export const ResolvePayload = Schema.Struct({
 }).annotate({ identifier: "ResolveReport" })
 
 export const HidePayload = Schema.Struct({
-  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500))).annotate({ description: "Kept in the audit log" })
+  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500))).annotate({
+    description: "Kept in the audit log"
+  })
 }).annotate({ identifier: "HideToken" })
 
 export const ReportRow = Schema.Struct({

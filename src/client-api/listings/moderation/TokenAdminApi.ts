@@ -16,18 +16,24 @@ export class TokenAdminApi extends HttpApiGroup.make("tokenAdmin")
       payload: HidePayload,
       success: TokenVisibility,
       error: [BadRequest, NotFound]
-    }).middleware(AdminAuthentication).annotateMerge(doc(
-      "Delete (hide) a token listing",
-      `${admin} The token disappears from listings (\`token_listings\`), its GET routes answer 410 TOKEN_DELETED, and ` +
-        "claims and launch submits of it fail with TOKEN_DELETED. The chain data stays indexed. Audited. Idempotent " +
-        "(`changed: false`). 404 TOKEN_NOT_FOUND (not an indexed launch)."
-    )),
+    })
+      .middleware(AdminAuthentication)
+      .annotateMerge(
+        doc(
+          "Delete (hide) a token listing",
+          `${admin} The token disappears from listings (\`token_listings\`), its GET routes answer 410 TOKEN_DELETED, and ` +
+            "claims and launch submits of it fail with TOKEN_DELETED. The chain data stays indexed. Audited. Idempotent " +
+            "(`changed: false`). 404 TOKEN_NOT_FOUND (not an indexed launch)."
+        )
+      ),
     HttpApiEndpoint.post("unhideToken", "/v1/tokens/admin/:mintAddress/unhide", {
       params: { mintAddress: MintAddress },
       payload: HidePayload,
       success: TokenVisibility,
       error: [BadRequest, NotFound]
-    }).middleware(AdminAuthentication).annotateMerge(doc("Restore a hidden token listing", `${admin} Audited; idempotent.`)),
+    })
+      .middleware(AdminAuthentication)
+      .annotateMerge(doc("Restore a hidden token listing", `${admin} Audited; idempotent.`)),
     HttpApiEndpoint.get("listTokenReports", "/v1/tokens/admin/reports", {
       query: {
         status: Schema.optional(Schema.Literals(["open", "resolved", "all"])).annotate({ description: "Default open" }),
@@ -38,17 +44,24 @@ export class TokenAdminApi extends HttpApiGroup.make("tokenAdmin")
       },
       success: ReportPage,
       error: BadRequest
-    }).middleware(AdminAuthentication).annotateMerge(doc("Token reports", `${admin} Oldest first.`)),
+    })
+      .middleware(AdminAuthentication)
+      .annotateMerge(doc("Token reports", `${admin} Oldest first.`)),
     HttpApiEndpoint.post("resolveTokenReport", "/v1/tokens/admin/reports/:reportId/resolve", {
       params: { reportId: ReportId },
       payload: ResolvePayload,
       success: TokenReport,
       error: [BadRequest, NotFound, Conflict]
-    }).middleware(AdminAuthentication).annotateMerge(doc(
-      "Resolve a report",
-      `${admin} \`dismissed\`, or \`hidden\`: hides the token and resolves all its open reports, in one transaction. ` +
-        "404 REPORT_NOT_FOUND; 409 REPORT_ALREADY_RESOLVED."
-    ))
+    })
+      .middleware(AdminAuthentication)
+      .annotateMerge(
+        doc(
+          "Resolve a report",
+          `${admin} \`dismissed\`, or \`hidden\`: hides the token and resolves all its open reports, in one transaction. ` +
+            "404 REPORT_NOT_FOUND; 409 REPORT_ALREADY_RESOLVED."
+        )
+      )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Token moderation", description: "Admin: hide listings, review reports" }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({ title: "Token moderation", description: "Admin: hide listings, review reports" })
+  ) {}

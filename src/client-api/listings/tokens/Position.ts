@@ -47,7 +47,7 @@ export const foldPosition = (swaps: ReadonlyArray<PositionSwap>, tokenIsToken0: 
       // Only the part of the sale covered by bought tokens has a cost; the rest (transferred in) is all gain.
       const covered = token < held ? token : held
       const removed = held === 0n ? 0n : (cost * covered) / held
-      const removedUsd = held === 0n ? 0 : costUsd * Number(covered) / Number(held)
+      const removedUsd = held === 0n ? 0 : (costUsd * Number(covered)) / Number(held)
       realized += out - removed
       cost -= removed
       costUsd -= removedUsd

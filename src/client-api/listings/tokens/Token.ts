@@ -4,7 +4,8 @@ import { PublicProfile } from "../../accounts/users/User.ts"
 /** Response schemas of the token routes (token detail, buyers, buyer chart, fuels, position, batch images). */
 
 const nullableNumber = (description: string) => Schema.NullOr(Schema.Number).annotate({ description })
-const uint = (description: string) => Schema.String.annotate({ description: `${description} (integer as a decimal string, base units)` })
+const uint = (description: string) =>
+  Schema.String.annotate({ description: `${description} (integer as a decimal string, base units)` })
 
 export class TokenMetadataView extends Schema.Class<TokenMetadataView>("TokenMetadata")({
   description: Schema.NullOr(Schema.String),
@@ -42,7 +43,9 @@ export class TokenDetail extends Schema.Class<TokenDetail>("TokenDetail")({
   totalSupply: uint("Total supply"),
   creatorAddress: Schema.String.annotate({ description: "On-chain creator (the wallet that ignited)" }),
   creatorId: Schema.NullOr(Schema.String).annotate({ description: "The linked user; null until claimed" }),
-  creator: Schema.NullOr(PublicProfile).annotate({ description: "The linked user's public profile (null if unclaimed or hidden)" }),
+  creator: Schema.NullOr(PublicProfile).annotate({
+    description: "The linked user's public profile (null if unclaimed or hidden)"
+  }),
   claimed: Schema.Boolean,
   holders: Schema.Int.annotate({ description: "Addresses with a non-zero balance (the pool included)" }),
   metadata: Schema.NullOr(TokenMetadataView).annotate({ description: "Off-chain metadata; null until claimed" }),
@@ -71,7 +74,9 @@ export class Buyer extends Schema.Class<Buyer>("Buyer")({
 
 export class BuyerPage extends Schema.Class<BuyerPage>("BuyerPage")({
   items: Schema.Array(Buyer),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  })
 }) {}
 
 export class BuyerBucket extends Schema.Class<BuyerBucket>("BuyerBucket")({
@@ -113,8 +118,12 @@ export class TokenPosition extends Schema.Class<TokenPosition>("TokenPosition")(
   buys: Schema.Int,
   sells: Schema.Int,
   costBasisWei: uint("WETH cost of the tokens still held from buys (average-cost method)"),
-  realizedPnlWei: Schema.String.annotate({ description: "WETH received from sells minus their average cost (signed decimal string)" }),
-  currentValueWei: Schema.NullOr(Schema.String).annotate({ description: "balance × pool price, in wei; null without a price" }),
+  realizedPnlWei: Schema.String.annotate({
+    description: "WETH received from sells minus their average cost (signed decimal string)"
+  }),
+  currentValueWei: Schema.NullOr(Schema.String).annotate({
+    description: "balance × pool price, in wei; null without a price"
+  }),
   unrealizedPnlWei: Schema.NullOr(Schema.String).annotate({ description: "currentValueWei − costBasisWei (signed)" }),
   costBasisUsd: Schema.Number,
   currentValueUsd: nullableNumber("balance × USD price"),
@@ -125,7 +134,8 @@ export const MAX_BATCH_IMAGES = 100
 
 export class BatchImages extends Schema.Class<BatchImages>("BatchImages")({
   images: Schema.Record(Schema.String, Schema.NullOr(Schema.String)).annotate({
-    description: "Checksummed address → image URL path (`/v1/images/<sha256>.webp`), null when the token has no " +
+    description:
+      "Checksummed address → image URL path (`/v1/images/<sha256>.webp`), null when the token has no " +
       "image, is unknown or was removed"
   })
 }) {}

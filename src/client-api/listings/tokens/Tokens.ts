@@ -7,10 +7,23 @@ import { ListingsRepo } from "../ListingsRepo.ts"
 import { toPublicProfile, type User } from "../../accounts/users/User.ts"
 import { UsersRepo } from "../../accounts/users/UsersRepo.ts"
 import { foldPosition } from "./Position.ts"
-import { Buyer, BuyerBucket, BuyerChart, BuyerPage, FuelEntry, FuelPage, TokenDetail, TokenGraduation, TokenMarket, TokenMetadataView, TokenPosition } from "./Token.ts"
+import {
+  Buyer,
+  BuyerBucket,
+  BuyerChart,
+  BuyerPage,
+  FuelEntry,
+  FuelPage,
+  TokenDetail,
+  TokenGraduation,
+  TokenMarket,
+  TokenMetadataView,
+  TokenPosition
+} from "./Token.ts"
 import { type TokenRow, TokensRepo } from "./TokensRepo.ts"
 
-const invalidCursor = () => new BadRequest({ code: "INVALID_CURSOR", message: "The cursor is not one this route returned" })
+const invalidCursor = () =>
+  new BadRequest({ code: "INVALID_CURSOR", message: "The cursor is not one this route returned" })
 const encodeCursor = (parts: ReadonlyArray<string | number>) => Buffer.from(JSON.stringify(parts)).toString("base64url")
 const decodeCursor = (cursor: string): ReadonlyArray<unknown> | undefined => {
   try {
@@ -27,19 +40,34 @@ const priceEthOf = (row: TokenRow) =>
 const units = (raw: string, decimals: number) => Number(raw) / 10 ** decimals
 
 /** Token pages over indexed data plus the listing: detail, holders, buyer chart, fuel history, a wallet's position. */
-export class Tokens extends Context.Service<Tokens, {
-  readonly detail: (mint: string) => Effect.Effect<TokenDetail, NotFound | Gone>
-  readonly buyers: (mint: string, limit: number, cursor: string | undefined) => Effect.Effect<BuyerPage, NotFound | Gone | BadRequest>
-  readonly buyerChart: (mint: string, bucket: "1h" | "1d", limit: number) => Effect.Effect<BuyerChart, NotFound | Gone>
-  readonly fuels: (mint: string, limit: number, cursor: string | undefined) => Effect.Effect<FuelPage, NotFound | Gone | BadRequest>
-  readonly position: (user: User, mint: string) => Effect.Effect<TokenPosition, NotFound | Gone | BadRequest>
-  readonly images: (addresses: ReadonlyArray<string>) => Effect.Effect<Record<string, string | null>>
-  /** The visible listing row (404 / 410 otherwise), for features that act on a token (reports). */
-  readonly visible: (mint: string) => Effect.Effect<TokenRow, NotFound | Gone>
-}>()("app/tokens/Tokens") {
+export class Tokens extends Context.Service<
+  Tokens,
+  {
+    readonly detail: (mint: string) => Effect.Effect<TokenDetail, NotFound | Gone>
+    readonly buyers: (
+      mint: string,
+      limit: number,
+      cursor: string | undefined
+    ) => Effect.Effect<BuyerPage, NotFound | Gone | BadRequest>
+    readonly buyerChart: (
+      mint: string,
+      bucket: "1h" | "1d",
+      limit: number
+    ) => Effect.Effect<BuyerChart, NotFound | Gone>
+    readonly fuels: (
+      mint: string,
+      limit: number,
+      cursor: string | undefined
+    ) => Effect.Effect<FuelPage, NotFound | Gone | BadRequest>
+    readonly position: (user: User, mint: string) => Effect.Effect<TokenPosition, NotFound | Gone | BadRequest>
+    readonly images: (addresses: ReadonlyArray<string>) => Effect.Effect<Record<string, string | null>>
+    /** The visible listing row (404 / 410 otherwise), for features that act on a token (reports). */
+    readonly visible: (mint: string) => Effect.Effect<TokenRow, NotFound | Gone>
+  }
+>()("app/tokens/Tokens") {
   static readonly layer = Layer.effect(
     Tokens,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* TokensRepo
       const listings = yield* ListingsRepo
       const users = yield* UsersRepo
@@ -50,10 +78,11 @@ export class Tokens extends Context.Service<Tokens, {
           Option.isNone(row)
             ? Effect.fail(tokenNotFound(getAddress(mint)))
             : row.value.hidden
-            ? Effect.fail(tokenDeleted(getAddress(mint)))
-            : Effect.succeed(row.value))
+              ? Effect.fail(tokenDeleted(getAddress(mint)))
+              : Effect.succeed(row.value)
+        )
 
-      const detail = Effect.fn("Tokens.detail")(function*(mint: string) {
+      const detail = Effect.fn("Tokens.detail")(function* (mint: string) {
         const row = yield* visible(mint)
         const metadata = yield* listings.metadata(chainId, row.address)
         const creator = Option.isSome(metadata) ? yield* users.findById(metadata.value.creatorId) : Option.none<User>()
@@ -67,7 +96,10 @@ export class Tokens extends Context.Service<Tokens, {
           totalSupply: row.totalSupply,
           creatorAddress: getAddress(row.creator),
           creatorId: Option.match(metadata, { onNone: () => null, onSome: (m) => m.creatorId }),
-          creator: Option.match(creator, { onNone: () => null, onSome: (u) => (u.hiddenAt === null ? toPublicProfile(u) : null) }),
+          creator: Option.match(creator, {
+            onNone: () => null,
+            onSome: (u) => (u.hiddenAt === null ? toPublicProfile(u) : null)
+          }),
           claimed: Option.isSome(metadata),
           holders: row.holderCount,
           metadata: Option.match(metadata, {
@@ -92,7 +124,12 @@ export class Tokens extends Context.Service<Tokens, {
             swapCount: row.swapCount
           }),
           graduation: new TokenGraduation({
-            state: row.graduatedAt !== null ? "graduated" : row.graduationConditionAt !== null ? "condition_recorded" : "active",
+            state:
+              row.graduatedAt !== null
+                ? "graduated"
+                : row.graduationConditionAt !== null
+                  ? "condition_recorded"
+                  : "active",
             conditionRecordedAt: row.graduationConditionAt?.toISOString() ?? null,
             graduatedAt: row.graduatedAt?.toISOString() ?? null
           }),
@@ -103,14 +140,20 @@ export class Tokens extends Context.Service<Tokens, {
         })
       })
 
-      const buyers = Effect.fn("Tokens.buyers")(function*(mint: string, limit: number, cursor: string | undefined) {
+      const buyers = Effect.fn("Tokens.buyers")(function* (mint: string, limit: number, cursor: string | undefined) {
         const row = yield* visible(mint)
         let after: { rank: number; balance: string; holder: string } | undefined
         if (cursor !== undefined) {
           const parts = decodeCursor(cursor)
           const [rank, balance, holder] = parts ?? []
-          if (typeof rank !== "number" || typeof balance !== "string" || !/^\d+$/.test(balance) || typeof holder !== "string" ||
-            !/^0x[0-9a-f]{40}$/.test(holder)) return yield* invalidCursor()
+          if (
+            typeof rank !== "number" ||
+            typeof balance !== "string" ||
+            !/^\d+$/.test(balance) ||
+            typeof holder !== "string" ||
+            !/^0x[0-9a-f]{40}$/.test(holder)
+          )
+            return yield* invalidCursor()
           after = { rank, balance, holder }
         }
         // The pool (it holds the unsold supply) and FireLaunch (rounding dust) are not buyers.
@@ -127,19 +170,23 @@ export class Tokens extends Context.Service<Tokens, {
             address: getAddress(b.holder),
             balance: b.balance,
             share: supply > 0 ? Number(b.balance) / supply : 0,
-            user: user === undefined || user.hiddenAt !== null
-              ? null
-              : { id: user.id, username: user.username, name: user.name, image: user.image }
+            user:
+              user === undefined || user.hiddenAt !== null
+                ? null
+                : { id: user.id, username: user.username, name: user.name, image: user.image }
           })
         })
         const last = shown.at(-1)
         return new BuyerPage({
           items,
-          nextCursor: page.length > limit && last !== undefined ? encodeCursor([first + limit - 1, last.balance, last.holder]) : null
+          nextCursor:
+            page.length > limit && last !== undefined
+              ? encodeCursor([first + limit - 1, last.balance, last.holder])
+              : null
         })
       })
 
-      const buyerChart = Effect.fn("Tokens.buyerChart")(function*(mint: string, bucket: "1h" | "1d", limit: number) {
+      const buyerChart = Effect.fn("Tokens.buyerChart")(function* (mint: string, bucket: "1h" | "1d", limit: number) {
         const row = yield* visible(mint)
         const rows = yield* repo.buyerBuckets({ chainId, token: row.address, bucket, limit })
         return new BuyerChart({
@@ -148,7 +195,7 @@ export class Tokens extends Context.Service<Tokens, {
         })
       })
 
-      const fuels = Effect.fn("Tokens.fuels")(function*(mint: string, limit: number, cursor: string | undefined) {
+      const fuels = Effect.fn("Tokens.fuels")(function* (mint: string, limit: number, cursor: string | undefined) {
         const row = yield* visible(mint)
         let before: { blockNumber: string; logIndex: number } | undefined
         if (cursor !== undefined) {
@@ -162,24 +209,28 @@ export class Tokens extends Context.Service<Tokens, {
         const shown = rows.slice(0, limit)
         const last = shown.at(-1)
         return new FuelPage({
-          items: shown.map((f) =>
-            new FuelEntry({
-              kind: f.kind,
-              from: f.sender === null ? null : getAddress(f.sender),
-              creator: getAddress(f.creator),
-              amount: f.amount,
-              txHash: f.txHash,
-              blockNumber: f.blockNumber,
-              timestamp: f.blockTimestamp.toISOString()
-            })
+          items: shown.map(
+            (f) =>
+              new FuelEntry({
+                kind: f.kind,
+                from: f.sender === null ? null : getAddress(f.sender),
+                creator: getAddress(f.creator),
+                amount: f.amount,
+                txHash: f.txHash,
+                blockNumber: f.blockNumber,
+                timestamp: f.blockTimestamp.toISOString()
+              })
           ),
           nextCursor: rows.length > limit && last !== undefined ? encodeCursor([last.blockNumber, last.logIndex]) : null
         })
       })
 
-      const position = Effect.fn("Tokens.position")(function*(user: User, mint: string) {
+      const position = Effect.fn("Tokens.position")(function* (user: User, mint: string) {
         if (user.walletAddress === null) {
-          return yield* new BadRequest({ code: "WALLET_REQUIRED", message: "This account has no wallet, so it holds no position" })
+          return yield* new BadRequest({
+            code: "WALLET_REQUIRED",
+            message: "This account has no wallet, so it holds no position"
+          })
         }
         const row = yield* visible(mint)
         const wallet = dbAddress(user.walletAddress)

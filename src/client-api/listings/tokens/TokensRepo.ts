@@ -54,7 +54,11 @@ const FuelRow = Schema.Struct({
   logIndex: Schema.Int,
   blockTimestamp: Schema.Date
 })
-const SwapRow = Schema.Struct({ amount0: Schema.String, amount1: Schema.String, amountUsd: Schema.NullOr(Schema.Number) })
+const SwapRow = Schema.Struct({
+  amount0: Schema.String,
+  amount1: Schema.String,
+  amountUsd: Schema.NullOr(Schema.Number)
+})
 const ImageRow = Schema.Struct({ tokenAddress: Schema.String, image: Schema.NullOr(Schema.String) })
 
 export type BalanceRow = typeof BalanceRow.Type
@@ -67,38 +71,44 @@ const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(sch
   return (query: Effect.Effect<ReadonlyArray<unknown>, unknown>) => query.pipe(Effect.flatMap(rows), Effect.orDie)
 }
 
-export class TokensRepo extends Context.Service<TokensRepo, {
-  /** A launched (canonical, indexed) token with its launch, pool state and hidden flag. */
-  readonly find: (chainId: number, token: string) => Effect.Effect<Option.Option<TokenRow>>
-  /** Holders by balance (desc, then address desc), after `after` (keyset), excluding `exclude`. */
-  readonly holders: (input: {
-    readonly chainId: number
-    readonly token: string
-    readonly exclude: ReadonlyArray<string>
-    readonly after: { readonly balance: string; readonly holder: string } | undefined
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<BalanceRow>>
-  readonly buyerBuckets: (input: {
-    readonly chainId: number
-    readonly token: string
-    readonly bucket: "1h" | "1d"
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<BucketRow>>
-  readonly fuels: (input: {
-    readonly chainId: number
-    readonly token: string
-    readonly before: { readonly blockNumber: string; readonly logIndex: number } | undefined
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<FuelRow>>
-  readonly balanceOf: (chainId: number, token: string, holder: string) => Effect.Effect<string>
-  /** Swaps in `pool` whose recipient is `wallet`, oldest first (the position's trade history). */
-  readonly swapsTo: (chainId: number, pool: string, wallet: string) => Effect.Effect<ReadonlyArray<SwapRow>>
-  /** Images of visible (not hidden) listings among `tokens`. */
-  readonly images: (chainId: number, tokens: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof ImageRow.Type>>
-}>()("app/tokens/TokensRepo") {
+export class TokensRepo extends Context.Service<
+  TokensRepo,
+  {
+    /** A launched (canonical, indexed) token with its launch, pool state and hidden flag. */
+    readonly find: (chainId: number, token: string) => Effect.Effect<Option.Option<TokenRow>>
+    /** Holders by balance (desc, then address desc), after `after` (keyset), excluding `exclude`. */
+    readonly holders: (input: {
+      readonly chainId: number
+      readonly token: string
+      readonly exclude: ReadonlyArray<string>
+      readonly after: { readonly balance: string; readonly holder: string } | undefined
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<BalanceRow>>
+    readonly buyerBuckets: (input: {
+      readonly chainId: number
+      readonly token: string
+      readonly bucket: "1h" | "1d"
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<BucketRow>>
+    readonly fuels: (input: {
+      readonly chainId: number
+      readonly token: string
+      readonly before: { readonly blockNumber: string; readonly logIndex: number } | undefined
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<FuelRow>>
+    readonly balanceOf: (chainId: number, token: string, holder: string) => Effect.Effect<string>
+    /** Swaps in `pool` whose recipient is `wallet`, oldest first (the position's trade history). */
+    readonly swapsTo: (chainId: number, pool: string, wallet: string) => Effect.Effect<ReadonlyArray<SwapRow>>
+    /** Images of visible (not hidden) listings among `tokens`. */
+    readonly images: (
+      chainId: number,
+      tokens: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<typeof ImageRow.Type>>
+  }
+>()("app/tokens/TokensRepo") {
   static readonly layer = Layer.effect(
     TokensRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const tokenRows = decode(TokenRow)
 

@@ -18,31 +18,50 @@ type Range = readonly [network: string, prefix: number]
 const kinds: ReadonlyArray<readonly [kind: string, v4: ReadonlyArray<Range>, v6: ReadonlyArray<Range>]> = [
   ["unspecified", [["0.0.0.0", 8]], [["::", 128]]],
   ["loopback", [["127.0.0.0", 8]], [["::1", 128]]],
-  ["private", [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16]], [["fc00::", 7]]],
+  [
+    "private",
+    [
+      ["10.0.0.0", 8],
+      ["172.16.0.0", 12],
+      ["192.168.0.0", 16]
+    ],
+    [["fc00::", 7]]
+  ],
   // 169.254.169.254 (and fd00:ec2::254) is the cloud instance metadata service.
   ["link-local", [["169.254.0.0", 16]], [["fe80::", 10]]],
   ["shared (CGNAT)", [["100.64.0.0", 10]], []],
   ["broadcast", [["255.255.255.255", 32]], []],
   ["multicast", [["224.0.0.0", 4]], [["ff00::", 8]]],
   // Tunnels that embed an arbitrary IPv4 address (deprecated 6to4, RFC 7526; Teredo, RFC 4380).
-  ["tunnel", [], [["2002::", 16], ["2001::", 32]]],
-  ["reserved", [
-    ["192.0.0.0", 24], // IETF protocol assignments
-    ["192.0.2.0", 24], // TEST-NET-1
-    ["192.88.99.0", 24], // 6to4 relay anycast
-    ["198.18.0.0", 15], // benchmarking
-    ["198.51.100.0", 24], // TEST-NET-2
-    ["203.0.113.0", 24], // TEST-NET-3
-    ["240.0.0.0", 4] // class E
-  ], [
-    ["fec0::", 10], // site-local (deprecated)
-    ["100::", 64], // discard-only
-    ["64:ff9b:1::", 48], // local-use NAT64
-    ["2001::", 23], // IETF protocol assignments (ORCHID, benchmarking, ...)
-    ["2001:db8::", 32], // documentation
-    ["3fff::", 20], // documentation
-    ["5f00::", 16] // SRv6 SIDs
-  ]]
+  [
+    "tunnel",
+    [],
+    [
+      ["2002::", 16],
+      ["2001::", 32]
+    ]
+  ],
+  [
+    "reserved",
+    [
+      ["192.0.0.0", 24], // IETF protocol assignments
+      ["192.0.2.0", 24], // TEST-NET-1
+      ["192.88.99.0", 24], // 6to4 relay anycast
+      ["198.18.0.0", 15], // benchmarking
+      ["198.51.100.0", 24], // TEST-NET-2
+      ["203.0.113.0", 24], // TEST-NET-3
+      ["240.0.0.0", 4] // class E
+    ],
+    [
+      ["fec0::", 10], // site-local (deprecated)
+      ["100::", 64], // discard-only
+      ["64:ff9b:1::", 48], // local-use NAT64
+      ["2001::", 23], // IETF protocol assignments (ORCHID, benchmarking, ...)
+      ["2001:db8::", 32], // documentation
+      ["3fff::", 20], // documentation
+      ["5f00::", 16] // SRv6 SIDs
+    ]
+  ]
 ]
 
 const lists: ReadonlyArray<readonly [string, BlockList]> = kinds.map(([kind, v4, v6]) => {

@@ -44,8 +44,12 @@ const refusal = (host: string, addresses: ReadonlyArray<string>): RefusedAddress
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   NodeDns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error !== null) return callback(error, [])
-    if (addresses.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), [])
-    const refused = refusal(hostname, addresses.map((a) => a.address))
+    if (addresses.length === 0)
+      return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), [])
+    const refused = refusal(
+      hostname,
+      addresses.map((a) => a.address)
+    )
     if (refused !== undefined) return callback(refused, [])
     if (options.all === true) return callback(null, addresses)
     callback(null, addresses[0]!.address, addresses[0]!.family)
@@ -57,9 +61,10 @@ class GuardedAgent extends Agent {
     const host = options.host ?? ""
     const refused = isIP(host) === 0 ? undefined : refusal(host, [host])
     if (refused === undefined) return super.createConnection(options, callback)
-    if (callback === undefined) throw refused
-    // How Node's docs (agent.createConnection) say to fail a socket's creation: the request emits the error and
-    // nothing connects. The typings ask for a stream even with an error, hence the cast.
+    if (callback === undefined)
+      throw refused
+      // How Node's docs (agent.createConnection) say to fail a socket's creation: the request emits the error and
+      // nothing connects. The typings ask for a stream even with an error, hence the cast.
     ;(callback as (err: Error) => void)(refused)
     return undefined
   }

@@ -41,48 +41,59 @@ export const classify = (status: number | null, error: string): PushOutcome => {
  * Sends one message with `web-push`: the payload encrypted for the subscription (RFC 8291, aes128gcm), a VAPID
  * JWT (RFC 8292), and TTL and Urgency headers (RFC 8030). Never fails: the outcome says what happened.
  */
-export class PushSender extends Context.Service<PushSender, {
-  readonly send: (target: PushTarget, payload: string, options: { readonly urgency: "low" | "normal" | "high" }) => Effect.Effect<PushOutcome>
-}>()("app/push/PushSender") {
+export class PushSender extends Context.Service<
+  PushSender,
+  {
+    readonly send: (
+      target: PushTarget,
+      payload: string,
+      options: { readonly urgency: "low" | "normal" | "high" }
+    ) => Effect.Effect<PushOutcome>
+  }
+>()("app/push/PushSender") {
   static readonly layer = Layer.effect(
-      PushSender,
-      Effect.gen(function*() {
-        const config = yield* PushConfig
-        // Node's roots plus PUSH_CA_FILE: certificates stay verified, a private CA is only added. Unless
-        // PUSH_ALLOW_PRIVATE_HOSTS, the agent refuses blocked addresses at connection time (SECURITY.md threat 6).
-        const agent = pushAgent({
-          ca: Option.isNone(config.caFile) ? undefined : NodeFs.readFileSync(config.caFile.value, "utf8"),
-          allowPrivateHosts: config.allowPrivateHosts
-        })
-        const vapid = yield* VapidKeys
-        const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: Redacted.value(vapid.privateKey) }
-        return PushSender.of({
-          send: (target, payload, options) =>
-            Effect.tryPromise({
-              try: () =>
-                webpush.sendNotification({ endpoint: target.endpoint, keys: { ...target.keys } }, payload, {
-                  vapidDetails,
-                  TTL: config.ttlSeconds,
-                  urgency: options.urgency,
-                  timeout: config.requestTimeoutMs,
-                  contentEncoding: "aes128gcm",
-                  agent
-                }),
-              catch: (error) => error
-            }).pipe(
-              Effect.map((result) => classify(result.statusCode, "")),
-              Effect.catch((error) =>
-                Effect.succeed(
-                  error instanceof webpush.WebPushError
-                    ? classify(error.statusCode, `${error.statusCode} ${error.body}`.slice(0, 500))
-                    : error instanceof RefusedAddress
+    PushSender,
+    Effect.gen(function* () {
+      const config = yield* PushConfig
+      // Node's roots plus PUSH_CA_FILE: certificates stay verified, a private CA is only added. Unless
+      // PUSH_ALLOW_PRIVATE_HOSTS, the agent refuses blocked addresses at connection time (SECURITY.md threat 6).
+      const agent = pushAgent({
+        ca: Option.isNone(config.caFile) ? undefined : NodeFs.readFileSync(config.caFile.value, "utf8"),
+        allowPrivateHosts: config.allowPrivateHosts
+      })
+      const vapid = yield* VapidKeys
+      const vapidDetails = {
+        subject: vapid.subject,
+        publicKey: vapid.publicKey,
+        privateKey: Redacted.value(vapid.privateKey)
+      }
+      return PushSender.of({
+        send: (target, payload, options) =>
+          Effect.tryPromise({
+            try: () =>
+              webpush.sendNotification({ endpoint: target.endpoint, keys: { ...target.keys } }, payload, {
+                vapidDetails,
+                TTL: config.ttlSeconds,
+                urgency: options.urgency,
+                timeout: config.requestTimeoutMs,
+                contentEncoding: "aes128gcm",
+                agent
+              }),
+            catch: (error) => error
+          }).pipe(
+            Effect.map((result) => classify(result.statusCode, "")),
+            Effect.catch((error) =>
+              Effect.succeed(
+                error instanceof webpush.WebPushError
+                  ? classify(error.statusCode, `${error.statusCode} ${error.body}`.slice(0, 500))
+                  : error instanceof RefusedAddress
                     ? { _tag: "Refused" as const, error: error.message }
                     : classify(null, error instanceof Error ? error.message : String(error))
-                )
-              ),
-              Effect.withSpan("PushSender.send")
-            )
-        })
+              )
+            ),
+            Effect.withSpan("PushSender.send")
+          )
       })
-    )
+    })
+  )
 }

@@ -32,13 +32,16 @@ interface LeasedJob {
  * other 4xx → dropped. A job leased by a process that died is free again when its lease ends. The fiber wakes on
  * NOTIFY push_jobs (sent by the transaction that created the notification) and every PUSH_POLL_MS for retries.
  */
-export class PushWorker extends Context.Service<PushWorker, {
-  /** Sends every job that is due now; returns how many were attempted. */
-  readonly drain: Effect.Effect<number>
-}>()("app/push/PushWorker") {
+export class PushWorker extends Context.Service<
+  PushWorker,
+  {
+    /** Sends every job that is due now; returns how many were attempted. */
+    readonly drain: Effect.Effect<number>
+  }
+>()("app/push/PushWorker") {
   static readonly layerNoFiber = Layer.effect(
     PushWorker,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const config = yield* PushConfig
       const sender = yield* PushSender
@@ -61,10 +64,15 @@ export class PushWorker extends Context.Service<PushWorker, {
         JOIN notifications n ON n.id = l.notification_id`
 
       const settledLabel = { Delivered: "delivered", Gone: "gone", Refused: "refused", Rejected: "rejected" } as const
-      const settle = (job: LeasedJob, outcome: PushOutcome) => Effect.andThen(count(job, outcome), settleJob(job, outcome))
+      const settle = (job: LeasedJob, outcome: PushOutcome) =>
+        Effect.andThen(count(job, outcome), settleJob(job, outcome))
       const count = (job: LeasedJob, outcome: PushOutcome) =>
         recordPushDelivery(
-          outcome._tag === "Retry" ? (job.attempts >= config.maxAttempts ? "dropped" : "retry") : settledLabel[outcome._tag]
+          outcome._tag === "Retry"
+            ? job.attempts >= config.maxAttempts
+              ? "dropped"
+              : "retry"
+            : settledLabel[outcome._tag]
         )
       // The subscription goes, and its jobs with it.
       const removeSubscription = (job: LeasedJob, log: Effect.Effect<void>) =>
@@ -74,9 +82,15 @@ export class PushWorker extends Context.Service<PushWorker, {
           case "Delivered":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`
           case "Gone":
-            return removeSubscription(job, Effect.logInfo(`push: subscription ${job.subscriptionId} removed (${outcome.status})`))
+            return removeSubscription(
+              job,
+              Effect.logInfo(`push: subscription ${job.subscriptionId} removed (${outcome.status})`)
+            )
           case "Refused":
-            return removeSubscription(job, Effect.logWarning(`push: subscription ${job.subscriptionId} removed: ${outcome.error}`))
+            return removeSubscription(
+              job,
+              Effect.logWarning(`push: subscription ${job.subscriptionId} removed: ${outcome.error}`)
+            )
           case "Rejected":
             return sql`DELETE FROM push_jobs WHERE id = ${job.id}`.pipe(
               Effect.andThen(Effect.logWarning(`push: job ${job.id} dropped: ${outcome.error}`))
@@ -84,8 +98,10 @@ export class PushWorker extends Context.Service<PushWorker, {
           case "Retry":
             return job.attempts >= config.maxAttempts
               ? sql`DELETE FROM push_jobs WHERE id = ${job.id}`.pipe(
-                Effect.andThen(Effect.logWarning(`push: job ${job.id} dropped after ${job.attempts} attempts: ${outcome.error}`))
-              )
+                  Effect.andThen(
+                    Effect.logWarning(`push: job ${job.id} dropped after ${job.attempts} attempts: ${outcome.error}`)
+                  )
+                )
               : sql`
                 UPDATE push_jobs SET locked_until = NULL, last_error = ${outcome.error},
                   next_attempt_at = now() + make_interval(secs => ${backoffMs(config, job.attempts) / 1000})
@@ -101,17 +117,20 @@ export class PushWorker extends Context.Service<PushWorker, {
           createdAt: job.createdAt,
           readAt: job.readAt
         })
-        return sender.send(
-          { endpoint: job.endpoint, keys: { p256dh: job.p256dh, auth: job.auth } },
-          JSON.stringify(notification),
-          { urgency: urgencyOf(job.kind as NotificationKind) }
-        ).pipe(Effect.flatMap((outcome) => settle(job, outcome)))
+        return sender
+          .send(
+            { endpoint: job.endpoint, keys: { p256dh: job.p256dh, auth: job.auth } },
+            JSON.stringify(notification),
+            { urgency: urgencyOf(job.kind as NotificationKind) }
+          )
+          .pipe(Effect.flatMap((outcome) => settle(job, outcome)))
       }
 
       const round = Effect.flatMap(lease, (jobs) =>
-        Effect.as(Effect.forEach(jobs, deliver, { concurrency: config.concurrency, discard: true }), jobs.length))
+        Effect.as(Effect.forEach(jobs, deliver, { concurrency: config.concurrency, discard: true }), jobs.length)
+      )
 
-      const drain: Effect.Effect<number> = Effect.gen(function*() {
+      const drain: Effect.Effect<number> = Effect.gen(function* () {
         let total = 0
         for (;;) {
           const n = yield* round
@@ -126,7 +145,7 @@ export class PushWorker extends Context.Service<PushWorker, {
 
   /** The worker fiber, for the life of the layer. */
   static readonly layer = Layer.effectDiscard(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const worker = yield* PushWorker
       const config = yield* PushConfig
       const pg = yield* PgClient.PgClient

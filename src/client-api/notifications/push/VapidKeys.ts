@@ -17,13 +17,17 @@ export interface VapidKeyPair {
 export class VapidKeys extends Context.Service<VapidKeys, VapidKeyPair>()("app/push/VapidKeys") {
   static readonly layer = Layer.effect(
     VapidKeys,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* PushConfig
       if (Option.isSome(config.vapidPublicKey) !== Option.isSome(config.vapidPrivateKey)) {
         return yield* Effect.die(new Error("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither"))
       }
       if (Option.isSome(config.vapidPublicKey) && Option.isSome(config.vapidPrivateKey)) {
-        return { publicKey: config.vapidPublicKey.value, privateKey: config.vapidPrivateKey.value, subject: config.vapidSubject }
+        return {
+          publicKey: config.vapidPublicKey.value,
+          privateKey: config.vapidPrivateKey.value,
+          subject: config.vapidSubject
+        }
       }
       const stored = yield* storedKeys
       return { publicKey: stored.publicKey, privateKey: Redacted.make(stored.privateKey), subject: config.vapidSubject }
@@ -32,7 +36,7 @@ export class VapidKeys extends Context.Service<VapidKeys, VapidKeyPair>()("app/p
 }
 
 /** Reads the generated pair, creating it first if no process has yet; concurrent first starts agree on one pair. */
-const storedKeys = Effect.gen(function*() {
+const storedKeys = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const candidate = webpush.generateVAPIDKeys()
   yield* sql`

@@ -27,14 +27,56 @@ export interface BadgeDefinition {
 
 export const BADGES: ReadonlyArray<BadgeDefinition> = [
   { badgeId: "first-launch", name: "Igniter", description: "Launched a token", metric: "launches", threshold: "1" },
-  { badgeId: "serial-launcher", name: "Serial launcher", description: "Launched 3 tokens", metric: "launches", threshold: "3" },
-  { badgeId: "graduate", name: "Graduate", description: "Created a token that graduated", metric: "graduatedLaunches", threshold: "1" },
-  { badgeId: "first-fuel", name: "Fueler", description: "Gave fuel to a creator", metric: "fuelTipsGiven", threshold: "1" },
-  { badgeId: "big-fueler", name: "Big fueler", description: "Gave 1 ETH of fuel in total", metric: "fuelGivenWei", threshold: "1000000000000000000" },
-  { badgeId: "fueled", name: "Fueled", description: "Received fuel on a token you created", metric: "fuelTipsReceived", threshold: "1" },
+  {
+    badgeId: "serial-launcher",
+    name: "Serial launcher",
+    description: "Launched 3 tokens",
+    metric: "launches",
+    threshold: "3"
+  },
+  {
+    badgeId: "graduate",
+    name: "Graduate",
+    description: "Created a token that graduated",
+    metric: "graduatedLaunches",
+    threshold: "1"
+  },
+  {
+    badgeId: "first-fuel",
+    name: "Fueler",
+    description: "Gave fuel to a creator",
+    metric: "fuelTipsGiven",
+    threshold: "1"
+  },
+  {
+    badgeId: "big-fueler",
+    name: "Big fueler",
+    description: "Gave 1 ETH of fuel in total",
+    metric: "fuelGivenWei",
+    threshold: "1000000000000000000"
+  },
+  {
+    badgeId: "fueled",
+    name: "Fueled",
+    description: "Received fuel on a token you created",
+    metric: "fuelTipsReceived",
+    threshold: "1"
+  },
   { badgeId: "trader", name: "Trader", description: "Made a swap", metric: "swaps", threshold: "1" },
-  { badgeId: "whale", name: "Whale", description: "Swapped 10,000 USD in total", metric: "volumeUsd", threshold: "10000" },
-  { badgeId: "gift-streak-7", name: "Regular", description: "Claimed the gift 7 cycles in a row", metric: "giftStreak", threshold: "7" },
+  {
+    badgeId: "whale",
+    name: "Whale",
+    description: "Swapped 10,000 USD in total",
+    metric: "volumeUsd",
+    threshold: "10000"
+  },
+  {
+    badgeId: "gift-streak-7",
+    name: "Regular",
+    description: "Claimed the gift 7 cycles in a row",
+    metric: "giftStreak",
+    threshold: "7"
+  },
   { badgeId: "yapper", name: "Yapper", description: "Wrote 10 yaps", metric: "yaps", threshold: "10" }
 ]
 

@@ -21,21 +21,28 @@ const toBadge = (d: BadgeDefinition, holders: number) =>
     badgeId: d.badgeId,
     name: d.name,
     description: d.description,
-    criteria: new BadgeCriteria({ metric: d.metric, description: METRIC_DESCRIPTIONS[d.metric], threshold: d.threshold }),
+    criteria: new BadgeCriteria({
+      metric: d.metric,
+      description: METRIC_DESCRIPTIONS[d.metric],
+      threshold: d.threshold
+    }),
     holders
   })
 
 /** The catalog with holder counts, and the awarding of badges from activity (run by the social refresh). */
-export class Badges extends Context.Service<Badges, {
-  readonly list: Effect.Effect<BadgeList>
-  readonly get: (badgeId: string) => Effect.Effect<BadgeDetail, NotFound>
-  readonly earnedBy: (wallet: string) => Effect.Effect<ReadonlyArray<EarnedBadge>>
-  /** Awards every badge whose criterion a wallet now meets (idempotent). */
-  readonly award: Effect.Effect<void>
-}>()("app/badges/Badges") {
+export class Badges extends Context.Service<
+  Badges,
+  {
+    readonly list: Effect.Effect<BadgeList>
+    readonly get: (badgeId: string) => Effect.Effect<BadgeDetail, NotFound>
+    readonly earnedBy: (wallet: string) => Effect.Effect<ReadonlyArray<EarnedBadge>>
+    /** Awards every badge whose criterion a wallet now meets (idempotent). */
+    readonly award: Effect.Effect<void>
+  }
+>()("app/badges/Badges") {
   static readonly layer = Layer.effect(
     Badges,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const chain = yield* Chain
       const chainId = chain.chainId
@@ -77,45 +84,63 @@ export class Badges extends Context.Service<Badges, {
         }
       }
 
-      const holders = sql<{ badgeId: string; n: number }>`SELECT badge_id, count(*)::int AS n FROM wallet_badges GROUP BY badge_id`.pipe(
+      const holders = sql<{
+        badgeId: string
+        n: number
+      }>`SELECT badge_id, count(*)::int AS n FROM wallet_badges GROUP BY badge_id`.pipe(
         Effect.map((rows) => new Map(rows.map((r) => [r.badgeId, r.n]))),
         Effect.orDie
       )
 
       return Badges.of({
-        list: Effect.map(holders, (counts) => new BadgeList({ badges: BADGES.map((d) => toBadge(d, counts.get(d.badgeId) ?? 0)) })),
+        list: Effect.map(
+          holders,
+          (counts) => new BadgeList({ badges: BADGES.map((d) => toBadge(d, counts.get(d.badgeId) ?? 0)) })
+        ),
         get: (badgeId) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const d = BADGES.find((b) => b.badgeId === badgeId)
-            if (d === undefined) return yield* new NotFound({ code: "BADGE_NOT_FOUND", message: `No badge "${badgeId}"` })
+            if (d === undefined)
+              return yield* new NotFound({ code: "BADGE_NOT_FOUND", message: `No badge "${badgeId}"` })
             const counts = yield* holders
             const recent = yield* sql<{ wallet: string; earnedAt: Date }>`
               SELECT wallet, earned_at FROM wallet_badges WHERE badge_id = ${badgeId}
               ORDER BY earned_at DESC, wallet LIMIT 20`.pipe(Effect.orDie)
             return new BadgeDetail({
               ...toBadge(d, counts.get(badgeId) ?? 0),
-              recentHolders: recent.map((r) => new BadgeHolder({ walletAddress: getAddress(r.wallet), earnedAt: r.earnedAt.toISOString() }))
+              recentHolders: recent.map(
+                (r) => new BadgeHolder({ walletAddress: getAddress(r.wallet), earnedAt: r.earnedAt.toISOString() })
+              )
             })
           }),
         earnedBy: (wallet) =>
-          sql<{ badgeId: string; earnedAt: Date }>`SELECT badge_id, earned_at FROM wallet_badges WHERE wallet = ${wallet.toLowerCase()}`.pipe(
+          sql<{
+            badgeId: string
+            earnedAt: Date
+          }>`SELECT badge_id, earned_at FROM wallet_badges WHERE wallet = ${wallet.toLowerCase()}`.pipe(
             Effect.orDie,
             Effect.map((rows) =>
               BADGES.flatMap((d) => {
                 const row = rows.find((r) => r.badgeId === d.badgeId)
-                return row === undefined ? [] : [new EarnedBadge({ badgeId: d.badgeId, name: d.name, earnedAt: row.earnedAt.toISOString() })]
+                return row === undefined
+                  ? []
+                  : [new EarnedBadge({ badgeId: d.badgeId, name: d.name, earnedAt: row.earnedAt.toISOString() })]
               })
             )
           ),
-        award: Effect.gen(function*() {
+        award: Effect.gen(function* () {
           const now = new Date(yield* Clock.currentTimeMillis)
           const comments = (yield* sql<{ t: string | null }>`SELECT to_regclass('comments')::text AS t`)[0]?.t != null
-          yield* Effect.forEach(BADGES, (d) =>
-            sql`
+          yield* Effect.forEach(
+            BADGES,
+            (d) =>
+              sql`
               INSERT INTO wallet_badges (wallet, badge_id, earned_at)
               SELECT wallet, ${d.badgeId}, ${now} FROM (${metric(d.metric, comments)}) m
               WHERE wallet IS NOT NULL AND value >= ${d.threshold}::numeric
-              ON CONFLICT (wallet, badge_id) DO NOTHING`, { discard: true })
+              ON CONFLICT (wallet, badge_id) DO NOTHING`,
+            { discard: true }
+          )
         }).pipe(Effect.orDie, Effect.withSpan("Badges.award"))
       })
     })

@@ -9,16 +9,21 @@ const EARNING =
 
 export class BadgesApi extends HttpApiGroup.make("badges")
   .add(
-    HttpApiEndpoint.get("listBadges", "/v1/badges", { success: BadgeList })
-      .annotateMerge(OpenApi.annotations({ summary: "Badge catalog", description: `Every badge with its criterion and holder count. ${EARNING}` })),
+    HttpApiEndpoint.get("listBadges", "/v1/badges", { success: BadgeList }).annotateMerge(
+      OpenApi.annotations({
+        summary: "Badge catalog",
+        description: `Every badge with its criterion and holder count. ${EARNING}`
+      })
+    ),
     HttpApiEndpoint.get("getBadge", "/v1/badges/:badgeId", {
       params: { badgeId: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{1,40}$/u)) },
       success: BadgeDetail,
       error: [BadRequest, NotFound]
-    }).annotateMerge(OpenApi.annotations({
-      summary: "One badge",
-      description: `The badge, its criterion, holder count and latest earners. 404 BADGE_NOT_FOUND. ${EARNING}`
-    }))
+    }).annotateMerge(
+      OpenApi.annotations({
+        summary: "One badge",
+        description: `The badge, its criterion, holder count and latest earners. 404 BADGE_NOT_FOUND. ${EARNING}`
+      })
+    )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Badges", description: EARNING }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Badges", description: EARNING })) {}

@@ -32,16 +32,22 @@ const REFRESH_LOCK = 0x6c6272 // "lbr"
  * Precomputed leaderboards: `refresh` recomputes every board of every period from the indexed tables and replaces
  * `leaderboard_entries` in one transaction; reads only read that table.
  */
-export class Leaderboards extends Context.Service<Leaderboards, {
-  readonly refresh: Effect.Effect<void>
-  readonly read: (period: PeriodName, limit: number) => Effect.Effect<{
-    readonly refreshed: Option.Option<RefreshRow>
-    readonly entries: ReadonlyArray<EntryRow>
-  }>
-}>()("app/competition/Leaderboards") {
+export class Leaderboards extends Context.Service<
+  Leaderboards,
+  {
+    readonly refresh: Effect.Effect<void>
+    readonly read: (
+      period: PeriodName,
+      limit: number
+    ) => Effect.Effect<{
+      readonly refreshed: Option.Option<RefreshRow>
+      readonly entries: ReadonlyArray<EntryRow>
+    }>
+  }
+>()("app/competition/Leaderboards") {
   static readonly layer = Layer.effect(
     Leaderboards,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const chain = yield* Chain
       const config = yield* SocialRefreshConfig
@@ -81,47 +87,56 @@ export class Leaderboards extends Context.Service<Leaderboards, {
         }
       }
 
-      const refresh = Effect.gen(function*() {
+      const refresh = Effect.gen(function* () {
         const now = new Date(yield* Clock.currentTimeMillis)
         const comments = yield* hasComments
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`
-          const block = yield* sql<{ n: string }>`SELECT block_number::text AS n FROM indexer_checkpoints WHERE chain_id = ${chain.chainId}`
-          for (const period of PERIODS) {
-            const { endsAt, startsAt } = windowOf(period, now)
-            yield* sql`DELETE FROM leaderboard_entries WHERE period = ${period}`
-            for (const board of BOARDS) {
-              yield* sql`
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`
+            const block = yield* sql<{
+              n: string
+            }>`SELECT block_number::text AS n FROM indexer_checkpoints WHERE chain_id = ${chain.chainId}`
+            for (const period of PERIODS) {
+              const { endsAt, startsAt } = windowOf(period, now)
+              yield* sql`DELETE FROM leaderboard_entries WHERE period = ${period}`
+              for (const board of BOARDS) {
+                yield* sql`
                 INSERT INTO leaderboard_entries (period, board, rank, wallet, value)
                 SELECT ${period}, ${board}, row_number() OVER (ORDER BY value DESC, wallet ASC), wallet, value
                 FROM (${boardQuery(board, startsAt, endsAt, comments)}) b
                 WHERE value > 0
                 ORDER BY value DESC, wallet ASC
                 LIMIT ${config.top}`
-            }
-            yield* sql`
+              }
+              yield* sql`
               INSERT INTO leaderboard_refreshes (period, starts_at, ends_at, computed_at, indexed_block)
               VALUES (${period}, ${startsAt}, ${endsAt}, ${now}, ${block[0]?.n ?? null})
               ON CONFLICT (period) DO UPDATE SET starts_at = excluded.starts_at, ends_at = excluded.ends_at,
                 computed_at = excluded.computed_at, indexed_block = excluded.indexed_block`
-          }
-        }))
+            }
+          })
+        )
       }).pipe(Effect.orDie, Effect.withSpan("Leaderboards.refresh"))
 
       return Leaderboards.of({
         refresh,
         read: (period, limit) =>
-          Effect.all({
-            refreshed: sql<RefreshRow>`
+          Effect.all(
+            {
+              refreshed: sql<RefreshRow>`
               SELECT period, starts_at, ends_at, computed_at, indexed_block::text AS indexed_block
-              FROM leaderboard_refreshes WHERE period = ${period}`.pipe(Effect.map((rows) => Option.fromNullishOr(rows[0]))),
-            entries: sql<EntryRow>`
+              FROM leaderboard_refreshes WHERE period = ${period}`.pipe(
+                Effect.map((rows) => Option.fromNullishOr(rows[0]))
+              ),
+              entries: sql<EntryRow>`
               SELECT e.board, e.rank, e.wallet, e.value::text AS value, u.id AS user_id, u.username, u.name
               FROM leaderboard_entries e
               LEFT JOIN users u ON lower(u.wallet_address) = e.wallet AND u.hidden_at IS NULL
               WHERE e.period = ${period} AND e.rank <= ${limit}
               ORDER BY e.board, e.rank`
-          }, { concurrency: "unbounded" }).pipe(Effect.orDie)
+            },
+            { concurrency: "unbounded" }
+          ).pipe(Effect.orDie)
       })
     })
   )

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { Chain } from "../../../platform/Chain.ts"
@@ -18,13 +18,16 @@ interface TokenRow {
 }
 
 /** Dares and sidebar widgets: aggregate reads over the index (one query each). */
-export class Discovery extends Context.Service<Discovery, {
-  readonly viralDares: (limit: number) => Effect.Effect<ViralDares>
-  readonly sidebar: Effect.Effect<Sidebar>
-}>()("app/feed/Discovery") {
+export class Discovery extends Context.Service<
+  Discovery,
+  {
+    readonly viralDares: (limit: number) => Effect.Effect<ViralDares>
+    readonly sidebar: Effect.Effect<Sidebar>
+  }
+>()("app/feed/Discovery") {
   static readonly layer = Layer.effect(
     Discovery,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const chain = yield* Chain
       const chainId = chain.chainId
@@ -64,15 +67,26 @@ export class Discovery extends Context.Service<Discovery, {
 
       return Discovery.of({
         viralDares: (limit) =>
-          Effect.gen(function*() {
-            const hasComments = (yield* sql<{ t: string | null }>`SELECT to_regclass('comments')::text AS t`)[0]?.t != null
+          Effect.gen(function* () {
+            const hasComments =
+              (yield* sql<{ t: string | null }>`SELECT to_regclass('comments')::text AS t`)[0]?.t != null
             const yaps = hasComments
               ? sql`(SELECT count(*) FROM comments c WHERE c.token = l.token AND c.deleted_at IS NULL
                   AND c.created_at > w.t_end - interval '24 hours' AND c.created_at <= w.t_end)`
               : sql`0`
             const rows = yield* sql<{
-              token: string; symbol: string; name: string; creator: string; launchedAt: Date; tEnd: Date
-              swaps: number; traders: number; fuelTips: number; yaps: number; shares: number; score: number
+              token: string
+              symbol: string
+              name: string
+              creator: string
+              launchedAt: Date
+              tEnd: Date
+              swaps: number
+              traders: number
+              fuelTips: number
+              yaps: number
+              shares: number
+              score: number
             }>`
               WITH w AS (SELECT ${windowEnd} AS t_end),
               d AS (
@@ -104,31 +118,48 @@ export class Discovery extends Context.Service<Discovery, {
             return new ViralDares({
               windowStart: new Date(end.getTime() - 86_400_000).toISOString(),
               windowEnd: end.toISOString(),
-              items: rows.map((r) =>
-                new ViralDare({
-                  mintAddress: getAddress(r.token),
-                  symbol: r.symbol,
-                  name: r.name,
-                  creator: getAddress(r.creator),
-                  launchedAt: r.launchedAt.toISOString(),
-                  score: r.score,
-                  components: new DareScore({ swaps: r.swaps, traders: r.traders, fuelTips: r.fuelTips, yaps: r.yaps, shares: r.shares })
-                })
+              items: rows.map(
+                (r) =>
+                  new ViralDare({
+                    mintAddress: getAddress(r.token),
+                    symbol: r.symbol,
+                    name: r.name,
+                    creator: getAddress(r.creator),
+                    launchedAt: r.launchedAt.toISOString(),
+                    score: r.score,
+                    components: new DareScore({
+                      swaps: r.swaps,
+                      traders: r.traders,
+                      fuelTips: r.fuelTips,
+                      yaps: r.yaps,
+                      shares: r.shares
+                    })
+                  })
               )
             })
           }).pipe(Effect.orDie, Effect.withSpan("Discovery.viralDares")),
-        sidebar: Effect.gen(function*() {
+        sidebar: Effect.gen(function* () {
           const rows = yield* sql<TokenRow & { tEnd: Date }>`
             WITH w AS (SELECT ${windowEnd} AS t_end), s AS (${tokenStats})
             SELECT s.*, (SELECT t_end FROM w) AS t_end FROM s`
           const by = (f: (a: TokenRow, b: TokenRow) => number, keep: (r: TokenRow) => boolean = () => true) =>
-            rows.filter(keep).sort((a, b) => f(a, b) || (a.token < b.token ? -1 : 1)).slice(0, 5).map(toToken)
+            rows
+              .filter(keep)
+              .sort((a, b) => f(a, b) || (a.token < b.token ? -1 : 1))
+              .slice(0, 5)
+              .map(toToken)
           const end = rows[0]?.tEnd ?? (yield* sql<{ t: Date }>`SELECT ${windowEnd} AS t`)[0]!.t
           return new Sidebar({
             windowEnd: end.toISOString(),
-            trending: by((a, b) => b.swaps - a.swaps || b.volume - a.volume, (r) => r.swaps > 0),
+            trending: by(
+              (a, b) => b.swaps - a.swaps || b.volume - a.volume,
+              (r) => r.swaps > 0
+            ),
             newest: by((a, b) => Number(BigInt(b.launchBlock) - BigInt(a.launchBlock)) || b.launchLog - a.launchLog),
-            topGainers: by((a, b) => b.change! - a.change!, (r) => r.change !== null)
+            topGainers: by(
+              (a, b) => b.change! - a.change!,
+              (r) => r.change !== null
+            )
           })
         }).pipe(Effect.orDie, Effect.withSpan("Discovery.sidebar"))
       })

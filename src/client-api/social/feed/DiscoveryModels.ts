@@ -40,7 +40,9 @@ export class SidebarToken extends Schema.Class<SidebarToken>("SidebarToken")({
   launchedAt: Schema.String,
   swaps24h: Schema.Int,
   volumeUsd24h: Schema.Number,
-  priceChange24h: Schema.NullOr(Schema.Number).annotate({ description: "Relative change of the USD close over 24 h (0.1 = +10 %)" })
+  priceChange24h: Schema.NullOr(Schema.Number).annotate({
+    description: "Relative change of the USD close over 24 h (0.1 = +10 %)"
+  })
 }) {}
 
 export class Sidebar extends Schema.Class<Sidebar>("Sidebar")({

@@ -17,8 +17,16 @@ const int = (x: unknown): x is string => typeof x === "string" && /^-?\d{1,20}$/
 const decode = (cursor: string): Option.Option<FeedPosition> => {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString())
-    return Array.isArray(v) && v.length === 6 && (v[0] === 0 || v[0] === 1) && int(v[1]) && Number.isInteger(v[2]) &&
-        v[2] >= 0 && v[2] <= 9 && int(v[3]) && int(v[4]) && int(v[5])
+    return Array.isArray(v) &&
+      v.length === 6 &&
+      (v[0] === 0 || v[0] === 1) &&
+      int(v[1]) &&
+      Number.isInteger(v[2]) &&
+      v[2] >= 0 &&
+      v[2] <= 9 &&
+      int(v[3]) &&
+      int(v[4]) &&
+      int(v[5])
       ? Option.some({ tier: v[0], atUs: v[1], src: v[2], seq: v[3], asOfBlock: v[4], asOfUs: v[5] })
       : Option.none()
   } catch {
@@ -48,22 +56,29 @@ export const toFeedItem = (r: FeedRow) =>
   })
 
 /** Cursor-paginated streams over the feed sources; one SQL query per page. */
-export class Feed extends Context.Service<Feed, {
-  readonly feed: (input: {
-    readonly type: FeedType
-    /** The signed-in viewer; personalisation needs a wallet (holdings, launches) or a user (favorites). */
-    readonly viewer: Option.Option<{ readonly walletAddress: string | null; readonly id: string }>
-    readonly cursor?: string | undefined
-    readonly limit?: number | undefined
-  }) => Effect.Effect<FeedPage, BadRequest>
-  /** An unpersonalised stream of `sources`. */
-  readonly stream: (sources: ReadonlyArray<FeedSource>, cursor: string | undefined, limit: number | undefined) => Effect.Effect<FeedPage, BadRequest>
-}>()("app/feed/Feed") {
+export class Feed extends Context.Service<
+  Feed,
+  {
+    readonly feed: (input: {
+      readonly type: FeedType
+      /** The signed-in viewer; personalisation needs a wallet (holdings, launches) or a user (favorites). */
+      readonly viewer: Option.Option<{ readonly walletAddress: string | null; readonly id: string }>
+      readonly cursor?: string | undefined
+      readonly limit?: number | undefined
+    }) => Effect.Effect<FeedPage, BadRequest>
+    /** An unpersonalised stream of `sources`. */
+    readonly stream: (
+      sources: ReadonlyArray<FeedSource>,
+      cursor: string | undefined,
+      limit: number | undefined
+    ) => Effect.Effect<FeedPage, BadRequest>
+  }
+>()("app/feed/Feed") {
   static readonly layer = Layer.effect(
     Feed,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* FeedRepo
-      const page = Effect.fn("Feed.page")(function*(
+      const page = Effect.fn("Feed.page")(function* (
         sources: ReadonlyArray<FeedSource>,
         viewer: Option.Option<{ readonly walletAddress: string | null; readonly id: string }>,
         cursor: string | undefined,
@@ -71,7 +86,10 @@ export class Feed extends Context.Service<Feed, {
       ) {
         const after = cursor === undefined ? Option.none() : decode(cursor)
         if (cursor !== undefined && Option.isNone(after)) {
-          return yield* new BadRequest({ code: "INVALID_CURSOR", message: "Malformed cursor: pass a nextCursor back unchanged" })
+          return yield* new BadRequest({
+            code: "INVALID_CURSOR",
+            message: "Malformed cursor: pass a nextCursor back unchanged"
+          })
         }
         const rows = yield* repo.page({
           sources,

@@ -7,21 +7,31 @@ export class FeedToken extends Schema.Class<FeedToken>("FeedToken")({
   address: Schema.String.annotate({ description: "Checksummed token address (mintAddress)" }),
   symbol: Schema.NullOr(Schema.String),
   name: Schema.NullOr(Schema.String),
-  image: Schema.NullOr(Schema.String).annotate({ description: "Token image from its claim or launch (`/v1/images/…`), null if none" })
+  image: Schema.NullOr(Schema.String).annotate({
+    description: "Token image from its claim or launch (`/v1/images/…`), null if none"
+  })
 }) {}
 
 export class FeedActor extends Schema.Class<FeedActor>("FeedActor")({
-  walletAddress: Schema.NullOr(Schema.String).annotate({ description: "Checksummed; null for a user without a wallet" }),
-  userId: Schema.NullOr(Schema.String).annotate({ description: "The wallet's user; null if it never signed in or is hidden" }),
+  walletAddress: Schema.NullOr(Schema.String).annotate({
+    description: "Checksummed; null for a user without a wallet"
+  }),
+  userId: Schema.NullOr(Schema.String).annotate({
+    description: "The wallet's user; null if it never signed in or is hidden"
+  }),
   username: Schema.NullOr(Schema.String),
   name: Schema.NullOr(Schema.String),
   image: Schema.NullOr(Schema.String)
 }) {}
 
 export class FeedItem extends Schema.Class<FeedItem>("FeedItem")({
-  id: Schema.String.annotate({ description: "Stable item id: `launch:<block>:<log>`, `fuel:<block>:<log>`, `yap:<id>`, `shill:<code>`" }),
+  id: Schema.String.annotate({
+    description: "Stable item id: `launch:<block>:<log>`, `fuel:<block>:<log>`, `yap:<id>`, `shill:<code>`"
+  }),
   type: Schema.Literals(["LAUNCH", "YAP", "FUEL", "SHILL"]),
-  at: Schema.String.annotate({ description: "ISO 8601: block time for chain events, creation time for yaps and shills" }),
+  at: Schema.String.annotate({
+    description: "ISO 8601: block time for chain events, creation time for yaps and shills"
+  }),
   token: FeedToken,
   actor: FeedActor.annotate({ description: "The creator (LAUNCH), giver (FUEL), author (YAP) or sharer (SHILL)" }),
   amount: Schema.NullOr(Schema.String).annotate({ description: "FUEL: wei given (decimal string)" }),
@@ -34,7 +44,9 @@ export class FeedItem extends Schema.Class<FeedItem>("FeedItem")({
 
 export class FeedPage extends Schema.Class<FeedPage>("FeedPage")({
   items: Schema.Array(FeedItem),
-  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null at the end" })
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null at the end"
+  })
 }) {}
 
 export const FEED_RULES =

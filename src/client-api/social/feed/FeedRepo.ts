@@ -101,34 +101,57 @@ const BRANCHES: Record<FeedSource, Branch> = {
  * branches is merged by the same order. Tier 0 = items about tokens the viewer created, holds or favorited; tier 1 =
  * the rest (anonymous: everything is tier 1).
  */
-export class FeedRepo extends Context.Service<FeedRepo, {
-  readonly page: (input: {
-    readonly sources: ReadonlyArray<FeedSource>
-    /** The viewer (lower-case wallet, user id); none = anonymous. */
-    readonly viewer: Option.Option<{ readonly wallet: string; readonly userId: string }>
-    readonly after: Option.Option<FeedPosition>
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<FeedRow>>
-}>()("app/feed/FeedRepo") {
+export class FeedRepo extends Context.Service<
+  FeedRepo,
+  {
+    readonly page: (input: {
+      readonly sources: ReadonlyArray<FeedSource>
+      /** The viewer (lower-case wallet, user id); none = anonymous. */
+      readonly viewer: Option.Option<{ readonly wallet: string; readonly userId: string }>
+      readonly after: Option.Option<FeedPosition>
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<FeedRow>>
+  }
+>()("app/feed/FeedRepo") {
   static readonly layer = Layer.effect(
     FeedRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const { chainId } = yield* Chain
       // The comments feature's tables (yaps, favorites) are read only where they exist.
       const has = (table: string) =>
-        sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.pipe(Effect.map((rows) => rows[0]?.t != null), Effect.orDie)
-      const available = new Set<FeedSource>(["LAUNCH", "FUEL", "SHILL", ...((yield* has("comments")) ? ["YAP" as const] : [])])
+        sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.pipe(
+          Effect.map((rows) => rows[0]?.t != null),
+          Effect.orDie
+        )
+      const available = new Set<FeedSource>([
+        "LAUNCH",
+        "FUEL",
+        "SHILL",
+        ...((yield* has("comments")) ? ["YAP" as const] : [])
+      ])
       const favorites = yield* has("favorites")
       const raw = (text: string) => sql.unsafe(text.replaceAll("$chain", String(chainId)))
       const ts = (us: string) => sql`(timestamptz 'epoch' + ${us}::bigint * interval '1 microsecond')`
 
       /** Rows of one source and tier strictly after `after` in the feed order, at most `n`. */
-      const branch = (source: FeedSource, tier: 0 | 1, personal: boolean, after: Option.Option<FeedPosition>, n: number) => {
+      const branch = (
+        source: FeedSource,
+        tier: 0 | 1,
+        personal: boolean,
+        after: Option.Option<FeedPosition>,
+        n: number
+      ) => {
         const b = BRANCHES[source]
         const src = RANK[source]
-        const rel = !personal ? sql`` : tier === 0 ? sql`AND x.token IN (SELECT token FROM rel)` : sql`AND x.token NOT IN (SELECT token FROM rel)`
-        const snapshot = b.chain ? sql`AND x.block_number <= (SELECT blk FROM as_of)` : sql`AND ${raw(b.at)} <= (SELECT at FROM as_of)`
+        const rel = !personal
+          ? sql``
+          : tier === 0
+            ? sql`AND x.token IN (SELECT token FROM rel)`
+            : sql`AND x.token NOT IN (SELECT token FROM rel)`
+        const snapshot = b.chain
+          ? sql`AND x.block_number <= (SELECT blk FROM as_of)`
+          : sql`AND ${raw(b.at)} <= (SELECT at FROM as_of)`
         const position = Option.match(after, {
           onNone: () => sql``,
           onSome: (p) => {
@@ -141,7 +164,9 @@ export class FeedRepo extends Context.Service<FeedRepo, {
         })
         const order = [b.at, ...b.order].map((c) => `${c} DESC`).join(", ")
         // Tokens an admin hid (token_hides) disappear from every feed.
-        const visible = raw(`AND NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = $chain AND h.token_address = x.token)`)
+        const visible = raw(
+          `AND NOT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = $chain AND h.token_address = x.token)`
+        )
         return sql`(SELECT ${sql.unsafe(`'${source}'`)} AS type, ${raw(b.at)} AS at, ${src} AS src, (${raw(b.seq)})::bigint AS seq,
             ${tier} AS tier, ${raw(b.columns)}
           FROM ${raw(b.table)} WHERE ${raw(b.where)} ${rel} ${snapshot} ${position} ${visible}
@@ -153,8 +178,12 @@ export class FeedRepo extends Context.Service<FeedRepo, {
           const personal = Option.isSome(viewer)
           const wallet = Option.match(viewer, { onNone: () => "", onSome: (v) => v.wallet })
           const userId = Option.match(viewer, { onNone: () => null, onSome: (v) => v.userId })
-          const tiers: ReadonlyArray<0 | 1> = !personal ? [1] : Option.match(after, { onNone: () => [0, 1], onSome: (p) => (p.tier === 0 ? [0, 1] : [1]) })
-          const branches = sources.filter((s) => available.has(s)).flatMap((s) => tiers.map((t) => branch(s, t, personal, after, limit + 1)))
+          const tiers: ReadonlyArray<0 | 1> = !personal
+            ? [1]
+            : Option.match(after, { onNone: () => [0, 1], onSome: (p) => (p.tier === 0 ? [0, 1] : [1]) })
+          const branches = sources
+            .filter((s) => available.has(s))
+            .flatMap((s) => tiers.map((t) => branch(s, t, personal, after, limit + 1)))
           const asOf = Option.match(after, {
             onNone: () =>
               sql`SELECT coalesce((SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}), 0) AS blk, now() AS at`,
@@ -169,9 +198,11 @@ export class FeedRepo extends Context.Service<FeedRepo, {
                 SELECT token, 'CREATED' AS reason, 1 AS r FROM launches WHERE chain_id = ${chainId} AND creator = ${wallet}
                 UNION ALL
                 SELECT token, 'HOLDING', 2 FROM token_balances WHERE chain_id = ${chainId} AND holder = ${wallet} AND balance > 0
-                ${favorites && userId !== null
-                  ? sql`UNION ALL SELECT target_id, 'FAVORITE', 3 FROM favorites WHERE user_id = ${userId} AND target_type = 'token'`
-                  : sql``}
+                ${
+                  favorites && userId !== null
+                    ? sql`UNION ALL SELECT target_id, 'FAVORITE', 3 FROM favorites WHERE user_id = ${userId} AND target_type = 'token'`
+                    : sql``
+                }
               ) x ORDER BY token, r
             )
             SELECT i.type, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS at_us, i.src, i.seq::text AS seq, i.k,

@@ -29,7 +29,9 @@ export class FuelTransaction extends Schema.Class<FuelTransaction>("FuelTransact
 }) {}
 
 export class FuelTransactionPage extends Schema.Class<FuelTransactionPage>("FuelTransactionPage")({
-  walletAddress: Schema.NullOr(Schema.String).annotate({ description: "The wallet the page is about (null: no wallet)" }),
+  walletAddress: Schema.NullOr(Schema.String).annotate({
+    description: "The wallet the page is about (null: no wallet)"
+  }),
   items: Schema.Array(FuelTransaction).annotate({ description: "Newest first (block, then log index)" }),
   nextCursor: Schema.NullOr(Schema.String).annotate({
     description: "Pass as `cursor` for the next page; null at the end. Pages are stable while new fuel arrives."
@@ -52,7 +54,9 @@ export class FuelCredits extends Schema.Class<FuelCredits>("FuelCredits")({
     description: "The caller's wallet; null for an identity-provider user without a wallet (on-chain parts are 0)"
   }),
   balance: Wei.annotate({ description: "withdrawable + giftCredits: what the caller can use now" }),
-  withdrawable: Wei.annotate({ description: "Pending fuel of the caller's non-graduated tokens: withdraw(token) pays it" }),
+  withdrawable: Wei.annotate({
+    description: "Pending fuel of the caller's non-graduated tokens: withdraw(token) pays it"
+  }),
   locked: Wei.annotate({ description: "Pending fuel of graduated tokens (stays in the vault)" }),
   received: Wei.annotate({ description: "All fuel ever given to the caller's tokens" }),
   withdrawn: Wei.annotate({ description: "All fuel the caller's tokens paid out" }),
@@ -60,5 +64,7 @@ export class FuelCredits extends Schema.Class<FuelCredits>("FuelCredits")({
     description: "Off-chain fuel credits from daily gifts (POST /v1/gifts); they never move on chain"
   }),
   tokens: Schema.Array(TokenFuelBalance).annotate({ description: "Per token created by the caller that got fuel" }),
-  indexedBlock: Schema.NullOr(Schema.String).annotate({ description: "The indexer's last committed block: figures are as of it" })
+  indexedBlock: Schema.NullOr(Schema.String).annotate({
+    description: "The indexer's last committed block: figures are as of it"
+  })
 }) {}

@@ -17,28 +17,36 @@ export class FuelApi extends HttpApiGroup.make("fuel")
   .add(
     HttpApiEndpoint.get("getFuelCredits", "/v1/fuel/credits", { success: FuelCredits })
       .middleware(Authentication)
-      .annotateMerge(doc(
-        "My fuel balance",
-        `${MODEL} \`withdrawable\` = Σ(received − withdrawn) over the caller's non-graduated tokens (equal to ` +
-          "Σ FuelVault.fuelOf(token)); `locked` the same over graduated tokens; `giftCredits` = off-chain credits " +
-          "from claimed gifts (see /v1/gifts); `balance` = withdrawable + giftCredits."
-      )),
+      .annotateMerge(
+        doc(
+          "My fuel balance",
+          `${MODEL} \`withdrawable\` = Σ(received − withdrawn) over the caller's non-graduated tokens (equal to ` +
+            "Σ FuelVault.fuelOf(token)); `locked` the same over graduated tokens; `giftCredits` = off-chain credits " +
+            "from claimed gifts (see /v1/gifts); `balance` = withdrawable + giftCredits."
+        )
+      ),
     HttpApiEndpoint.get("listFuelReceived", "/v1/fuel/received", {
       query: pageQueryFields,
       success: FuelTransactionPage,
       error: BadRequest
-    }).middleware(Authentication).annotateMerge(doc(
-      "Fuel I received",
-      `Tips (FuelGiven) to tokens the caller created, newest first; counterparty = the giver. ${MODEL}`
-    )),
+    })
+      .middleware(Authentication)
+      .annotateMerge(
+        doc(
+          "Fuel I received",
+          `Tips (FuelGiven) to tokens the caller created, newest first; counterparty = the giver. ${MODEL}`
+        )
+      ),
     HttpApiEndpoint.get("listFuelGiven", "/v1/fuel/given", {
       query: pageQueryFields,
       success: FuelTransactionPage,
       error: BadRequest
-    }).middleware(Authentication).annotateMerge(doc(
-      "Fuel I gave",
-      `Tips the caller's wallet sent, newest first; counterparty = the token's creator. ${MODEL}`
-    ))
+    })
+      .middleware(Authentication)
+      .annotateMerge(
+        doc("Fuel I gave", `Tips the caller's wallet sent, newest first; counterparty = the token's creator. ${MODEL}`)
+      )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Fuel", description: "Tips to token creators, from indexed FuelVault events" }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({ title: "Fuel", description: "Tips to token creators, from indexed FuelVault events" })
+  ) {}

@@ -6,7 +6,8 @@ import { decodeEventCursor, encodeEventCursor } from "../../../platform/EventCur
 import { FuelCredits, FuelTransactionPage, TokenFuelBalance } from "./Fuel.ts"
 import { FuelRepo, type FuelSide, toFuelTransaction } from "./FuelRepo.ts"
 
-export const invalidCursor = () => new BadRequest({ code: "INVALID_CURSOR", message: "Malformed cursor: pass a nextCursor back unchanged" })
+export const invalidCursor = () =>
+  new BadRequest({ code: "INVALID_CURSOR", message: "Malformed cursor: pass a nextCursor back unchanged" })
 
 export interface FuelPageInput {
   /** Null (an account without a wallet): an empty page. */
@@ -21,18 +22,24 @@ export interface FuelPageInput {
  * minus fuel withdrawn (= FuelVault.fuelOf); it is withdrawable until the token graduates, locked after. Gift credits
  * (off-chain) add to the usable balance. Everything is summed from indexed events at read time.
  */
-export class FuelLedger extends Context.Service<FuelLedger, {
-  readonly page: (input: FuelPageInput) => Effect.Effect<FuelTransactionPage, BadRequest>
-  readonly credits: (user: { readonly id: string; readonly walletAddress: string | null }) => Effect.Effect<FuelCredits>
-  readonly counts: (wallet: string) => Effect.Effect<{ readonly given: number; readonly received: number }>
-}>()("app/fuel/FuelLedger") {
+export class FuelLedger extends Context.Service<
+  FuelLedger,
+  {
+    readonly page: (input: FuelPageInput) => Effect.Effect<FuelTransactionPage, BadRequest>
+    readonly credits: (user: {
+      readonly id: string
+      readonly walletAddress: string | null
+    }) => Effect.Effect<FuelCredits>
+    readonly counts: (wallet: string) => Effect.Effect<{ readonly given: number; readonly received: number }>
+  }
+>()("app/fuel/FuelLedger") {
   static readonly layer = Layer.effect(
     FuelLedger,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* FuelRepo
       const { chainId } = yield* Chain
 
-      const page = Effect.fn("FuelLedger.page")(function*(input: FuelPageInput) {
+      const page = Effect.fn("FuelLedger.page")(function* (input: FuelPageInput) {
         const before = input.cursor === undefined ? Option.none() : decodeEventCursor(input.cursor)
         if (input.cursor !== undefined && Option.isNone(before)) return yield* invalidCursor()
         if (input.wallet === null) return new FuelTransactionPage({ walletAddress: null, items: [], nextCursor: null })
@@ -50,13 +57,22 @@ export class FuelLedger extends Context.Service<FuelLedger, {
         })
       })
 
-      const credits = Effect.fn("FuelLedger.credits")(function*(user: { readonly id: string; readonly walletAddress: string | null }) {
-        const [rows, gifts, block] = yield* Effect.all([
-          user.walletAddress === null ? Effect.succeed([]) : repo.creditsByToken(chainId, user.walletAddress),
-          repo.giftCredits(user.id),
-          repo.indexedBlock(chainId)
-        ], { concurrency: "unbounded" })
-        let received = 0n, withdrawn = 0n, withdrawable = 0n, locked = 0n
+      const credits = Effect.fn("FuelLedger.credits")(function* (user: {
+        readonly id: string
+        readonly walletAddress: string | null
+      }) {
+        const [rows, gifts, block] = yield* Effect.all(
+          [
+            user.walletAddress === null ? Effect.succeed([]) : repo.creditsByToken(chainId, user.walletAddress),
+            repo.giftCredits(user.id),
+            repo.indexedBlock(chainId)
+          ],
+          { concurrency: "unbounded" }
+        )
+        let received = 0n,
+          withdrawn = 0n,
+          withdrawable = 0n,
+          locked = 0n
         const tokens = rows.map((row) => {
           const pending = BigInt(row.received) - BigInt(row.withdrawn)
           received += BigInt(row.received)

@@ -48,35 +48,42 @@ export const toFuelTransaction = (row: TxRow, side: "given" | "received") =>
  * `fuel_events` (a reorg deletes the rows of removed blocks in the indexer's transaction, so reads are reorg-safe by
  * construction). Addresses are stored lower-case by the indexer.
  */
-export class FuelRepo extends Context.Service<FuelRepo, {
-  /** Tips (FuelGiven) of `wallet` on `side`, newest first, strictly below `before`; `limit + 1` rows to detect a next page. */
-  readonly transactions: (input: {
-    readonly chainId: number
-    readonly wallet: string
-    readonly side: FuelSide
-    readonly before: Option.Option<EventPosition>
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<TxRow>>
-  /** Per token created by `wallet`: fuel received and withdrawn. */
-  readonly creditsByToken: (chainId: number, wallet: string) => Effect.Effect<ReadonlyArray<CreditRow>>
-  /** Off-chain credits from claimed gifts (wei). */
-  readonly giftCredits: (userId: string) => Effect.Effect<string>
-  readonly indexedBlock: (chainId: number) => Effect.Effect<Option.Option<string>>
-  /** Number of tips `wallet` sent and received (FuelGiven events). */
-  readonly counts: (chainId: number, wallet: string) => Effect.Effect<{ readonly given: number; readonly received: number }>
-}>()("app/fuel/FuelRepo") {
+export class FuelRepo extends Context.Service<
+  FuelRepo,
+  {
+    /** Tips (FuelGiven) of `wallet` on `side`, newest first, strictly below `before`; `limit + 1` rows to detect a next page. */
+    readonly transactions: (input: {
+      readonly chainId: number
+      readonly wallet: string
+      readonly side: FuelSide
+      readonly before: Option.Option<EventPosition>
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<TxRow>>
+    /** Per token created by `wallet`: fuel received and withdrawn. */
+    readonly creditsByToken: (chainId: number, wallet: string) => Effect.Effect<ReadonlyArray<CreditRow>>
+    /** Off-chain credits from claimed gifts (wei). */
+    readonly giftCredits: (userId: string) => Effect.Effect<string>
+    readonly indexedBlock: (chainId: number) => Effect.Effect<Option.Option<string>>
+    /** Number of tips `wallet` sent and received (FuelGiven events). */
+    readonly counts: (
+      chainId: number,
+      wallet: string
+    ) => Effect.Effect<{ readonly given: number; readonly received: number }>
+  }
+>()("app/fuel/FuelRepo") {
   static readonly layer = Layer.effect(
     FuelRepo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       return FuelRepo.of({
         transactions: ({ before, chainId, limit, side, wallet }) => {
           const w = wallet.toLowerCase()
-          const who = side === "given"
-            ? sql`f.sender = ${w}`
-            : side === "received"
-            ? sql`f.creator = ${w}`
-            : sql`(f.sender = ${w} OR f.creator = ${w})`
+          const who =
+            side === "given"
+              ? sql`f.sender = ${w}`
+              : side === "received"
+                ? sql`f.creator = ${w}`
+                : sql`(f.sender = ${w} OR f.creator = ${w})`
           const below = Option.match(before, {
             onNone: () => sql``,
             onSome: (p) => sql`AND (f.block_number, f.log_index) < (${p.blockNumber}::bigint, ${p.logIndex})`
@@ -101,16 +108,26 @@ export class FuelRepo extends Context.Service<FuelRepo, {
             GROUP BY f.token, t.symbol, t.graduated_at
             ORDER BY f.token`.pipe(Effect.orDie),
         giftCredits: (userId) =>
-          sql<{ total: string }>`SELECT coalesce(sum(amount), 0)::text AS total FROM gift_claims WHERE user_id = ${userId}`
-            .pipe(Effect.map((rows) => rows[0]?.total ?? "0"), Effect.orDie),
+          sql<{
+            total: string
+          }>`SELECT coalesce(sum(amount), 0)::text AS total FROM gift_claims WHERE user_id = ${userId}`.pipe(
+            Effect.map((rows) => rows[0]?.total ?? "0"),
+            Effect.orDie
+          ),
         indexedBlock: (chainId) =>
-          sql<{ blockNumber: string }>`SELECT block_number::text AS block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}`
-            .pipe(Effect.map((rows) => Option.fromNullishOr(rows[0]?.blockNumber)), Effect.orDie),
+          sql<{
+            blockNumber: string
+          }>`SELECT block_number::text AS block_number FROM indexer_checkpoints WHERE chain_id = ${chainId}`.pipe(
+            Effect.map((rows) => Option.fromNullishOr(rows[0]?.blockNumber)),
+            Effect.orDie
+          ),
         counts: (chainId, wallet) =>
           sql<{ given: number; received: number }>`
             SELECT (SELECT count(*)::int FROM fuel_events WHERE chain_id = ${chainId} AND kind = 'given' AND sender = ${wallet.toLowerCase()}) AS given,
-                   (SELECT count(*)::int FROM fuel_events WHERE chain_id = ${chainId} AND kind = 'given' AND creator = ${wallet.toLowerCase()}) AS received`
-            .pipe(Effect.map((rows) => rows[0]!), Effect.orDie)
+                   (SELECT count(*)::int FROM fuel_events WHERE chain_id = ${chainId} AND kind = 'given' AND creator = ${wallet.toLowerCase()}) AS received`.pipe(
+            Effect.map((rows) => rows[0]!),
+            Effect.orDie
+          )
       })
     })
   )

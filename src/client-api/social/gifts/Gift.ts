@@ -39,7 +39,9 @@ export class GiftPreparation extends Schema.Class<GiftPreparation>("GiftPreparat
   amount: Wei.annotate({ description: "What POST /v1/gifts with this ticket will credit" }),
   streak: Schema.Int,
   ticket: Schema.String.annotate({ description: "Pass to POST /v1/gifts; bound to the caller and this cycle" }),
-  ticketExpiresAt: Schema.String.annotate({ description: "ISO 8601; GIFT_TICKET_TTL_SECONDS (default 300) after prepare" })
+  ticketExpiresAt: Schema.String.annotate({
+    description: "ISO 8601; GIFT_TICKET_TTL_SECONDS (default 300) after prepare"
+  })
 }) {}
 
 export const GiftClaimRequest = Schema.Struct({

@@ -24,10 +24,19 @@ export const signTicket = (key: Buffer, claims: TicketClaims): string => {
 export const verifyTicket = (key: Buffer, ticket: string): Option.Option<TicketClaims> => {
   const parts = ticket.split(".")
   if (parts.length !== 7 || parts[0] !== "v1") return Option.none()
-  const [, userId, cycle, amount, streak, expires, given] = parts as [string, string, string, string, string, string, string]
+  const [, userId, cycle, amount, streak, expires, given] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string
+  ]
   const expected = Buffer.from(mac(key, parts.slice(0, 6).join(".")))
   const actual = Buffer.from(given)
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return Option.none()
-  if (!/^\d+$/.test(cycle) || !/^\d+$/.test(amount) || !/^\d+$/.test(streak) || !/^\d+$/.test(expires)) return Option.none()
+  if (!/^\d+$/.test(cycle) || !/^\d+$/.test(amount) || !/^\d+$/.test(streak) || !/^\d+$/.test(expires))
+    return Option.none()
   return Option.some({ userId, cycle: Number(cycle), amount, streak: Number(streak), expiresAtMs: Number(expires) })
 }

@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { getAddress } from "viem"
@@ -17,17 +17,24 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const newCode = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("")
 
 const tokenNotFound = (mint: string) =>
-  new NotFound({ code: "TOKEN_NOT_FOUND", message: "No launched token at this address", details: { mintAddress: mint } })
+  new NotFound({
+    code: "TOKEN_NOT_FOUND",
+    message: "No launched token at this address",
+    details: { mintAddress: mint }
+  })
 
 /** Share links: one per (user, token), created on first request; the redirect counts visits atomically. */
-export class Shares extends Context.Service<Shares, {
-  readonly create: (userId: string, mintAddress: string) => Effect.Effect<ShareLink, NotFound | Gone>
-  /** Counts the visit and returns the redirect target. */
-  readonly visit: (code: string) => Effect.Effect<string, NotFound>
-}>()("app/shares/Shares") {
+export class Shares extends Context.Service<
+  Shares,
+  {
+    readonly create: (userId: string, mintAddress: string) => Effect.Effect<ShareLink, NotFound | Gone>
+    /** Counts the visit and returns the redirect target. */
+    readonly visit: (code: string) => Effect.Effect<string, NotFound>
+  }
+>()("app/shares/Shares") {
   static readonly layer = Layer.effect(
     Shares,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const { chainId } = yield* Chain
       const template = yield* Config.String("SHARE_REDIRECT_TEMPLATE").pipe(Config.withDefault("/tokens/{mintAddress}"))
@@ -50,18 +57,23 @@ export class Shares extends Context.Service<Shares, {
           Effect.map((rows) => rows[0]!),
           // A code already taken by another link (1 in 62^8 per existing link): draw again.
           Effect.catchTag("SqlError", (e) =>
-            e.reason._tag === "UniqueViolation" ? insert(userId, token) : Effect.die(e))
+            e.reason._tag === "UniqueViolation" ? insert(userId, token) : Effect.die(e)
+          )
         )
 
       return Shares.of({
-        create: Effect.fn("Shares.create")(function*(userId: string, mintAddress: string) {
+        create: Effect.fn("Shares.create")(function* (userId: string, mintAddress: string) {
           const token = mintAddress.toLowerCase()
           const known = yield* sql<{ hidden: boolean }>`
             SELECT EXISTS (SELECT 1 FROM token_hides h WHERE h.chain_id = t.chain_id AND h.token_address = t.address) AS hidden
             FROM tokens t WHERE t.chain_id = ${chainId} AND t.address = ${token} AND t.is_launch`.pipe(Effect.orDie)
           if (known.length === 0) return yield* tokenNotFound(mintAddress)
           if (known[0]!.hidden) {
-            return yield* new Gone({ code: "TOKEN_DELETED", message: "The token was removed by an admin", details: { mintAddress } })
+            return yield* new Gone({
+              code: "TOKEN_DELETED",
+              message: "The token was removed by an admin",
+              details: { mintAddress }
+            })
           }
           return toLink(yield* insert(userId, token))
         }),
@@ -70,10 +82,12 @@ export class Shares extends Context.Service<Shares, {
             UPDATE share_links SET visits = visits + 1, last_visit_at = now() WHERE code = ${code} RETURNING token`.pipe(
             Effect.orDie,
             Effect.map((rows) => Option.fromNullishOr(rows[0])),
-            Effect.flatMap(Option.match({
-              onNone: () => Effect.fail(new NotFound({ code: "SHARE_NOT_FOUND", message: "No such share link" })),
-              onSome: (row) => Effect.succeed(targetOf(row.token))
-            }))
+            Effect.flatMap(
+              Option.match({
+                onNone: () => Effect.fail(new NotFound({ code: "SHARE_NOT_FOUND", message: "No such share link" })),
+                onSome: (row) => Effect.succeed(targetOf(row.token))
+              })
+            )
           )
       })
     })

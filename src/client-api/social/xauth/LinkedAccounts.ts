@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { BadRequest } from "../../../platform/ApiError.ts"
 import { XAuthCipher } from "./XAuthCipher.ts"
@@ -10,18 +10,24 @@ const isCalendarDate = (ymd: string) => new Date(`${ymd}T00:00:00Z`).toISOString
 const aad = (userId: string, provider: string, field: "access" | "refresh") => `${userId}|${provider}|${field}`
 
 /** Linked social accounts: tokens encrypted (XAuthCipher) before they reach SQL; one row per user and provider. */
-export class LinkedAccounts extends Context.Service<LinkedAccounts, {
-  readonly store: (userId: string, request: typeof StoreTokensRequest.Type) => Effect.Effect<LinkedAccount, BadRequest>
-  /** For server-side use by a future integration (posting shares); no route returns it. */
-  readonly accessToken: (userId: string, provider: "x") => Effect.Effect<string | null>
-}>()("app/xauth/LinkedAccounts") {
+export class LinkedAccounts extends Context.Service<
+  LinkedAccounts,
+  {
+    readonly store: (
+      userId: string,
+      request: typeof StoreTokensRequest.Type
+    ) => Effect.Effect<LinkedAccount, BadRequest>
+    /** For server-side use by a future integration (posting shares); no route returns it. */
+    readonly accessToken: (userId: string, provider: "x") => Effect.Effect<string | null>
+  }
+>()("app/xauth/LinkedAccounts") {
   static readonly layer = Layer.effect(
     LinkedAccounts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const cipher = yield* XAuthCipher
       return LinkedAccounts.of({
-        store: Effect.fn("LinkedAccounts.store")(function*(userId, r) {
+        store: Effect.fn("LinkedAccounts.store")(function* (userId, r) {
           const provider = r.provider ?? "x"
           const now = new Date(yield* Clock.currentTimeMillis)
           const expiresAt = r.expiresAt === undefined ? null : new Date(r.expiresAt)
@@ -35,7 +41,8 @@ export class LinkedAccounts extends Context.Service<LinkedAccounts, {
             username: r.username ?? null,
             scope: r.scope ?? null,
             accessTokenEnc: cipher.encrypt(r.accessToken, aad(userId, provider, "access")),
-            refreshTokenEnc: r.refreshToken === undefined ? null : cipher.encrypt(r.refreshToken, aad(userId, provider, "refresh")),
+            refreshTokenEnc:
+              r.refreshToken === undefined ? null : cipher.encrypt(r.refreshToken, aad(userId, provider, "refresh")),
             keyId: cipher.keyId,
             expiresAt,
             updatedAt: now
@@ -45,7 +52,9 @@ export class LinkedAccounts extends Context.Service<LinkedAccounts, {
             ON CONFLICT (user_id, provider) DO UPDATE SET
               account_id = excluded.account_id, username = excluded.username, scope = excluded.scope,
               access_token_enc = excluded.access_token_enc, refresh_token_enc = excluded.refresh_token_enc,
-              key_id = excluded.key_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+              key_id = excluded.key_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at`.pipe(
+            Effect.orDie
+          )
           return new LinkedAccount({
             provider,
             accountId: row.accountId,

@@ -11,12 +11,15 @@ import { AppConfig } from "../../../platform/AppConfig.ts"
  * generated on first start into `$DATA_DIR/secrets/x-auth.key` (mode 0600). It is never written to the database,
  * so a database dump alone reveals no token. Several API hosts must share the key through the environment.
  */
-export class XAuthCipher extends Context.Service<XAuthCipher, {
-  /** First 8 hex digits of sha256(key): stored beside each value to detect a changed key. */
-  readonly keyId: string
-  readonly encrypt: (plaintext: string, aad: string) => Buffer
-  readonly decrypt: (sealed: Buffer, aad: string) => Option.Option<string>
-}>()("app/xauth/XAuthCipher") {
+export class XAuthCipher extends Context.Service<
+  XAuthCipher,
+  {
+    /** First 8 hex digits of sha256(key): stored beside each value to detect a changed key. */
+    readonly keyId: string
+    readonly encrypt: (plaintext: string, aad: string) => Buffer
+    readonly decrypt: (sealed: Buffer, aad: string) => Option.Option<string>
+  }
+>()("app/xauth/XAuthCipher") {
   static readonly make = (key: Buffer) => {
     if (key.length !== 32) throw new Error("AES-256-GCM needs a 32-byte key")
     return XAuthCipher.of({
@@ -43,7 +46,7 @@ export class XAuthCipher extends Context.Service<XAuthCipher, {
 
   static readonly layer = Layer.effect(
     XAuthCipher,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fromEnv = yield* keyConfig
       if (Option.isSome(fromEnv)) return XAuthCipher.make(fromEnv.value)
       const { dataDir } = yield* AppConfig
@@ -59,7 +62,9 @@ const keyConfig = Config.option(Config.Redacted("X_AUTH_ENCRYPTION_KEY")).pipe(
     const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64")
     return key.length === 32
       ? Config.succeed(Option.some(key))
-      : Config.fail(new ConfigProvider.SourceError({ message: "X_AUTH_ENCRYPTION_KEY: 32 bytes as 64 hex digits or base64" }))
+      : Config.fail(
+          new ConfigProvider.SourceError({ message: "X_AUTH_ENCRYPTION_KEY: 32 bytes as 64 hex digits or base64" })
+        )
   })
 )
 
