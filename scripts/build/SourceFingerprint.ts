@@ -52,7 +52,10 @@ export const buildNeeded = (root: string): { readonly fingerprint: string; reado
   const fingerprint = sourceFingerprint(root, [...buildIncludes(root), ...buildConfigFiles])
   const built = builtFingerprint(root)
   const reason =
-    !NodeFs.existsSync(NodePath.join(root, "dist", "src", "main.js")) || built === undefined
+    // GraphiQL's bundle is part of the build (npm run build): a dist/ without it would serve /v1/graphql a 503.
+    !NodeFs.existsSync(NodePath.join(root, "dist", "src", "main.js")) ||
+    !NodeFs.existsSync(NodePath.join(root, "dist", "graphiql", "manifest.json")) ||
+    built === undefined
       ? "no build yet"
       : built !== fingerprint
         ? "sources changed since the last build"

@@ -20,6 +20,7 @@ const project = () => {
   write("layers/App.ts", "export {}\n")
   const built = () => {
     write("dist/src/main.js", "console.log(1)\n")
+    write("dist/graphiql/manifest.json", "{}\n")
     NodeFs.writeFileSync(fingerprintFile(root), `${buildNeeded(root).fingerprint}\n`)
   }
   return { root, write, built, cleanup: () => NodeFs.rmSync(root, { recursive: true, force: true }) }
@@ -70,6 +71,18 @@ describe("npm start builds only when the sources changed (scripts/build-if-chang
       p.write("src/node_modules/x/index.js", "1\n")
       assert.isUndefined(buildNeeded(p.root).reason)
       NodeFs.rmSync(NodePath.join(p.root, "dist/src/main.js"))
+      assert.strictEqual(buildNeeded(p.root).reason, "no build yet")
+    } finally {
+      p.cleanup()
+    }
+  })
+
+  it("a dist/ without GraphiQL's bundle rebuilds (the page would answer 503)", () => {
+    const p = project()
+    try {
+      p.built()
+      assert.isUndefined(buildNeeded(p.root).reason)
+      NodeFs.rmSync(NodePath.join(p.root, "dist/graphiql"), { recursive: true })
       assert.strictEqual(buildNeeded(p.root).reason, "no build yet")
     } finally {
       p.cleanup()
