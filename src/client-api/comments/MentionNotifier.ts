@@ -8,7 +8,7 @@ import { excerpt } from "./Mentions.ts"
  * COMMENT_MENTION notifications of a comment (new or edited), in the caller's transaction. The author is never
  * notified of their own mention, and the dedupe key (comment, user) makes a user notified once per comment however
  * often an edit mentions them again. Over a comment's life at most COMMENT_MENTION_LIFETIME_CAP distinct users are
- * notified (issue 23 L2): an edit loop that swaps the names mentioned cannot reach every user.
+ * notified (docs/SECURITY.md): an edit loop that swaps the names mentioned cannot reach every user.
  */
 export class MentionNotifier extends Context.Service<
   MentionNotifier,

@@ -90,7 +90,7 @@ export class SessionsRepo extends Context.Service<
             Effect.orDie
           ),
         // Anonymous reports (no user) are kept 30 days: each insert purges up to 100 older ones, as nonces are
-        // purged when issued (issue 23 L4: an anonymous loop wrote a row per call forever).
+        // purged when issued (docs/SECURITY.md: an anonymous loop wrote a row per call forever).
         recordWalletState: (row) =>
           sql`
             WITH purged AS (
