@@ -2,16 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { decodeJwt, SignJWT } from "jose"
 import { SqlClient } from "effect/sql"
-import {
-  AccountsServer,
-  bearer,
-  client,
-  newAccount,
-  postJson,
-  signIn,
-  TEST_JWT_SECRET,
-  tokenFor
-} from "../sessions/support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { AccountsServer, newAccount, signIn, TEST_JWT_SECRET, tokenFor } from "../sessions/support.ts"
 
 const admin = newAccount()
 

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 import { Chromium } from "./Chromium.ts"
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")

@@ -2,8 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import type { Page } from "playwright-core"
 import { FireLaunchAbi } from "../../contracts/generated/FireLaunch.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 import { Chromium } from "./Chromium.ts"
 
 const queryEditor = (page: Page) => page.locator(".graphiql-query-editor .view-lines")

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { newAccount, postJson } from "../sessions/support.ts"
+import { postJson } from "../support/http.ts"
+import { newAccount } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "../social/support.ts"
 import { launchedTokens, type Member, member, notificationsOf, send } from "./support.ts"
 

@@ -2,9 +2,10 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import * as NodeHttp from "node:http"
 import type { LocalAccount } from "viem/accounts"
-import { baseUrl } from "../layers/TestServer.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { bearer, client, postJson, signIn } from "../sessions/support.ts"
+import { baseUrl } from "../support/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { signIn } from "../sessions/support.ts"
 
 /** Comment-test plumbing over the social server (client + indexer over the seeded devnet). */
 

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { getAddress, parseEther } from "viem"
 import { receiptOf } from "../../scripts/devnet/tx.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 

@@ -7,7 +7,7 @@ import { type Address, getAddress } from "viem"
 import { FireGraduatorAbi, FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { artifacts, poolInitCodeHash } from "../../scripts/devnet/artifacts.ts"
 import { factoryAbi, poolAbi } from "../../scripts/devnet/abis.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 
 // The SDKs are CommonJS (ethers 5): load them the way the backend does.
 const require = createRequire(import.meta.url)

@@ -20,7 +20,7 @@ import {
   urCommands
 } from "../../scripts/devnet/abis.ts"
 import { encodePath, STABLE_FEE } from "../../scripts/devnet/seed.ts"
-import { AnvilChain, type AnvilChainShape } from "../layers/AnvilChain.ts"
+import { AnvilChain, type AnvilChainShape } from "../support/AnvilChain.ts"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 

@@ -11,7 +11,7 @@ import { apiRoutes, Listening, serveService } from "../../src/platform/http/Serv
 import { defaultRateLimitSettings } from "../../src/platform/ratelimit/RateLimitConfig.ts"
 import { RateLimitConfig, RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
 import { RateLimitStore } from "../../src/platform/ratelimit/RateLimitStore.ts"
-import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, testSettings } from "../support/TestServer.ts"
 
 /**
  * The exchange error shape and the per-IP limit, through the same stack as the exchange service (serveService

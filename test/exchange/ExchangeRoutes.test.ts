@@ -2,8 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestServices } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestServices } from "../support/TestServer.ts"
 import { erc20Abi, exchange, indexedHead, poolAbi, read } from "./support.ts"
 
 /**

@@ -4,8 +4,8 @@ import { SqlClient } from "effect/sql"
 import { type Address, maxUint128, maxUint256, parseAbi, parseEther } from "viem"
 import { positionManagerAbi, weth9Abi } from "../../scripts/devnet/abis.ts"
 import { directMinterArtifact } from "../fixtures/directMinter.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestServices } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestServices } from "../support/TestServer.ts"
 import { erc20Abi, exchange, indexedHead, npmAbi, poolAbi, read } from "./support.ts"
 
 const chainId = 31337

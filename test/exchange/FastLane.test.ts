@@ -8,7 +8,7 @@ import { fastLaneResponses } from "../../src/exchange-api/cache/ExchangeFastLane
 import { CHANGES_CHANNEL } from "../../src/indexer/IndexerChangeFeed.ts"
 import type { ServiceName } from "../../src/platform/AppConfig.ts"
 import { Listening } from "../../src/platform/http/Serve.ts"
-import { baseUrl, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, TestServices } from "../support/TestServer.ts"
 import { indexedHead } from "./support.ts"
 
 /**

@@ -3,10 +3,10 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Redis } from "effect/persistence"
 import { SqlClient } from "effect/sql"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { startServiceProcess } from "../layers/ServiceProcess.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
-import { fetchJson } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { startServiceProcess } from "../support/ServiceProcess.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
+import { fetchJson } from "../support/TestServer.ts"
 import { redisUrl } from "./support.ts"
 
 /**
@@ -22,7 +22,7 @@ layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "120 seconds" }
         `${store}: 5 per window shared by two processes; 429 with Retry-After; allowed again after the window`,
         () =>
           Effect.gen(function* () {
-            // `node src/main.ts --services exchange` over the test database and chain (test/layers/ServiceProcess.ts).
+            // `node src/main.ts --services exchange` over the test database and chain (test/support/ServiceProcess.ts).
             const env = {
               RATE_LIMIT_STORE: store,
               REDIS_URL: redisUrl,

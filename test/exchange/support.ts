@@ -1,7 +1,7 @@
 import { Effect, Schedule } from "effect"
 import { type Address, type Hex, parseAbi } from "viem"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { baseUrl, fetchJson } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { baseUrl, fetchJson } from "../support/TestServer.ts"
 
 export const poolAbi = parseAbi([
   "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)",

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { runFuzz, stillAlive, summarize } from "../../scripts/fuzz/Fuzzer.ts"
 import { FUZZ_ADMIN_KEY, startLocalJwks } from "../../scripts/fuzz/LocalJwks.ts"
 import { indexedHead } from "../exchange/support.ts"
-import { baseUrl, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, TestServices } from "../support/TestServer.ts"
 import { TEST_JWT_SECRET } from "../sessions/support.ts"
 
 /**

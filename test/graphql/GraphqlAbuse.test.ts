@@ -5,7 +5,7 @@ import { type Client, createClient } from "graphql-ws"
 import WebSocket from "ws"
 import { GraphqlConfig } from "../../src/indexer/graphql/GraphqlConfig.ts"
 import { GraphqlPoolLive } from "../../src/indexer/graphql/GraphqlDatabase.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 // Read by the indexer service as it starts (the app reads them from the environment the same way).
 process.env.GRAPHQL_TABLE_SIZES_TTL_MS = "0"

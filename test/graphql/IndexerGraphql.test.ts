@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 const gql = (query: string, variables?: Record<string, unknown>) =>
   Effect.flatMap(baseUrl("indexer"), (base) =>

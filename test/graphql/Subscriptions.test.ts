@@ -13,9 +13,9 @@ import { makePublicClient } from "../../layers/PublicClient.ts"
 import { swapRouter02Abi } from "../../scripts/devnet/abis.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { Listening } from "../../src/platform/http/Serve.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, testSettings } from "../support/TestServer.ts"
 
 /**
  * A JSON-RPC proxy in front of this file's anvil for the indexer's client only. `hold()` waits for the requests in

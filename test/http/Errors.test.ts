@@ -5,7 +5,7 @@ import { AppConfig, ServiceNames } from "../../src/platform/AppConfig.ts"
 import { NotFound } from "../../src/platform/ApiError.ts"
 import { apiRoutes, Listening, serveService } from "../../src/platform/http/Serve.ts"
 import { Validation } from "../../src/platform/http/Validation.ts"
-import { baseUrl, fetchJson, TestServices, testSettings } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices, testSettings } from "../support/TestServer.ts"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 
 /**

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { graphiqlCsp } from "../../src/indexer/graphql/GraphiqlAssets.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 const gql = (body: unknown) =>
   Effect.flatMap(baseUrl("indexer"), (base) =>

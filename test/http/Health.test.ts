@@ -2,8 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
 import { ServiceNames } from "../../src/platform/AppConfig.ts"
-import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { TestDatabaseInfo, withAdmin } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 const healthPath = { client: "/healthz", exchange: "/api/health", search: "/api/health", indexer: "/healthz" } as const
 

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { hexToBigInt, type Hex, type PublicClient } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { type Devnet, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, indexerLayer } from "./harness.ts"
 

@@ -2,14 +2,14 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makePublicClient } from "../../layers/PublicClient.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { type RpcFaults, startRpcProxy } from "../layers/RpcProxy.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { type RpcFaults, startRpcProxy } from "../support/RpcProxy.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { type Devnet, headOf, seed, startDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 import { rangeErrorVectors } from "./rpc-error-vectors.ts"
 
 /**
- * The indexer reads the seeded devnet through the fault-injecting proxy (test/layers/RpcProxy.ts), one fault at a
+ * The indexer reads the seeded devnet through the fault-injecting proxy (test/support/RpcProxy.ts), one fault at a
  * time, into a fresh database: it reaches the head (it never stops), makes no rollback, and every table equals a
  * fresh index read without the proxy.
  */

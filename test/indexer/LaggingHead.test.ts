@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import type { PublicClient } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { branch, headOf, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 

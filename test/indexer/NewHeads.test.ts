@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { createPublicClient, type PublicClient, webSocket } from "viem"
 import { ChainReader } from "../../src/indexer/fetch/ChainReader.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { ignite, startDevnet } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 

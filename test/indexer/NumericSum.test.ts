@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { decimalText, float8ToNumeric, NumericSum, numericTerm } from "../../src/indexer/project/NumericSum.ts"
-import { withAdmin } from "../layers/TestDatabase.ts"
+import { withAdmin } from "../support/TestDatabase.ts"
 
 const float8s = (xs: ReadonlyArray<number>) => Result.getOrThrow(PgTypes.array(xs, PgTypes.OID.float8))
 

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { type Address, maxUint256, parseAbi, parseEther } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { abis, write } from "../contracts/chain.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { type Devnet, seed, startDevnet } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { branch, type Devnet, headOf, type Seeded, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process"
 import { parseEther } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { write } from "../contracts/chain.ts"
-import { TestDatabase, TestDatabaseInfo } from "../layers/TestDatabase.ts"
+import { TestDatabase, TestDatabaseInfo } from "../support/TestDatabase.ts"
 import { erc20, ignite, scopedSeededDevnet, swap } from "./devnet.ts"
 import { dumpTables, indexerLayer } from "./harness.ts"
 

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Option, Stream } from "effect"
 import { type Hex, hexToBigInt, type PublicClient } from "viem"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { headOf, scopedSeededDevnet } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { branch, type Devnet, headOf, type Seeded, seed, startDevnet, warmRestart } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { parseEther } from "viem"
 import { defaultIndexerSettings } from "../../src/indexer/IndexerConfig.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { scopedSeededDevnet, swap } from "./devnet.ts"
 import { indexerLayer } from "./harness.ts"
 

@@ -4,7 +4,7 @@ import { defaultIndexerSettings, IndexerConfig, type IndexerSettings } from "../
 import { Indexer, indexerServices } from "../../src/indexer/Indexer.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import type { Devnet } from "./devnet.ts"
 
 /** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */

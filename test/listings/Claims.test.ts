@@ -13,7 +13,7 @@ import {
 import { FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { claimTypedData } from "../../src/client-api/listings/claims/ClaimTypedData.ts"
 import { ownerWalletArtifacts } from "../fixtures/ownerWallet.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { getNonce, newAccount, siweMessage } from "../sessions/support.ts"
 import { authed, fund, ignite, indexed, ListingsServer, picture, postJson, tokenFor, uploadTo } from "./support.ts"
 

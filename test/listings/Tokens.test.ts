@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress, parseEther } from "viem"
 import { ListingsRepo } from "../../src/client-api/listings/ListingsRepo.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { newAccount } from "../sessions/support.ts"
 import { authed, buy, client, fund, ignite, indexed, ListingsServer, postJson, sell, tokenFor } from "./support.ts"
 

@@ -6,9 +6,10 @@ import sharp from "sharp"
 import { type Address, type LocalAccount, maxUint256, parseEther, parseEventLogs } from "viem"
 import { FireLaunchAbi } from "../../contracts/generated/index.ts"
 import { erc20Abi, swapRouter02Abi } from "../../scripts/devnet/abis.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestServices } from "../layers/TestServer.ts"
-import { bearer, client, postJson, TEST_JWT_SECRET, tokenFor } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestServices } from "../support/TestServer.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { TEST_JWT_SECRET, tokenFor } from "../sessions/support.ts"
 
 /**
  * Test plumbing for the listing features: the client AND indexer services over a fresh database and a fresh anvil

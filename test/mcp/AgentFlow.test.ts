@@ -4,8 +4,8 @@ import { parseEther } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { FuelVaultAbi } from "../../contracts/generated/index.ts"
 import { FLOW_STEPS, runAgentFlow } from "../../scripts/agent-flow.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { baseUrl } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { baseUrl } from "../support/TestServer.ts"
 import { AgentServers, tinyPng } from "./support.ts"
 
 /**

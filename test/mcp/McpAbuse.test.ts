@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { baseUrl, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, TestServices } from "../support/TestServer.ts"
 import { TEST_JWT_SECRET } from "../sessions/support.ts"
 
 const MAX_SESSIONS = 200

@@ -18,7 +18,7 @@ const SHAPE_ERRORS = new Set([
 const inCallOrder = (tools: ReadonlyArray<RouteTool>) =>
   [...tools].sort((a, b) => Number(a.route.sessionEffect === "ends") - Number(b.route.sessionEffect === "ends"))
 import { newAccount } from "../sessions/support.ts"
-import { baseUrl, fetchJson } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson } from "../support/TestServer.ts"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { AgentServers, callTool, connectMcp, noisePng, signInWithTools, tinyPng } from "./support.ts"

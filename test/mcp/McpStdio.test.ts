@@ -6,7 +6,7 @@ import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
-import { baseUrl } from "../layers/TestServer.ts"
+import { baseUrl } from "../support/TestServer.ts"
 import { newAccount } from "../sessions/support.ts"
 import { AgentServers, callTool, signInWithTools } from "./support.ts"
 

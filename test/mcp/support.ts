@@ -7,7 +7,7 @@ import * as NodePath from "node:path"
 import sharp from "sharp"
 import type { LocalAccount } from "viem/accounts"
 import type { ServiceName } from "../../src/platform/AppConfig.ts"
-import { baseUrl, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, TestServices } from "../support/TestServer.ts"
 import { siweMessage, TEST_JWT_SECRET } from "../sessions/support.ts"
 
 /** The client, exchange and search services (real Postgres, real anvil), as an agent finds them. */

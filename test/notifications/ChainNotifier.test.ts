@@ -7,7 +7,7 @@ import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { ChainNotifier } from "../../src/client-api/notifications/ChainNotifier.ts"
 import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
 import { write } from "../contracts/chain.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { type Devnet, seed, startDevnet } from "../indexer/devnet.ts"
 import { indexerLayer } from "../indexer/harness.ts"
 

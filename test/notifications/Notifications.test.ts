@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
-import { AccountsServer, bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { AccountsServer, newAccount, tokenFor } from "../sessions/support.ts"
 
 const userIdOf = (token: string) =>
   Effect.map(client("/v1/users/me", { headers: bearer(token) }), (res) => res.body.id as string)

@@ -3,8 +3,8 @@ import { Effect, Schedule } from "effect"
 import { ServiceNames } from "../../src/platform/AppConfig.ts"
 import { Chain } from "../../src/platform/Chain.ts"
 import { clientTools, exchangeTools } from "../../src/mcp/AgentTools.ts"
-import { TestDatabaseInfo, withAdmin } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { TestDatabaseInfo, withAdmin } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 import { scrape, valueOf } from "./prometheus.ts"
 
 /**

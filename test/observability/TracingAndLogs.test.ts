@@ -1,9 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { startServiceProcess } from "../layers/ServiceProcess.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { startServiceProcess } from "../support/ServiceProcess.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 
 interface OtlpSpan {
   readonly name: string

@@ -7,10 +7,11 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { promisify } from "node:util"
 import { pgClientLayer } from "../../layers/Sql.ts"
-import { startServiceProcess } from "../layers/ServiceProcess.ts"
-import { FreshDatabase, TestDatabaseInfo } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
-import { bearer, newAccount, tokenFor } from "../sessions/support.ts"
+import { startServiceProcess } from "../support/ServiceProcess.ts"
+import { FreshDatabase, TestDatabaseInfo } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
+import { bearer } from "../support/http.ts"
+import { newAccount, tokenFor } from "../sessions/support.ts"
 
 /**
  * The backup and restore procedure of docs/OPERATIONS.md, run for real: the client service writes real rows (a

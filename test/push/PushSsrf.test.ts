@@ -1,9 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { baseUrl } from "../layers/TestServer.ts"
+import { baseUrl } from "../support/TestServer.ts"
 import { scrape, valueOf } from "../observability/prometheus.ts"
-import { AccountsServer, bearer, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { bearer, postJson } from "../support/http.ts"
+import { AccountsServer, newAccount, tokenFor } from "../sessions/support.ts"
 import { eventually, notify, userIdOf } from "./support.ts"
 import { browserSubscription, CA_FILE, TestPushService } from "./TestPushService.ts"
 

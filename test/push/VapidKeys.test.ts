@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import webpush from "web-push"
 import { PushConfig } from "../../src/client-api/notifications/push/PushConfig.ts"
 import { VapidKeys } from "../../src/client-api/notifications/push/VapidKeys.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 
 const keysWith = (env: Record<string, string>) =>
   Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import { Effect, Schedule } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Notifications } from "../../src/client-api/notifications/Notifications.ts"
-import { bearer, client } from "../sessions/support.ts"
+import { bearer, client } from "../support/http.ts"
 
 /** Helpers shared by the push tests that run the client service (PushDelivery, PushSsrf). */
 

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { Allowlist } from "../../src/exchange-api/quotes/Allowlist.ts"
 import { hashKey, PartnerKeys } from "../../src/exchange-api/quotes/PartnerKeys.ts"
 import { indexedHead } from "../exchange/support.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { exchange, postJson, query, QuoteServices } from "./support.ts"
 
 /**

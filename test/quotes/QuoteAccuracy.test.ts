@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { parseEther } from "viem"
 import { indexedHead } from "../exchange/support.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { buyWithWeth } from "./chain.ts"
 import { exchange, query, QuoteServices, quoterAmount } from "./support.ts"
 

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { type Address, getAddress, parseEther, zeroAddress } from "viem"
 import { QUOTE_ERROR_STATUS, type QuoteErrorReason } from "../../src/exchange-api/quotes/QuoteError.ts"
 import { indexedHead } from "../exchange/support.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { balanceOf, buyWithWeth, createPool, deployToken } from "./chain.ts"
 import { chainWith, exchange, query, QuoteServices } from "./support.ts"
 

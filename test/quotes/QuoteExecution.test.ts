@@ -4,7 +4,7 @@ import { type Address, encodeFunctionData, parseEther } from "viem"
 import { rpcRequest } from "../../layers/Anvil.ts"
 import { erc20Abi } from "../../scripts/devnet/abis.ts"
 import { indexedHead } from "../exchange/support.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { approve, balanceOf, buyWithWeth, permit2Allow, sendTx, wrap } from "./chain.ts"
 import { exchange, postJson, query, QuoteServices } from "./support.ts"
 

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { type Address, type Hex, type LocalAccount, maxUint160, maxUint256, parseEther } from "viem"
 import { FireTokenAbi, FireTokenBytecode } from "../../contracts/generated/index.ts"
 import { erc20Abi, positionManagerAbi, swapRouter02Abi, weth9Abi } from "../../scripts/devnet/abis.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { permit2Abi } from "./support.ts"
 
 /** Chain moves of the quote tests, through the file's anvil (sequential sends, receipts required). */

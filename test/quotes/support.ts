@@ -10,9 +10,9 @@ import { Listening } from "../../src/platform/http/Serve.ts"
 import { QuoteConfig, type QuoteSettings } from "../../src/exchange-api/quotes/QuoteConfig.ts"
 import { defaultRateLimitSettings } from "../../src/platform/ratelimit/RateLimitConfig.ts"
 import { RateLimitConfig } from "../../src/platform/ratelimit/RateLimiter.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, testSettings } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, testSettings } from "../support/TestServer.ts"
 
 /** Exchange + indexer (as `npm start` runs them) over a fresh database and anvil, with the given quote settings. */
 export const QuoteServices = (

@@ -6,7 +6,7 @@ import { batchFor } from "../../src/platform/ratelimit/LocalCounts.ts"
 import type { LocalCounting, RateLimitRule } from "../../src/platform/ratelimit/RateLimitConfig.ts"
 import { RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
 import { RateLimitStore } from "../../src/platform/ratelimit/RateLimitStore.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 
 /**
  * Local counting (RateLimiter: hits far from the limit are decided in the process and sent in batches): exact with

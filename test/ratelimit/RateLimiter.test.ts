@@ -8,7 +8,7 @@ import { PostgresRateLimitStore } from "../../src/platform/ratelimit/PostgresRat
 import { RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
 import { RateLimitStore } from "../../src/platform/ratelimit/RateLimitStore.ts"
 import { RedisRateLimitStore } from "../../src/platform/ratelimit/RedisRateLimitStore.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 
 import { redisUrl } from "../exchange/support.ts"
 type TestMethods<R> = Vitest.MethodsNonLive<R>

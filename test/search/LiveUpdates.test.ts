@@ -3,9 +3,9 @@ import { Effect, Schedule } from "effect"
 import { parseEther, parseEventLogs } from "viem"
 import { FireLaunchAbi } from "../../contracts/generated/FireLaunch.ts"
 import { swapRouter02Abi } from "../../scripts/devnet/abis.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import type { Listening } from "../../src/platform/http/Serve.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 // The checkpoint poll (the path of a search service running apart from the indexer) is pushed out of the test's
 // reach, so what is checked here is the in-process path: documents rebuilt from each indexer commit event.

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertCorpus } from "../../scripts/bench/search-corpus.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 import {
   ALPHAS,
   BASE_PEPE,

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { crc32 } from "node:zlib"
 import sharp from "sharp"
 import { GRAPHQL_BODY_BYTES, JSON_BODY_BYTES, MULTIPART_ENVELOPE_BYTES } from "../../src/platform/http/BodyLimits.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
-import { AccountsServer, bearer, tokenFor, newAccount } from "../sessions/support.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
+import { bearer } from "../support/http.ts"
+import { AccountsServer, tokenFor, newAccount } from "../sessions/support.ts"
 
 /**
  * Request body limits per route (src/platform/http/BodyLimits.ts, docs/SECURITY.md threat "large bodies"): a JSON route, an

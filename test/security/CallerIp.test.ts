@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 /**
  * Issue 23 M1: behind a proxy that appends to X-Forwarded-For (nginx, ALB) the client writes the left of the header,

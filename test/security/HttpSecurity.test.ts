@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Metric } from "effect"
 import { fastLaneResponses } from "../../src/exchange-api/cache/ExchangeFastLane.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 /**
  * CORS and security headers (docs/SECURITY.md, threats "cross-origin reads with the session" and "clickjacking,

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { sessionSettings, signNew, tokenProcess } from "../sessions/tokens.ts"
 
 /**

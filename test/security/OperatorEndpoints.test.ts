@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
 // Read by the services as they start (the app reads them from the environment the same way).
 const TOKEN = "metrics-test-token-1b6f0c"

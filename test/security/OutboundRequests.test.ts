@@ -2,7 +2,8 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { compareWithReview, type ReviewedUse } from "./reviewedUses.ts"
-import { AccountsServer, bearer, client, newAccount, postJson, signIn, tokenFor } from "../sessions/support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { AccountsServer, newAccount, signIn, tokenFor } from "../sessions/support.ts"
 
 /**
  * No server-side request to a URL a user supplies (docs/SECURITY.md, threat "server-side request forgery"):

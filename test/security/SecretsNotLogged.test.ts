@@ -6,11 +6,12 @@ import * as NodePath from "node:path"
 import { createPublicClient, http } from "viem"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
 import { redactedErrorText } from "../../src/platform/RedactUrl.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { startServiceProcess } from "../layers/ServiceProcess.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
-import { bearer, newAccount, postJson, signIn } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { startServiceProcess } from "../support/ServiceProcess.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
+import { bearer, postJson } from "../support/http.ts"
+import { newAccount, signIn } from "../sessions/support.ts"
 
 /**
  * Secrets never reach the logs (docs/SECURITY.md, threat "secrets in logs"): the client and exchange services run

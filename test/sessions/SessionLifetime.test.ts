@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { SessionConfig } from "../../src/client-api/accounts/sessions/SessionConfig.ts"
 import { Sessions } from "../../src/client-api/accounts/sessions/Sessions.ts"
 import { UsersRepo } from "../../src/client-api/accounts/users/UsersRepo.ts"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { newAccount, TEST_JWT_SECRET } from "./support.ts"
 import { sessionSettings } from "./tokens.ts"
 

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { TestDatabase } from "../layers/TestDatabase.ts"
+import { TestDatabase } from "../support/TestDatabase.ts"
 import { signNew, tokenProcess } from "./tokens.ts"
 
 layer(TestDatabase, { timeout: "60 seconds" })("session JWT key without JWT_SECRET", (it) => {

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createPublicClient, custom, type EIP1193Parameters, type PublicClient, serializeErc6492Signature } from "viem"
 import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { AccountsServer, client, getNonce, newAccount, postJson, siweMessage } from "./support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { client, postJson } from "../support/http.ts"
+import { AccountsServer, getNonce, newAccount, siweMessage } from "./support.ts"
 
 /**
  * Issue 23 M3: a sign-in verify may cost an eth_call on the operator's RPC (ERC-1271, or the ERC-6492 validator

@@ -4,7 +4,7 @@ import type { Address, Hex } from "viem"
 import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { formatSiweMessage, parseSiweMessage } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
 import { checkSiwePolicy } from "../../src/client-api/accounts/sessions/SiwePolicy.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { readVectors, type VerificationVector } from "./siweVectors.ts"
 
 /** The chain-backed verifier over a bare anvil (the vectors' addresses are mainnet EOAs: no code here). */

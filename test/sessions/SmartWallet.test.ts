@@ -13,10 +13,11 @@ import {
 } from "viem"
 import { SignatureVerifier } from "../../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { parseSiweMessage } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
 import { ownerWalletArtifacts } from "../fixtures/ownerWallet.ts"
 import { readVectors } from "./siweVectors.ts"
-import { AccountsServer, getNonce, newAccount, postJson, siweMessage } from "./support.ts"
+import { postJson } from "../support/http.ts"
+import { AccountsServer, getNonce, newAccount, siweMessage } from "./support.ts"
 
 const factoryAbi = parseAbi([
   "function deploy(address owner, bytes32 salt) returns (address)",

@@ -2,17 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
-import {
-  AccountsServer,
-  bearer,
-  client,
-  getNonce,
-  newAccount,
-  postJson,
-  signIn,
-  siweMessage,
-  tokenFor
-} from "./support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { AccountsServer, getNonce, newAccount, signIn, siweMessage, tokenFor } from "./support.ts"
 
 layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })(
   "wallet sign-in (SIWE) over HTTP, real anvil and PostgreSQL",

@@ -4,7 +4,8 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { type LocalAccount, generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { createSiweMessage } from "viem/siwe"
-import { baseUrl, fetchJson, TestServices } from "../layers/TestServer.ts"
+import { client, postJson } from "../support/http.ts"
+import { TestServices } from "../support/TestServer.ts"
 
 /**
  * Test plumbing for the account features: the client service over a fresh database and a fresh anvil (TestServices;
@@ -36,18 +37,6 @@ export const AccountsServer = (env: Record<string, string> = {}) =>
       )
     })
   ).pipe(Layer.provide(TempDataDirLive))
-
-export const client = (path: string, init?: RequestInit) =>
-  Effect.flatMap(baseUrl("client"), (base) => fetchJson(`${base}${path}`, init))
-
-export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  client(path, {
-    method: "POST",
-    body: JSON.stringify(body),
-    headers: { "content-type": "application/json", ...headers }
-  })
-
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 export const newAccount = (): LocalAccount => privateKeyToAccount(generatePrivateKey())
 

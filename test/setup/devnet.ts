@@ -7,7 +7,7 @@ import { devnetFiles, savedDevnetIsCurrent, startDevnet } from "../../scripts/de
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** anvil state (JSON, for --load-state) of the deployed and seeded devnet; see test/layers/AnvilChain.ts. */
+    /** anvil state (JSON, for --load-state) of the deployed and seeded devnet; see test/support/AnvilChain.ts. */
     devnetStateFile: string
     /** deployments.json of that state. */
     devnetDeploymentsFile: string

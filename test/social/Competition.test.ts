@@ -4,8 +4,8 @@ import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { FuelVaultAbi } from "../../contracts/generated/index.ts"
 import { windowOf } from "../../src/client-api/social/competition/Period.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { client } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { client } from "../support/http.ts"
 import { indexerAtHead, SocialServer } from "./support.ts"
 
 /**

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress, parseEther } from "viem"
 import { FuelVaultAbi } from "../../contracts/generated/index.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { newAccount, tokenFor } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "./support.ts"
 
 /** Every item of a cursor-paginated route. */

@@ -2,8 +2,9 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Address, encodeFunctionData, getAddress, parseEther, toHex } from "viem"
 import { FuelVaultAbi } from "../../contracts/generated/index.ts"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { bearer, client, tokenFor } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { bearer, client } from "../support/http.ts"
+import { tokenFor } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "./support.ts"
 
 /**

@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { newAccount, tokenFor } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 
 const admin = newAccount()

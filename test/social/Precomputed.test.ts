@@ -3,7 +3,8 @@ import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Leaderboards } from "../../src/client-api/social/competition/Leaderboards.ts"
 import { SocialRefreshConfig } from "../../src/client-api/social/competition/SocialRefreshConfig.ts"
-import { client, newAccount } from "../sessions/support.ts"
+import { client } from "../support/http.ts"
+import { newAccount } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 
 /** An indexed tip of `amount` wei by a new wallet (written the way the indexer writes it); returns the wallet. */

@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { newAccount, tokenFor } from "../sessions/support.ts"
 import { indexerAtHead, SocialServer } from "./support.ts"
 
 layer(SocialServer({ SHARE_REDIRECT_TEMPLATE: "https://fire.example/t/{mintAddress}" }), {

@@ -3,7 +3,8 @@ import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { XAuthCipher } from "../../src/client-api/social/xauth/XAuthCipher.ts"
-import { bearer, client, newAccount, postJson, tokenFor } from "../sessions/support.ts"
+import { bearer, client, postJson } from "../support/http.ts"
+import { newAccount, tokenFor } from "../sessions/support.ts"
 import { SocialServer } from "./support.ts"
 
 const key = randomBytes(32)

@@ -3,8 +3,8 @@ import { SqlClient } from "effect/sql"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { AnvilChain } from "../layers/AnvilChain.ts"
-import { TestServices } from "../layers/TestServer.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { TestServices } from "../support/TestServer.ts"
 import { TEST_JWT_SECRET } from "../sessions/support.ts"
 
 /**

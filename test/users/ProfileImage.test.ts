@@ -4,8 +4,9 @@ import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import sharp from "sharp"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { baseUrl } from "../layers/TestServer.ts"
-import { AccountsServer, bearer, client, newAccount, tokenFor } from "../sessions/support.ts"
+import { baseUrl } from "../support/TestServer.ts"
+import { bearer, client } from "../support/http.ts"
+import { AccountsServer, newAccount, tokenFor } from "../sessions/support.ts"
 
 const IMAGE_MAX_BYTES = 200_000
 

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { AccountsServer, bearer, client, newAccount, signIn, tokenFor } from "../sessions/support.ts"
+import { bearer, client } from "../support/http.ts"
+import { AccountsServer, newAccount, signIn, tokenFor } from "../sessions/support.ts"
 
 const admin = newAccount()
 

@@ -161,7 +161,7 @@ const emptyDeployments = (chainId: number): Deployments => {
 }
 
 /** The anvil of a test file as an Effect service: `layer(AnvilChain.layer)("…", (it) => …)`. */
-export class AnvilChain extends Context.Service<AnvilChain, AnvilChainShape>()("test/layers/AnvilChain") {
+export class AnvilChain extends Context.Service<AnvilChain, AnvilChainShape>()("test/support/AnvilChain") {
   static readonly layerWith = (options: AnvilChainOptions): Layer.Layer<AnvilChain> =>
     Layer.effect(
       AnvilChain,
