@@ -1,6 +1,7 @@
 /**
  * The launchpad contracts against a real anvil with the Uniswap v3 contracts deployed from their npm artifacts.
- * The tests run in order and share one chain: launches, then buys, fuel, graduation and fee streaming.
+ * The file shares one chain, but each describe builds the launches it needs (FireGraduator and FireStream launch their
+ * own tokens), so any single test runs alone with -t.
  */
 import { createRequire } from "node:module"
 import { type Address, type TransactionReceipt, getContractAddress, maxUint256, parseEther, parseEventLogs } from "viem"
@@ -178,6 +179,28 @@ const advance = async (seconds: number) => {
   await chain.test.mine({ blocks: 1 })
 }
 
+/**
+ * Canonical launches until both token orders occur: creatorA's token sorts below WETH (`low`), creatorB's above it
+ * (`high`); launches of the wrong order for the pair so far go to `other`.
+ */
+const launchBothOrders = async (name: string) => {
+  const launches: typeof ignitions = []
+  const found: { low?: Launched; high?: Launched } = {}
+  for (let i = 0; i < 12 && (found.low === undefined || found.high === undefined); i++) {
+    const predicted = await nextTokenAddress()
+    const isLow = below(predicted, uni.weth)
+    const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
+    const launched = ignitedOf(
+      await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`${name} ${i}`, `${name.toUpperCase()}${i}`])
+    )
+    launches.push({ predicted, creator, launched })
+    if (creator === creatorA) found.low = launched
+    if (creator === creatorB) found.high = launched
+  }
+  if (found.low === undefined || found.high === undefined) throw new Error("both token orders should occur")
+  return { low: found.low, high: found.high, ignitions: launches }
+}
+
 beforeAll(async () => {
   anvil = await startAnvil(CHAIN_ID)
   chain = await connect(anvil.rpcUrl, CHAIN_ID)
@@ -189,23 +212,11 @@ beforeAll(async () => {
   // The buyer trades with WETH through SwapRouter02.
   await write(chain, buyer, uni.weth, abis.weth, "deposit", [], parseEther("100"))
   await write(chain, buyer, uni.weth, abis.weth, "approve", [uni.swapRouter02, maxUint256])
-  // Canonical launches until both token orders occur (creatorA's sorts below WETH, creatorB's above), so that every
-  // test below can use `low` and `high` alone; the first FireLaunch test checks them.
-  const found: { low?: Launched; high?: Launched } = {}
-  for (let i = 0; i < 12 && (found.low === undefined || found.high === undefined); i++) {
-    const predicted = await nextTokenAddress()
-    const isLow = below(predicted, uni.weth)
-    const creator = isLow ? (found.low ? other : creatorA) : found.high ? other : creatorB
-    const launched = ignitedOf(
-      await write(chain, creator, pad.launch, FireLaunchAbi, "ignite", [`Fire ${i}`, `FIRE${i}`])
-    )
-    ignitions.push({ predicted, creator, launched })
-    if (creator === creatorA) found.low = launched
-    if (creator === creatorB) found.high = launched
-  }
-  if (found.low === undefined || found.high === undefined) throw new Error("both token orders should occur")
-  low = found.low
-  high = found.high
+  // The FireLaunch test checks these first launches, including the fillers, against their predicted addresses.
+  const first = await launchBothOrders("Fire")
+  ignitions.push(...first.ignitions)
+  low = first.low
+  high = first.high
 })
 
 afterAll(async () => {
@@ -598,6 +609,14 @@ describe("FuelVault", () => {
 })
 
 describe("FireGraduator", () => {
+  // Fresh launches of both orders, each holding 0.3 WETH from one buy: below the 1 WETH graduation condition.
+  let low: Launched
+  let high: Launched
+  beforeAll(async () => {
+    ;({ low, high } = await launchBothOrders("Grad"))
+    for (const launched of [low, high]) await buy(launched, parseEther("0.3"))
+  })
+
   it("graduates after the recorded condition and the grace period", async () => {
     expect(await read.canGraduate(low.token)).toBe(false) // 0.3 WETH < 1 WETH
     expect(
@@ -670,6 +689,29 @@ describe("FireGraduator", () => {
 })
 
 describe("FireStream", () => {
+  // Fresh launches of both orders, graduated (condition met, recorded, grace period over), the buyer able to sell, and
+  // fee recipients assigned 9500 bps (the rest is the creator's), as the FireRegistry governance test leaves them.
+  let low: Launched
+  let high: Launched
+  beforeAll(async () => {
+    await write(chain, gov, pad.registry, FireRegistryAbi, "setFeeRecipients", [
+      [
+        { account: r1, bps: 5000 },
+        { account: r2, bps: 3000 },
+        { account: r3, bps: 1500 }
+      ]
+    ])
+    ;({ low, high } = await launchBothOrders("Stream"))
+    for (const launched of [low, high]) {
+      await buy(launched, parseEther("1.1"))
+      await write(chain, other, pad.launch, FireLaunchAbi, "recordGraduationCondition", [launched.token])
+      await write(chain, buyer, launched.token, abis.erc20, "approve", [uni.swapRouter02, maxUint256])
+    }
+    await advance(3600)
+    for (const launched of [low, high])
+      await write(chain, other, pad.graduator, FireGraduatorAbi, "graduate", [launched.token])
+  })
+
   it("claimFees reverts before graduation", async () => {
     const receipt = await write(chain, creatorA, pad.launch, FireLaunchAbi, "ignite", ["Young", "YNG"])
     expect(
@@ -681,7 +723,6 @@ describe("FireStream", () => {
   })
 
   it("after swaps, claimFees pays each recipient exactly its bps share of both tokens (both token orders)", async () => {
-    await write(chain, buyer, low.token, abis.erc20, "approve", [uni.swapRouter02, maxUint256])
     const recipients = await chain.public.readContract({
       address: pad.registry,
       abi: FireRegistryAbi,

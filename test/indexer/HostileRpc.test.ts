@@ -1,10 +1,10 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { makePublicClient } from "../../layers/PublicClient.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { type RpcFaults, startRpcProxy } from "../support/RpcProxy.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
-import { type Devnet, headOf, seed, startDevnet } from "./devnet.ts"
+import { type Devnet, headOf, scopedSeededDevnet } from "./devnet.ts"
 import { dumpTables, freshDump, indexerLayer } from "./harness.ts"
 import { rangeErrorVectors } from "./rpc-error-vectors.ts"
 
@@ -50,51 +50,59 @@ const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
   ["a lagging node behind a load balancer (20 blocks)", { lag: { blocks: 20 } }]
 ]
 
-layer(TestDatabase, { timeout: "300 seconds", excludeTestServices: true })("indexer through a hostile RPC", (it) => {
-  let d: Devnet
-  let head: bigint
-  let expected: Record<string, string>
+/** The seeded devnet of this file (anvil stops with the layer) and its tables indexed at `head` through a clean RPC. */
+class CleanIndex extends Context.Service<
+  CleanIndex,
+  { readonly d: Devnet; readonly head: bigint; readonly expected: Record<string, string> }
+>()("test/indexer/HostileRpc/CleanIndex") {}
+const CleanIndexLive = Layer.effect(
+  CleanIndex,
+  Effect.gen(function* () {
+    const { d } = yield* scopedSeededDevnet
+    const head = yield* headOf(d)
+    return { d, head, expected: yield* freshDump(d, head) }
+  })
+)
 
-  it.effect(
-    "devnet seeded, and its fresh index through a clean RPC",
-    () =>
+layer(Layer.merge(TestDatabase, CleanIndexLive), { timeout: "300 seconds", excludeTestServices: true })(
+  "indexer through a hostile RPC",
+  (it) => {
+    it.effect("the clean index of the seeded devnet has launches and pools", () =>
       Effect.gen(function* () {
-        d = yield* Effect.promise(() => startDevnet())
-        yield* Effect.promise(() => seed(d))
-        head = yield* headOf(d)
-        expected = yield* freshDump(d, head)
-      }),
-    120_000
-  )
-
-  for (const [name, fault] of faults) {
-    it.effect(
-      `${name}: reaches the head with the same tables as a clean read, no rollback`,
-      () =>
-        Effect.gen(function* () {
-          const proxy = yield* Effect.acquireRelease(
-            Effect.promise(() => startRpcProxy(d.anvil.rpcUrl, fault)),
-            (p) => Effect.promise(() => p.close())
-          )
-          // A short request deadline (RPC_TIMEOUT_MS) so that the proxy's unanswered requests time out quickly.
-          const client = makePublicClient(31337, proxy.url, 500)
-          const after = yield* Effect.gen(function* () {
-            const status = yield* IndexerStatus
-            const reached = yield* status.awaitBlock(head, "90 seconds")
-            return { status: reached, dump: yield* dumpTables }
-          }).pipe(
-            Effect.provide(
-              indexerLayer(d, { finalityDepth: 2 }, { client }).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))
-            )
-          )
-          assert.isAbove(proxy.counts.faulted, 0, `the fault was injected (${proxy.counts.requests} requests)`)
-          assert.strictEqual(after.status.reorgs, 0, "no rollback")
-          for (const table of Object.keys(expected))
-            assert.strictEqual(after.dump[table], expected[table], `table ${table}`)
-        }).pipe(Effect.scoped),
-      120_000
+        const { expected } = yield* CleanIndex
+        assert.notStrictEqual(expected.launches, "[]")
+        assert.notStrictEqual(expected.pools, "[]")
+      })
     )
-  }
 
-  it.effect("stops the devnet", () => Effect.promise(() => d.anvil.stop()))
-})
+    for (const [name, fault] of faults) {
+      it.effect(
+        `${name}: reaches the head with the same tables as a clean read, no rollback`,
+        () =>
+          Effect.gen(function* () {
+            const { d, head, expected } = yield* CleanIndex
+            const proxy = yield* Effect.acquireRelease(
+              Effect.promise(() => startRpcProxy(d.anvil.rpcUrl, fault)),
+              (p) => Effect.promise(() => p.close())
+            )
+            // A short request deadline (RPC_TIMEOUT_MS) so that the proxy's unanswered requests time out quickly.
+            const client = makePublicClient(31337, proxy.url, 500)
+            const after = yield* Effect.gen(function* () {
+              const status = yield* IndexerStatus
+              const reached = yield* status.awaitBlock(head, "90 seconds")
+              return { status: reached, dump: yield* dumpTables }
+            }).pipe(
+              Effect.provide(
+                indexerLayer(d, { finalityDepth: 2 }, { client }).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))
+              )
+            )
+            assert.isAbove(proxy.counts.faulted, 0, `the fault was injected (${proxy.counts.requests} requests)`)
+            assert.strictEqual(after.status.reorgs, 0, "no rollback")
+            for (const table of Object.keys(expected))
+              assert.strictEqual(after.dump[table], expected[table], `table ${table}`)
+          }).pipe(Effect.scoped),
+        120_000
+      )
+    }
+  }
+)
