@@ -99,8 +99,12 @@ describe("devnet cold and warm start", () => {
     "Chain layer with RPC_URL: reads DEPLOYMENTS_FILE; refuses a chain id that differs or a missing file",
     () =>
       Effect.gen(function* () {
-        const deploymentsFile = NodePath.join(dataDir, "devnet", "deployments.json")
-        const state = NodePath.join(dataDir, "devnet", "state.json")
+        // A devnet saved in a directory of this test's own (not the first test's), so that this test runs alone.
+        const ownDir = NodePath.join(dataDir, "external-source")
+        const saved = yield* promise(() => startDevnet({ dataDir: ownDir, port: 0 }))
+        yield* promise(() => saved.anvil.stop())
+        const deploymentsFile = NodePath.join(ownDir, "devnet", "deployments.json")
+        const state = NodePath.join(ownDir, "devnet", "state.json")
         const anvil = yield* promise(() => startAnvil({ dataDir: NodePath.join(dataDir, "ext"), loadState: state }))
         const other = yield* promise(() => startAnvil({ dataDir: NodePath.join(dataDir, "ext2"), chainId: 1337 }))
         yield* Effect.addFinalizer(() => promise(() => Promise.all([anvil.stop(), other.stop()])))
