@@ -26,7 +26,7 @@ class WarmDevnet extends Context.Service<WarmDevnet, { readonly d: Devnet; reado
       )
       const s = yield* Effect.promise(() => seed(cold))
       const d = yield* Effect.acquireRelease(
-        Effect.promise(() => warmRestart(cold, dir, { dropGenesis: true })),
+        Effect.promise(() => warmRestart(cold, dir, { replaceGenesis: true })),
         (d) => Effect.promise(() => d.anvil.stop())
       )
       return WarmDevnet.of({ d, s })
