@@ -4,6 +4,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { AccountServicesLive, AccountsHttpLive } from "../src/client-api/accounts/AccountsLive.ts"
 import { ClientApi } from "../src/client-api/ClientApi.ts"
+import { clientUnsafeRequests } from "../src/client-api/ClientUnsafeRequests.ts"
 import { AppConfig, type ServiceName } from "../src/platform/AppConfig.ts"
 import { ExchangeApi } from "../src/exchange-api/ExchangeApi.ts"
 import { exchangeErrorShape } from "../src/exchange-api/ExchangeError.ts"
@@ -105,7 +106,13 @@ const serviceRoutes: Record<ServiceName, Layer.Layer<never, Layer.Error<AnyRoute
 export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
   services
     .map((name) =>
-      serveService(name, serviceRoutes[name], name === "exchange" ? exchangeErrorShape : defaultErrorShape)
+      serveService(
+        name,
+        serviceRoutes[name],
+        name === "exchange" ? exchangeErrorShape : defaultErrorShape,
+        // Only the client API has a cookie that authenticates (src/client-api/ClientUnsafeRequests.ts).
+        name === "client" ? clientUnsafeRequests : undefined
+      )
     )
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map

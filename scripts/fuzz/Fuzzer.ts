@@ -2,6 +2,7 @@ import fc from "fast-check"
 import type { LocalAccount } from "viem/accounts"
 import { privateKeyToAccount } from "viem/accounts"
 import { createSiweMessage } from "viem/siwe"
+import { SESSION_COOKIE } from "../../src/client-api/accounts/sessions/SessionConfig.ts"
 import { type Route, routesOf, type Service } from "./OpenApiRoutes.ts"
 import { type FuzzRequest, requestsOf } from "./Requests.ts"
 
@@ -119,10 +120,10 @@ const bogusSession = ["Bearer x", "Bearer eyJhbGciOiJub25lIn0.e30.", "Basic Zm9v
 const send = async (base: string, request: FuzzRequest, token: string | undefined, timeoutMs: number) => {
   const headers: Record<string, string> = { ...request.headers }
   if (request.sessionVia === "bearer" && token) headers.authorization = `Bearer ${token}`
-  if (request.sessionVia === "cookie" && token) headers.cookie = `fire_session=${token}`
+  if (request.sessionVia === "cookie" && token) headers.cookie = `${SESSION_COOKIE}=${token}`
   if (request.sessionVia === "bogus") {
     headers.authorization = bogusSession[request.pathAndQuery.length % bogusSession.length]!
-    headers.cookie = "fire_session=%%%; other=1"
+    headers.cookie = `${SESSION_COOKIE}=%%%; other=1`
   }
   try {
     const response = await fetch(`${base}${request.pathAndQuery}`, {

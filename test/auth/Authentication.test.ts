@@ -172,7 +172,7 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
         const mine = yield* client("/v1/users/stats", { headers: bearer(token) })
         assert.strictEqual(mine.status, 200)
         assert.strictEqual(mine.body.walletAddress, account.address)
-        const byCookie = yield* client("/v1/users/stats", { headers: { cookie: `fire_session=${token}` } })
+        const byCookie = yield* client("/v1/users/stats", { headers: { cookie: `__Host-fire_session=${token}` } })
         assert.strictEqual(byCookie.body.walletAddress, account.address)
       })
     )
@@ -222,7 +222,7 @@ layer(AccountsServer({ ADMIN_WALLETS: admin.address }), { timeout: "90 seconds",
         assert.property(doc.components.securitySchemes, "bearer")
         assert.deepStrictEqual(doc.components.securitySchemes.cookie, {
           type: "apiKey",
-          name: "fire_session",
+          name: "__Host-fire_session",
           in: "cookie",
           description: doc.components.securitySchemes.cookie.description
         })

@@ -65,7 +65,10 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("secrets neve
       assert.strictEqual(verified.status, 200)
       const token = verified.body.token as string
       assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(token) })).status, 200)
-      assert.strictEqual((yield* client("/v1/users/me", { headers: { cookie: `fire_session=${token}` } })).status, 200)
+      assert.strictEqual(
+        (yield* client("/v1/users/me", { headers: { cookie: `__Host-fire_session=${token}` } })).status,
+        200
+      )
       const stored = yield* postJson(
         "/v1/x-auth/store-tokens",
         { accessToken: X_ACCESS, refreshToken: X_REFRESH },
@@ -79,7 +82,10 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("secrets neve
       const [head, payload] = token.split(".")
       const forged = `${head}.${payload}.c2lnbmF0dXJlLWZyb20tYW5vdGhlci1rZXk`
       assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(forged) })).status, 401)
-      assert.strictEqual((yield* client("/v1/users/me", { headers: { cookie: `fire_session=${forged}` } })).status, 401)
+      assert.strictEqual(
+        (yield* client("/v1/users/me", { headers: { cookie: `__Host-fire_session=${forged}` } })).status,
+        401
+      )
       const exchange = yield* Effect.flatMap(baseUrl("exchange"), (base) =>
         fetchJson(`${base}/api/v1/tokens/bluechip`, {
           headers: { "x-api-key": API_KEY, authorization: `Bearer ${fresh}` }

@@ -62,7 +62,7 @@ layer(Server, { timeout: "90 seconds", excludeTestServices: true })(
         const first = yield* login(yield* Effect.promise(() => idp.sign({ sub: did })))
         assert.strictEqual(first.status, 200, JSON.stringify(first.body))
         assert.isNull(first.body.user.walletAddress)
-        assert.include(first.headers.get("set-cookie") ?? "", "fire_session=")
+        assert.include(first.headers.get("set-cookie") ?? "", "__Host-fire_session=")
         const second = yield* login(yield* Effect.promise(() => idp.sign({ sub: did })))
         assert.strictEqual(second.body.user.id, first.body.user.id)
         const current = yield* client("/v1/session/current", { headers: bearer(second.body.token) })

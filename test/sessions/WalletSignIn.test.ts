@@ -28,7 +28,7 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })(
         assert.isTrue(Math.abs(lifetime - 7 * 24 * 3600 * 1000) < 60_000, "JWT_TTL defaults to 7 days")
 
         const cookie = res.headers.get("set-cookie") ?? ""
-        assert.match(cookie, new RegExp(`^fire_session=${res.body.token.replace(/\./g, "\\.")};`))
+        assert.match(cookie, new RegExp(`^__Host-fire_session=${res.body.token.replace(/\./g, "\\.")};`))
         for (const attribute of ["HttpOnly", "Secure", "SameSite=Lax", "Path=/", "Max-Age="])
           assert.include(cookie, attribute)
 
@@ -77,16 +77,16 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })(
         const b = newAccount()
         const tokenA = yield* tokenFor(a)
         const tokenB = yield* tokenFor(b)
-        const byCookie = yield* client("/v1/session/current", { headers: { cookie: `fire_session=${tokenA}` } })
+        const byCookie = yield* client("/v1/session/current", { headers: { cookie: `__Host-fire_session=${tokenA}` } })
         assert.strictEqual(byCookie.status, 200)
         assert.strictEqual(byCookie.body.user.walletAddress, a.address)
         assert.strictEqual(byCookie.body.method, "wallet")
         const both = yield* client("/v1/session/current", {
-          headers: { cookie: `fire_session=${tokenA}`, ...bearer(tokenB) }
+          headers: { cookie: `__Host-fire_session=${tokenA}`, ...bearer(tokenB) }
         })
         assert.strictEqual(both.body.user.walletAddress, b.address)
         const badHeader = yield* client("/v1/session/current", {
-          headers: { cookie: `fire_session=${tokenA}`, ...bearer("x.y.z") }
+          headers: { cookie: `__Host-fire_session=${tokenA}`, ...bearer("x.y.z") }
         })
         assert.strictEqual(badHeader.status, 401)
         assert.strictEqual(badHeader.body.code, "UNAUTHORIZED")
@@ -179,7 +179,7 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })(
           const refreshed = yield* client("/v1/session/refresh", { method: "POST", headers: bearer(old) })
           assert.strictEqual(refreshed.status, 200)
           assert.notStrictEqual(refreshed.body.token, old)
-          assert.include(refreshed.headers.get("set-cookie") ?? "", `fire_session=${refreshed.body.token}`)
+          assert.include(refreshed.headers.get("set-cookie") ?? "", `__Host-fire_session=${refreshed.body.token}`)
           assert.strictEqual((yield* client("/v1/users/me", { headers: bearer(refreshed.body.token) })).status, 200)
           const stale = yield* client("/v1/users/me", { headers: bearer(old) })
           assert.strictEqual(stale.status, 401)
@@ -207,7 +207,7 @@ layer(AccountsServer(), { timeout: "90 seconds", excludeTestServices: true })(
         const token = yield* tokenFor(newAccount())
         const out = yield* client("/v1/session/logout", { method: "POST", headers: bearer(token) })
         assert.strictEqual(out.status, 204)
-        assert.match(out.headers.get("set-cookie") ?? "", /^fire_session=; .*Expires=Thu, 01 Jan 1970/)
+        assert.match(out.headers.get("set-cookie") ?? "", /^__Host-fire_session=; .*Expires=Thu, 01 Jan 1970/)
         const after = yield* client("/v1/session/current", { headers: bearer(token) })
         assert.strictEqual(after.status, 401)
         assert.strictEqual(after.body.details.reason, "revoked")

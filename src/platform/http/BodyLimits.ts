@@ -82,29 +82,33 @@ export const routeBodyLimits = <Id extends string, Groups extends HttpApiGroup.C
   return routes
 }
 
-/** Finds the limit of a request among the declared routes (most specific pattern first); others get the JSON limit. */
+/**
+ * Finds the limit of a request among the declared routes (most specific pattern first); others get the JSON limit.
+ * `kindFor` answers the declared kind itself (`undefined`: the route declared no body), which the unsafe-request
+ * guard (UnsafeRequests.ts) reads to know which routes take multipart.
+ */
 export const makeBodyLimitTable = (bytes: BodyLimitBytes) => {
-  const exact = new Map<string, number>()
+  const exact = new Map<string, BodyLimitKind>()
   const patterns: Array<{
     readonly method: string
     readonly segments: ReadonlyArray<string | undefined>
-    readonly bytes: number
+    readonly kind: BodyLimitKind
   }> = []
   const staticCount = (segments: ReadonlyArray<string | undefined>) => segments.filter((s) => s !== undefined).length
 
   const declare = (routes: ReadonlyArray<RouteBodyLimit>) => {
     for (const { kind, method, path } of routes) {
       if (!path.includes(":")) {
-        exact.set(`${method} ${path}`, bytes[kind])
+        exact.set(`${method} ${path}`, kind)
         continue
       }
       const segments = path.split("/").map((s) => (s.startsWith(":") ? undefined : s))
-      patterns.push({ method, segments, bytes: bytes[kind] })
+      patterns.push({ method, segments, kind })
     }
     patterns.sort((a, b) => staticCount(b.segments) - staticCount(a.segments))
   }
 
-  const limitFor = (method: string, url: string): number => {
+  const kindFor = (method: string, url: string): BodyLimitKind | undefined => {
     const path = url.split("?", 1)[0]!
     const found = exact.get(`${method} ${path}`) ?? exact.get(`* ${path}`)
     if (found !== undefined) return found
@@ -116,13 +120,15 @@ export const makeBodyLimitTable = (bytes: BodyLimitBytes) => {
           p.segments.length === segments.length &&
           p.segments.every((s, i) => (s === undefined ? segments[i] !== "" : s === segments[i]))
         )
-          return p.bytes
+          return p.kind
       }
     }
-    return bytes.json
+    return undefined
   }
 
-  return { bytes, declare, limitFor }
+  const limitFor = (method: string, url: string): number => bytes[kindFor(method, url) ?? "json"]
+
+  return { bytes, declare, kindFor, limitFor }
 }
 export type BodyLimitTable = ReturnType<typeof makeBodyLimitTable>
 

@@ -5,7 +5,8 @@ import type { ErrorBody } from "../ApiError.ts"
 import { recordHttpRequest } from "../metrics/Metrics.ts"
 import { type BodyLimitTable, bodyLimitBytes, makeBodyLimitTable } from "./BodyLimits.ts"
 import type { ErrorWriter } from "./ErrorWriter.ts"
-import { loadHttpSecurity } from "./HttpSecurity.ts"
+import { httpSecurityConfig, loadHttpSecurity } from "./HttpSecurity.ts"
+import { makeUnsafeRequestGuard, type UnsafeRequestPolicy } from "./UnsafeRequests.ts"
 
 export const errorResponse = (status: number, body: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -50,6 +51,8 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
  *   `Content-Length` over it is refused before reading, a streamed body is cut at the limit; both answer 413 with the
  *   error body;
  * - CORS and the security headers (HttpSecurity.ts) on every response, preflights answered here;
+ * - with the service's `unsafeRequests` policy, state-changing requests from other sites and bodies that are not
+ *   JSON (or multipart on upload routes) refused before any route runs (UnsafeRequests.ts);
  * - any failure that no endpoint declared becomes 500 `INTERNAL` with no internals in the body, logged in full with
  *   the request id, which the caller can quote;
  * - `http_request_duration_seconds{service,method,route,status}` for every request, `route` being the matched
@@ -58,12 +61,21 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
  *   durationMs as annotations: fields of the JSON object under LOG_FORMAT=json). The query string is not logged:
  *   it may carry tokens.
  */
-export const requestContext = (writeError: ErrorWriter, service = "app", bodyLimits?: BodyLimitTable) =>
+export const requestContext = (
+  writeError: ErrorWriter,
+  service = "app",
+  bodyLimits?: BodyLimitTable,
+  unsafeRequests?: UnsafeRequestPolicy
+) =>
   HttpRouter.middleware(
     Effect.gen(function* () {
       const { accessLog, trustProxy } = yield* AppConfig
       const security = yield* loadHttpSecurity(trustProxy, writeError, service)
       const limits = bodyLimits ?? makeBodyLimitTable(yield* bodyLimitBytes)
+      const guardUnsafe =
+        unsafeRequests === undefined
+          ? undefined
+          : makeUnsafeRequestGuard(unsafeRequests, (yield* httpSecurityConfig).corsOrigins, writeError)
       const tooLarge = (maxBytes: number) =>
         writeError(413, {
           code: "PAYLOAD_TOO_LARGE",
@@ -88,33 +100,39 @@ export const requestContext = (writeError: ErrorWriter, service = "app", bodyLim
           const declared = Number(request.headers["content-length"] ?? 0)
           // The route's own limit (BodyLimits.ts). No GET route reads a body: the hot reads skip the lookup.
           const maxBytes = request.method === "GET" ? limits.bytes.json : limits.limitFor(request.method, request.url)
+          const refused =
+            guardUnsafe === undefined || request.method === "GET"
+              ? undefined
+              : guardUnsafe(request, limits.kindFor(request.method, request.url))
           const response =
-            declared > maxBytes
-              ? tooLarge(maxBytes)
-              : yield* app.pipe(
-                  Effect.onExit(() => captureRoute),
-                  Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
-                  Effect.catchCause((cause) => {
-                    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-                    if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
-                    if (isRouteNotFound(cause) && undecodablePath(request.url)) {
-                      return Effect.succeed(
-                        writeError(404, {
-                          code: "NOT_FOUND",
-                          message: `No route for ${request.method} ${request.url.split("?")[0]}`
+            refused !== undefined
+              ? refused
+              : declared > maxBytes
+                ? tooLarge(maxBytes)
+                : yield* app.pipe(
+                    Effect.onExit(() => captureRoute),
+                    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
+                    Effect.catchCause((cause) => {
+                      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+                      if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge(maxBytes))
+                      if (isRouteNotFound(cause) && undecodablePath(request.url)) {
+                        return Effect.succeed(
+                          writeError(404, {
+                            code: "NOT_FOUND",
+                            message: `No route for ${request.method} ${request.url.split("?")[0]}`
+                          })
+                        )
+                      }
+                      return Effect.as(
+                        Effect.logError(`${request.method} ${request.url} failed`, cause),
+                        writeError(500, {
+                          code: "INTERNAL",
+                          message: `Internal error; quote request id ${requestId} when reporting it`
                         })
                       )
-                    }
-                    return Effect.as(
-                      Effect.logError(`${request.method} ${request.url} failed`, cause),
-                      writeError(500, {
-                        code: "INTERNAL",
-                        message: `Internal error; quote request id ${requestId} when reporting it`
-                      })
-                    )
-                  }),
-                  Effect.annotateLogs({ requestId })
-                )
+                    }),
+                    Effect.annotateLogs({ requestId })
+                  )
           const sent = HttpServerResponse.setHeader(
             security.decorate(request, asErrorBody(response, writeError)),
             "x-request-id",

@@ -10,6 +10,7 @@ import { BodyLimits, bodyLimitBytes, documentBodyLimits, makeBodyLimitTable, rou
 import { answerClientErrors } from "./ClientErrors.ts"
 import { errorResponse, notFoundFallback, requestContext } from "./RequestContext.ts"
 import type { ErrorShape } from "./ErrorWriter.ts"
+import type { UnsafeRequestPolicy } from "./UnsafeRequests.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** Where each started service listens; filled as servers bind, read by `main` for the ready lines and by tests. */
@@ -107,12 +108,14 @@ export const defaultErrorShape: ErrorShape = {
  * Serves one service's routes on its own port with the shared middleware (request id, body limits, error body) and
  * the JSON 404 fallback, in the service's error shape, then records its URL in `Listening`. Connections get 5 s to drain on shutdown. The routes
  * may claim WebSocket paths through `UpgradeRoutes` (served on the same port), answer requests early via `FastLane`
- * and declare the body limits of their routes through `BodyLimits`.
+ * and declare the body limits of their routes through `BodyLimits`. With `unsafeRequests` (the client API's session
+ * cookie), state-changing requests are checked for their origin and content type (UnsafeRequests.ts).
  */
 export const serveService = <E, R>(
   name: ServiceName,
   routes: Layer.Layer<never, E, R>,
-  errors: ErrorShape = defaultErrorShape
+  errors: ErrorShape = defaultErrorShape,
+  unsafeRequests?: UnsafeRequestPolicy
 ) =>
   Layer.unwrap(
     Effect.gen(function* () {
@@ -197,7 +200,11 @@ export const serveService = <E, R>(
       const writeError = errors.response
       const routeLayers = routes.pipe(Layer.provide(Layer.mergeAll(upgradeRoutes, fastLane, bodyLimits)))
       return HttpRouter.serve(
-        Layer.mergeAll(routeLayers, requestContext(writeError, name, bodyLimitTable), notFoundFallback(writeError)),
+        Layer.mergeAll(
+          routeLayers,
+          requestContext(writeError, name, bodyLimitTable, unsafeRequests),
+          notFoundFallback(writeError)
+        ),
         {
           // ACCESS_LOG is written by requestContext (with the request id, route and duration), not by the framework.
           disableLogger: true,

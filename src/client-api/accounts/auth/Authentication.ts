@@ -2,7 +2,7 @@ import { Context, type Option } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Forbidden, Unauthorized } from "../../../platform/ApiError.ts"
 import type { AuthenticatedSession } from "../sessions/Session.ts"
-import { SESSION_COOKIE } from "../sessions/SessionConfig.ts"
+import { SESSION_COOKIE, SESSION_COOKIE_INSECURE } from "../sessions/SessionConfig.ts"
 import type { User } from "../users/User.ts"
 
 /**
@@ -27,7 +27,9 @@ export const sessionSecurity = {
   cookie: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }).pipe(
     HttpApiSecurity.annotate(
       OpenApi.Description,
-      `The same JWT in the httpOnly cookie \`${SESSION_COOKIE}\` (SameSite=Lax, Secure unless COOKIE_SECURE=false)`
+      `The same JWT in the httpOnly cookie \`${SESSION_COOKIE}\` (SameSite=Lax, Secure, Path=/; \`${SESSION_COOKIE_INSECURE}\` ` +
+        "without Secure when COOKIE_SECURE=false). A state-changing request authenticated by the cookie is refused " +
+        "(403 CROSS_SITE_REQUEST) when its Origin is neither in CORS_ORIGINS nor the API's own host, or the browser marks it cross-site"
     )
   )
 }

@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Forbidden } from "../../../platform/ApiError.ts"
 import type { AuthenticatedSession } from "../sessions/Session.ts"
-import { SESSION_COOKIE } from "../sessions/SessionConfig.ts"
+import { SessionConfig, sessionCookieName } from "../sessions/SessionConfig.ts"
 import { Sessions, unauthorized } from "../sessions/Sessions.ts"
 import {
   AdminAuthentication,
@@ -19,9 +19,14 @@ const bearerOf = (request: HttpServerRequest.HttpServerRequest) => {
   return match?.[1]
 }
 
-/** The token a request presents: the Authorization header wins over the cookie, so one request means one session. */
-const tokenOf = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
-  bearerOf(request) ?? (request.cookies[SESSION_COOKIE] || undefined)
+/**
+ * The token a request presents: the Authorization header wins over the cookie, so one request means one session.
+ * Only the cookie of the configured name counts (under COOKIE_SECURE, the `__Host-` one: SessionConfig.ts).
+ */
+const tokenReader = (cookieName: string) => (request: HttpServerRequest.HttpServerRequest) =>
+  bearerOf(request) ?? (request.cookies[cookieName] || undefined)
+
+const cookieNameOfConfig = Effect.map(SessionConfig, (config) => sessionCookieName(config.cookieSecure))
 
 const withSession = <A, E, R>(effect: Effect.Effect<A, E, R>, session: AuthenticatedSession) =>
   effect.pipe(Effect.provideService(CurrentSession, session), Effect.provideService(CurrentUser, session.user))
@@ -33,15 +38,17 @@ const withSession = <A, E, R>(effect: Effect.Effect<A, E, R>, session: Authentic
  */
 const makeSecurityHandlers = (
   sessions: Sessions["Service"],
+  cookieName: string,
   check: (session: AuthenticatedSession) => Effect.Effect<void, Forbidden>
 ) => {
+  const tokenOf = tokenReader(cookieName)
   const handle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.gen(function* () {
       const token = tokenOf(yield* HttpServerRequest.HttpServerRequest)
       if (token === undefined) {
         return yield* unauthorized(
           "missing",
-          `Sign in: send the session JWT as a Bearer token or the ${SESSION_COOKIE} cookie`
+          `Sign in: send the session JWT as a Bearer token or the ${cookieName} cookie`
         )
       }
       const session = yield* sessions.authenticate(token)
@@ -53,7 +60,10 @@ const makeSecurityHandlers = (
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Sessions.useSync((sessions) => Authentication.of(makeSecurityHandlers(sessions, () => Effect.void)))
+  Effect.gen(function* () {
+    const handlers = makeSecurityHandlers(yield* Sessions, yield* cookieNameOfConfig, () => Effect.void)
+    return Authentication.of(handlers)
+  })
 )
 
 const adminOnly = (session: AuthenticatedSession) =>
@@ -63,13 +73,17 @@ const adminOnly = (session: AuthenticatedSession) =>
 
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,
-  Sessions.useSync((sessions) => AdminAuthentication.of(makeSecurityHandlers(sessions, adminOnly)))
+  Effect.gen(function* () {
+    return AdminAuthentication.of(makeSecurityHandlers(yield* Sessions, yield* cookieNameOfConfig, adminOnly))
+  })
 )
 
 export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
-  Sessions.useSync((sessions) =>
-    OptionalAuthentication.of((effect) =>
+  Effect.gen(function* () {
+    const sessions = yield* Sessions
+    const tokenOf = tokenReader(yield* cookieNameOfConfig)
+    return OptionalAuthentication.of((effect) =>
       Effect.gen(function* () {
         const token = tokenOf(yield* HttpServerRequest.HttpServerRequest)
         const session =
@@ -85,7 +99,7 @@ export const OptionalAuthenticationLive = Layer.effect(
         return yield* Effect.provideService(effect, OptionalSession, session)
       })
     )
-  )
+  })
 )
 
 export const AuthLive = Layer.mergeAll(AuthenticationLive, AdminAuthenticationLive, OptionalAuthenticationLive)

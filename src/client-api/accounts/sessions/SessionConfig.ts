@@ -42,8 +42,19 @@ export interface SessionSettings {
   readonly adminWallets: ReadonlyArray<string>
 }
 
-/** Name of the httpOnly cookie that carries the session JWT. */
-export const SESSION_COOKIE = "fire_session"
+/**
+ * Name of the httpOnly cookie that carries the session JWT. With COOKIE_SECURE (the default; production refuses
+ * anything else) it has the `__Host-` prefix: browsers then accept it only with `Secure`, `Path=/` and no `Domain`,
+ * so a sibling subdomain cannot plant or overwrite it (a planted session signs the victim in as the attacker).
+ * Browsers refuse a `__Host-` cookie without `Secure`, so COOKIE_SECURE=false (plain-http development) uses the
+ * bare name. The spec leaves the name open. docs/SECURITY.md, "Cross-site requests".
+ */
+export const SESSION_COOKIE = "__Host-fire_session"
+/** The cookie's name under COOKIE_SECURE=false. */
+export const SESSION_COOKIE_INSECURE = "fire_session"
+
+/** The session cookie's name under a COOKIE_SECURE setting: the only name the session middleware reads. */
+export const sessionCookieName = (cookieSecure: boolean) => (cookieSecure ? SESSION_COOKIE : SESSION_COOKIE_INSECURE)
 
 export const DEFAULT_SESSION_MAX_LIFETIME = Duration.days(30)
 

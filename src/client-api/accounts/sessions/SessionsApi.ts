@@ -13,13 +13,14 @@ import {
   WalletStateRecorded,
   WalletVerifyPayload
 } from "./Session.ts"
-import { SESSION_COOKIE } from "./SessionConfig.ts"
+import { SESSION_COOKIE, SESSION_COOKIE_INSECURE } from "./SessionConfig.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 
 const issues =
   `Answers \`{token, expiresAt, user}\` and sets the httpOnly cookie \`${SESSION_COOKIE}\` ` +
-  "(SameSite=Lax, Path=/, Max-Age = JWT_TTL, Secure unless COOKIE_SECURE=false). The JWT lives JWT_TTL (7 days by default)."
+  `(SameSite=Lax, Path=/, Max-Age = JWT_TTL, Secure; \`${SESSION_COOKIE_INSECURE}\` without Secure when COOKIE_SECURE=false). ` +
+  "The JWT lives JWT_TTL (7 days by default)."
 
 /** Sign-in (wallet and identity provider), the current session, rotation, logout and wallet-state reports. */
 export class SessionsApi extends HttpApiGroup.make("sessions")

@@ -1,11 +1,11 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentSession, OptionalSession, sessionSecurity } from "../auth/Authentication.ts"
+import { CurrentSession, OptionalSession } from "../auth/Authentication.ts"
 import { ClientApi } from "../../ClientApi.ts"
 import { toOwnProfile, toSessionUser } from "../users/User.ts"
 import { CurrentSessionView, type IssuedSession, SessionToken, WalletNonce, WalletStateRecorded } from "./Session.ts"
-import { SESSION_COOKIE, SessionConfig } from "./SessionConfig.ts"
+import { SessionConfig, sessionCookieName } from "./SessionConfig.ts"
 import { Sessions } from "./Sessions.ts"
 import { SessionsRepo } from "./SessionsRepo.ts"
 import { IdpSignIn } from "./IdpSignIn.ts"
@@ -21,15 +21,16 @@ export const SessionsHttp = HttpApiBuilder.group(
     const idp = yield* IdpSignIn
     const repo = yield* SessionsRepo
     const cookieOptions = { secure: config.cookieSecure, httpOnly: true, sameSite: "lax", path: "/" } as const
+    const cookieName = sessionCookieName(config.cookieSecure)
 
     /** The response body of a new session, with the cookie set on the way out. */
     const respond = (issued: IssuedSession) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        yield* HttpApiBuilder.securitySetCookie(sessionSecurity.cookie, issued.token, {
-          ...cookieOptions,
-          maxAge: Duration.millis(Math.max(0, issued.expiresAt.getTime() - now))
-        })
+        const maxAge = Duration.millis(Math.max(0, issued.expiresAt.getTime() - now))
+        yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+          Effect.orDie(HttpServerResponse.setCookie(response, cookieName, issued.token, { ...cookieOptions, maxAge }))
+        )
         return new SessionToken({
           token: issued.token,
           expiresAt: issued.expiresAt.toISOString(),
@@ -65,7 +66,7 @@ export const SessionsHttp = HttpApiBuilder.group(
         Effect.gen(function* () {
           yield* sessions.logout(yield* CurrentSession)
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.orDie(HttpServerResponse.expireCookie(response, SESSION_COOKIE, cookieOptions))
+            Effect.orDie(HttpServerResponse.expireCookie(response, cookieName, cookieOptions))
           )
         })
       )
