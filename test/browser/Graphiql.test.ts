@@ -1,7 +1,9 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import type { Page } from "playwright-core"
-import { baseUrl, TestServices } from "../support/TestServer.ts"
+import { FireLaunchAbi } from "../../contracts/generated/FireLaunch.ts"
+import { AnvilChain } from "../support/AnvilChain.ts"
+import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 import { Chromium } from "./Chromium.ts"
 
 const queryEditor = (page: Page) => page.locator(".graphiql-query-editor .view-lines")
@@ -31,9 +33,52 @@ const openGraphiql = Effect.gen(function* () {
   return opened
 })
 
+const gql = (query: string) =>
+  Effect.flatMap(baseUrl("indexer"), (base) =>
+    fetchJson(`${base}/v1/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query })
+    })
+  )
+
+/** Live subscription readers on the server (src/indexer/graphql/Subscriptions.ts). */
+const upstreams = gql("{ _meta { subscriptionUpstreams } }").pipe(
+  Effect.map((r) => r.body.data._meta.subscriptionUpstreams as number)
+)
+
+/**
+ * Resolves once the page sends a graphql-ws `subscribe` frame; fails as soon as it POSTs a subscription over HTTP
+ * instead (answered 400 SUBSCRIPTION_OVER_HTTP). Listens from the call on: call it as the operation is run.
+ */
+const subscribeSent = (page: Page) =>
+  new Promise<void>((resolve, reject) => {
+    page.on("websocket", (socket) =>
+      socket.on("framesent", (frame) => {
+        if ((JSON.parse(String(frame.payload)) as { type?: string }).type === "subscribe") resolve()
+      })
+    )
+    page.on("request", (request) => {
+      const body = request.method() === "POST" ? (request.postData() ?? "") : ""
+      if (/^\{"query":"\s*subscription\b/u.test(body))
+        reject(new Error(`the page sent the subscription over HTTP: ${body}`))
+    })
+  })
+
+const ignite = (name: string) =>
+  Effect.flatMap(AnvilChain, (anvil) =>
+    Effect.promise(() =>
+      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+        name,
+        name.toUpperCase()
+      ])
+    )
+  )
+
 /**
  * GraphiQL at the indexer's GET /v1/graphql, offline (every request off this machine is aborted, and any console error
- * fails): a query runs and its result shows; the schema explorer and completion come from the server's schema.
+ * fails): a query runs and its result shows; the schema explorer and completion come from the server's schema; a
+ * subscription started in the page shows the event of a launch made on the devnet afterwards.
  */
 layer(Layer.merge(TestServices(["indexer"]), Chromium.layer), { timeout: "120 seconds", excludeTestServices: true })(
   "GraphiQL in a browser",
@@ -68,6 +113,34 @@ layer(Layer.merge(TestServices(["indexer"]), Chromium.layer), { timeout: "120 se
               .getByRole("option", { name: /^_meta/ })
               .waitFor()
           })
+          assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
+        })
+      )
+    )
+
+    it.effect("a subscription shows the event of a launch made after it started (graphql-ws)", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { page, problems } = yield* openGraphiql
+          const before = yield* upstreams
+          // Typed with a typo, which is fixed and run at once (Ctrl-Enter right after the last keystroke): GraphiQL
+          // re-parses the editor only 100 ms after an edit, and the operation must still go over graphql-ws.
+          yield* Effect.promise(async () => {
+            await setQuery(page, "xsubscription { launches { token tokenInfo { symbol } } }")
+            await page.keyboard.press("Control+Home")
+            await Promise.all([
+              subscribeSent(page),
+              page.keyboard.press("Delete").then(() => page.keyboard.press("Control+Enter"))
+            ])
+          })
+          // The server takes the subscription a few milliseconds after the frame: the launch is made once its reader
+          // is live, or it could be committed before and never reach the page.
+          yield* upstreams.pipe(
+            Effect.repeat({ until: (n) => n >= before + 1, schedule: Schedule.exponential("10 millis", 1.5) }),
+            Effect.timeout("10 seconds")
+          )
+          yield* ignite("Lumen")
+          yield* Effect.promise(() => response(page, /"symbol":\s*"LUMEN"/).waitFor())
           assert.strictEqual(problems().join("\n"), "", "console errors or requests off this machine")
         })
       )

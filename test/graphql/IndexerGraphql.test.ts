@@ -2,12 +2,12 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { baseUrl, fetchJson, TestServices } from "../support/TestServer.ts"
 
-const gql = (query: string, variables?: Record<string, unknown>) =>
+const gql = (query: string, variables?: Record<string, unknown>, operationName?: string) =>
   Effect.flatMap(baseUrl("indexer"), (base) =>
     fetchJson(`${base}/v1/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables })
+      body: JSON.stringify({ query, variables, operationName })
     })
   )
 
@@ -158,6 +158,21 @@ layer(TestServices(["indexer"]), { timeout: "90 seconds", excludeTestServices: t
         assert.include(res.body.errors[0].message, "at most 1000".replace("at most ", "and "))
         const ok = yield* gql(`{ launches(first: 1000) { items { token } } }`)
         assert.isUndefined(ok.body.errors)
+      })
+    )
+
+    it.effect("a subscription POSTed over HTTP is a 400 that points to graphql-ws; a named query beside it runs", () =>
+      Effect.gen(function* () {
+        const sub = yield* gql("subscription { launches { token } }")
+        assert.strictEqual(sub.status, 400)
+        assert.strictEqual(sub.body.errors[0].extensions.code, "SUBSCRIPTION_OVER_HTTP")
+        assert.include(sub.body.errors[0].message, "graphql-ws")
+        assert.isUndefined(sub.body.data)
+        // The operation that runs is the one named by operationName, not the document's first.
+        const both = "subscription S { launches { token } } query Q { _meta { database } }"
+        const named = yield* gql(both, undefined, "Q")
+        assert.strictEqual(named.status, 200)
+        assert.strictEqual(named.body.data._meta.database, "up")
       })
     )
 

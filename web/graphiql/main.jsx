@@ -4,6 +4,7 @@
 import { createGraphiQLFetcher } from "@graphiql/toolkit"
 import { GraphiQL } from "graphiql"
 import "graphiql/style.css"
+import { parse } from "graphql"
 import { createClient } from "graphql-ws"
 import { createRoot } from "react-dom/client"
 import "./page.css"
@@ -21,12 +22,26 @@ const http = new URL(location.pathname, location.href)
 const ws = new URL(http)
 ws.protocol = http.protocol === "https:" ? "wss:" : "ws:"
 
-const fetcher = createGraphiQLFetcher({
+const toolkitFetcher = createGraphiQLFetcher({
   url: http.href,
   wsClient: createClient({ url: ws.href, lazy: true }),
   // The server answers plain JSON (no @defer/@stream), so the multipart reader is not needed.
   enableIncrementalDelivery: false
 })
+
+// The toolkit sends an operation over graphql-ws when the `documentAST` GraphiQL passes says it is a subscription, but
+// GraphiQL re-parses the editor only 100 ms after the last edit: an operation run sooner (a click or Ctrl-Enter right
+// after typing) was judged by the previous text, so a subscription typed over a query went out as an HTTP POST and came
+// back as an error instead of events. The transport is chosen from the text being sent; text that does not parse goes
+// over HTTP, which answers with the syntax error.
+const documentOf = (query) => {
+  try {
+    return parse(query)
+  } catch {
+    return undefined
+  }
+}
+const fetcher = (params, options) => toolkitFetcher(params, { ...options, documentAST: documentOf(params.query) })
 
 const defaultQuery = `# The indexer's GraphQL: ${http.pathname}. The book icon on the left opens the schema (docs);
 # Ctrl-Space completes; Ctrl-Enter runs. Subscriptions (launches, swaps, poolUpdated) run over graphql-ws.

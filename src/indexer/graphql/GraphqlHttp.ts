@@ -1,6 +1,6 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { parse } from "graphql"
+import { GraphQLError, getOperationAST, parse } from "graphql"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { BodyLimits } from "../../platform/http/BodyLimits.ts"
 import { errorResponse, isBodyTooLargeError } from "../../platform/http/RequestContext.ts"
@@ -26,7 +26,8 @@ const decodeRequest = Schema.decodeUnknownEffect(GraphqlRequest)
  * is a 400 with our error body; a query that does not parse or validate is a 400 with GraphQL's `errors`; execution
  * errors come back with status 200 beside partial `data`, as the GraphQL-over-HTTP spec says for JSON responses.
  * Operations over the limits of src/indexer/graphql/Limits.ts are refused with 400 before they run; a client IP past
- * GRAPHQL_RATE_LIMIT gets 429 RATE_LIMITED; queries run on GraphQL's own pool (GraphqlDatabase.ts).
+ * GRAPHQL_RATE_LIMIT gets 429 RATE_LIMITED; queries run on GraphQL's own pool (GraphqlDatabase.ts). A subscription is
+ * a 400 SUBSCRIPTION_OVER_HTTP: it runs over the WebSocket only.
  * GET serves GraphiQL for browsers (GraphiqlAssetsLive); WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
  */
 export const GraphqlHttpLive = Layer.unwrap(
@@ -90,6 +91,15 @@ export const GraphqlHttpLive = Layer.unwrap(
       const validationErrors = validateWithLimits(schema, document, variables ?? {}, sizes)
       if (validationErrors.length > 0)
         return HttpServerResponse.jsonUnsafe({ errors: validationErrors }, { status: 400 })
+      // Executed as a query, a subscription's root field resolves to nothing ("Cannot return null for non-nullable
+      // field Subscription.launches"), which does not say what is wrong: subscriptions need the socket.
+      if (getOperationAST(document, operationName)?.operation === "subscription") {
+        const error = new GraphQLError(
+          "Subscriptions run over graphql-ws (protocol graphql-transport-ws): open a WebSocket to this path",
+          { extensions: { code: "SUBSCRIPTION_OVER_HTTP" } }
+        )
+        return HttpServerResponse.jsonUnsafe({ errors: [error] }, { status: 400 })
+      }
       const result = yield* Effect.promise(async () =>
         executeWithDeadline(
           {
