@@ -34,6 +34,7 @@ const unit = [
   "test/security/CallerIpKeys.test.ts",
   "test/security/SqlReview.test.ts",
   "test/sessions/SessionConfig.test.ts",
+  "test/sessions/SignerRecovery.test.ts",
   "test/sessions/SiweComplete.test.ts",
   "test/sessions/SiweMessage.test.ts",
   "test/social/GiftRules.test.ts",

@@ -9,6 +9,15 @@ import { DEFAULT_SESSION_MAX_LIFETIME, SessionConfig } from "./SessionConfig.ts"
 import { SessionsRepo } from "./SessionsRepo.ts"
 import { SessionTokens } from "./SessionTokens.ts"
 
+/** A session not yet stored: the sessions row less its user. */
+export interface SessionDraft {
+  readonly id: string
+  readonly method: SignInMethod
+  readonly createdAt: Date
+  readonly expiresAt: Date
+  readonly signedInAt: Date
+}
+
 export const unauthorized = (reason: "missing" | "invalid" | "expired" | "revoked", message: string) =>
   new Unauthorized({ code: "UNAUTHORIZED", message, details: { reason } })
 
@@ -24,6 +33,12 @@ export class Sessions extends Context.Service<
   {
     /** Creates the session row and signs its JWT. Runs inside the caller's transaction when there is one. */
     readonly issue: (user: User, method: SignInMethod) => Effect.Effect<IssuedSession>
+    /**
+     * `issue` in two halves, for a sign-in that writes the row in a statement of its own (WalletSignInRepo): the new
+     * session's id and times, then the JWT of the stored row.
+     */
+    readonly draft: (method: SignInMethod) => Effect.Effect<SessionDraft>
+    readonly sign: (user: User, draft: SessionDraft) => Effect.Effect<IssuedSession>
     /** The session of a JWT: 401 UNAUTHORIZED unless valid, live and unrevoked; 403 USER_BANNED for a banned user. */
     readonly authenticate: (token: string) => Effect.Effect<AuthenticatedSession, Unauthorized | Forbidden>
     /** Revokes `session` and issues its successor, atomically: of two concurrent refreshes one wins, one gets 401. */
@@ -41,7 +56,7 @@ export class Sessions extends Context.Service<
       const { jwtTtl, sessionMaxLifetime = DEFAULT_SESSION_MAX_LIFETIME } = yield* SessionConfig
 
       /** `signedInAt`: the sign-in a refreshed session descends from; a new sign-in is now. */
-      const issueFrom = Effect.fn("Sessions.issue")(function* (user: User, method: SignInMethod, signedInAt?: Date) {
+      const draftFrom = Effect.fn("Sessions.draft")(function* (method: SignInMethod, signedInAt?: Date) {
         const now = yield* Clock.currentTimeMillis
         const createdAt = new Date(now)
         const signedIn = signedInAt ?? createdAt
@@ -58,13 +73,21 @@ export class Sessions extends Context.Service<
             "The session has reached its maximum lifetime (SESSION_MAX_LIFETIME); sign in again"
           )
         }
-        const sessionId = randomUUID()
-        yield* repo.insert({ id: sessionId, userId: user.id, method, createdAt, expiresAt, signedInAt: signedIn })
-        const token = yield* tokens.sign({ userId: user.id, sessionId, issuedAt: createdAt, expiresAt })
-        return { sessionId, token, expiresAt, user }
+        return { id: randomUUID(), method, createdAt, expiresAt, signedInAt: signedIn } satisfies SessionDraft
+      })
+      const sign = (user: User, draft: SessionDraft) =>
+        Effect.map(
+          tokens.sign({ userId: user.id, sessionId: draft.id, issuedAt: draft.createdAt, expiresAt: draft.expiresAt }),
+          (token): IssuedSession => ({ sessionId: draft.id, token, expiresAt: draft.expiresAt, user })
+        )
+      const issueFrom = Effect.fn("Sessions.issue")(function* (user: User, method: SignInMethod, signedInAt?: Date) {
+        const draft = yield* draftFrom(method, signedInAt)
+        yield* repo.insert({ ...draft, userId: user.id })
+        return yield* sign(user, draft)
       })
       // A new sign-in starts its own lifetime, so it cannot have outlived it.
       const issue = (user: User, method: SignInMethod) => Effect.orDie(issueFrom(user, method))
+      const draft = (method: SignInMethod) => Effect.orDie(draftFrom(method))
 
       const authenticate = Effect.fn("Sessions.authenticate")(function* (token: string) {
         const now = yield* Clock.currentTimeMillis
@@ -105,7 +128,7 @@ export class Sessions extends Context.Service<
         yield* cache.invalidate(session.sessionId)
       })
 
-      return Sessions.of({ issue, authenticate, refresh, logout })
+      return Sessions.of({ issue, draft, sign, authenticate, refresh, logout })
     })
   )
 

@@ -5,13 +5,13 @@ import {
   custom,
   type Hex,
   type PublicClient,
-  recoverMessageAddress,
   recoverTypedDataAddress,
   size,
   toHex,
   type TypedDataDefinition
 } from "viem"
 import { verifyMessage, verifyTypedData } from "viem/actions"
+import { recoverMessageSigner } from "./SignerRecovery.ts"
 
 /** The chain could not be asked (transport error, timeout): not a verdict on the signature. */
 export class SignatureVerifierUnavailable extends Data.TaggedError("SignatureVerifierUnavailable")<{
@@ -41,13 +41,12 @@ export interface SignatureVerifierShape {
   }) => Effect.Effect<boolean, SignatureVerifierUnavailable>
 }
 
+/** Whether an EOA, `address`, made `signature`: a local recovery (WebAssembly secp256k1), no chain. */
+const signedByEoa = (input: { address: Address; message: string; signature: Hex }) =>
+  recoverMessageSigner(input.message, input.signature) === input.address.toLowerCase()
+
 const localVerify = (input: { address: Address; message: string; signature: Hex }) =>
-  Effect.promise(() =>
-    recoverMessageAddress({ message: input.message, signature: input.signature }).then(
-      (signer) => signer.toLowerCase() === input.address.toLowerCase(),
-      () => false
-    )
-  )
+  Effect.sync(() => signedByEoa(input))
 
 const localVerifyTypedData = (input: { address: Address; typedData: TypedDataDefinition; signature: Hex }) =>
   Effect.promise(() =>
@@ -77,8 +76,8 @@ export const recoverTypedDataSigner = (
       )
 
 /**
- * Verifies wallet signatures. The production implementation is `layerFromClient`: viem's `verifyMessage` action on a
- * public client, which recovers an EOA signer locally first (`mode: "eoa"`, no RPC round trip) and otherwise asks
+ * Verifies wallet signatures. The production implementation is `layerFromClient`: an EOA signer recovered locally
+ * (`SignerRecovery.ts`, no RPC round trip), and otherwise viem's `verifyMessage` action on a public client, which asks
  * the chain — ERC-1271 `isValidSignature` for deployed smart wallets, the ERC-6492 universal validator (a
  * deployless `eth_call`) for undeployed ones.
  *
@@ -120,11 +119,17 @@ const layerFromClient = (chainClient: PublicClient, gas: bigint = 2_000_000n) =>
   const client = gasCappedClient(chainClient, gas)
   return Layer.succeed(Reference, {
     description: `chain ${client.chain?.id ?? "unknown"}`,
+    // The EOA case first, at WebAssembly speed; viem's action (which would recover again in JS before asking the
+    // chain) only for what is not an EOA's signature: smart wallets, and signatures that verify nowhere.
     verify: ({ address, message, signature }) =>
-      Effect.tryPromise({
-        try: () => verifyMessage(client, { address, message, signature, mode: "eoa" }),
-        catch: (cause) => new SignatureVerifierUnavailable({ cause })
-      }),
+      Effect.suspend(() =>
+        signedByEoa({ address, message, signature })
+          ? Effect.succeed(true)
+          : Effect.tryPromise({
+              try: () => verifyMessage(client, { address, message, signature, mode: "eoa" }),
+              catch: (cause) => new SignatureVerifierUnavailable({ cause })
+            })
+      ),
     verifyTypedData: ({ address, signature, typedData }) =>
       Effect.tryPromise({
         try: () => verifyTypedData(client, { ...typedData, address, signature, mode: "eoa" }),

@@ -1,6 +1,5 @@
 import { redactedErrorText } from "../../../platform/RedactUrl.ts"
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
-import { SqlClient } from "effect/sql"
 import { type Address, getAddress, type Hex } from "viem"
 import {
   BadRequest,
@@ -10,7 +9,6 @@ import {
   Unauthorized
 } from "../../../platform/ApiError.ts"
 import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
-import { UsersRepo } from "../users/UsersRepo.ts"
 import type { IssuedSession } from "./Session.ts"
 import { SessionConfig } from "./SessionConfig.ts"
 import { Sessions, userBanned } from "./Sessions.ts"
@@ -19,6 +17,7 @@ import { signInLimits } from "./SignInLimits.ts"
 import { parseSiweMessage } from "./SiweMessage.ts"
 import { checkSiwePolicy } from "./SiwePolicy.ts"
 import { type NonceProblem, WalletNonces } from "./WalletNonces.ts"
+import { WalletSignInRepo } from "./WalletSignInRepo.ts"
 
 const nonceError = (problem: NonceProblem) =>
   problem === "expired"
@@ -37,8 +36,8 @@ const nonceError = (problem: NonceProblem) =>
 /**
  * Sign-in with Ethereum (EIP-4361). The order of checks keeps the expensive and the irreversible parts last:
  * parse, policy (domain, URI scheme, chain, validity window), a read of the nonce (for a precise error), the
- * signature (EOA locally; ERC-1271/6492 on chain), then one transaction that consumes the nonce atomically, finds or
- * creates the user and issues the session. Two concurrent verifies of one message both pass the read and the
+ * signature (EOA locally; ERC-1271/6492 on chain), then one statement (WalletSignInRepo, one round trip) that
+ * consumes the nonce atomically, finds or creates the user and stores the session, whose JWT is signed last. Two concurrent verifies of one message both pass the read and the
  * signature, and exactly one consumes the nonce; the other gets INVALID_NONCE.
  */
 export class WalletSignIn extends Context.Service<
@@ -54,10 +53,9 @@ export class WalletSignIn extends Context.Service<
   static readonly layerNoDeps = Layer.effect(
     WalletSignIn,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
       const config = yield* SessionConfig
       const nonces = yield* WalletNonces
-      const users = yield* UsersRepo
+      const signIns = yield* WalletSignInRepo
       const sessions = yield* Sessions
       const limiter = yield* RateLimiter
       const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
@@ -123,25 +121,25 @@ export class WalletSignIn extends Context.Service<
           })
         }
 
-        return yield* sql
-          .withTransaction(
-            Effect.gen(function* () {
-              if (!(yield* nonces.consume(fields.nonce, address))) {
-                return yield* nonceError(
-                  Option.getOrElse(yield* nonces.check(fields.nonce, address), () => "used" as const)
-                )
-              }
-              const user = yield* users.upsertWalletUser(address, config.adminWallets.includes(address))
-              if (user.bannedAt !== null) return yield* userBanned()
-              return yield* sessions.issue(user, "wallet")
-            })
-          )
-          .pipe(Effect.catchTag("SqlError", Effect.die))
+        const draft = yield* sessions.draft("wallet")
+        const outcome = yield* signIns.signIn({
+          nonce: fields.nonce,
+          address,
+          admin: config.adminWallets.includes(address),
+          session: draft
+        })
+        if (outcome._tag === "NonceRejected") {
+          return yield* nonceError(Option.getOrElse(yield* nonces.check(fields.nonce, address), () => "used" as const))
+        }
+        if (outcome._tag === "Banned") return yield* userBanned()
+        return yield* sessions.sign(outcome.user, draft)
       })
 
       return WalletSignIn.of({ nonce: (address) => nonces.issue(getAddress(address)), verify })
     })
   )
 
-  static readonly layer = WalletSignIn.layerNoDeps.pipe(Layer.provideMerge(WalletNonces.layer))
+  static readonly layer = WalletSignIn.layerNoDeps.pipe(
+    Layer.provideMerge(Layer.mergeAll(WalletNonces.layer, WalletSignInRepo.layer))
+  )
 }
