@@ -26,6 +26,7 @@ import { ListingsHttpLive } from "../src/client-api/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
 import { Notifications } from "../src/client-api/notifications/Notifications.ts"
 import { RateLimiterLive } from "../src/platform/ratelimit/RateLimiter.ts"
+import { MetricsListenerLive } from "../src/platform/metrics/MetricsListener.ts"
 import { notificationsHttpLive } from "../src/client-api/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/search/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
@@ -115,6 +116,8 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
       )
     )
     .reduce((all, server) => Layer.merge(all, server), Layer.empty)
+    // `/metrics` on its own address when METRICS_PORT is set: one listener per process, whatever it runs.
+    .pipe(Layer.merge(MetricsListenerLive))
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
     // indexer publishes to, and search (src/search/SearchLive.ts) listens on, one feed.

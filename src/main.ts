@@ -39,6 +39,8 @@ const program = Effect.gen(function* () {
   for (const [name, address] of Object.entries(chain.deployments.contracts))
     console.log(`  ${name.padEnd(19)} ${address}`)
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
+  const metrics = listening.get("metrics")
+  if (metrics !== undefined) console.log(`metrics   ${metrics}/metrics`)
   yield* (yield* DataDirLock).announce(services.map((name) => `${name} ${listening.get(name)}`))
   console.log(`ready: ${services.join(", ")} (Ctrl-C to stop)`)
   return yield* Effect.never

@@ -23,7 +23,9 @@ const safe: ProductionInputs = {
   jwtSecretSet: true,
   corsOrigins: "https://app.example.com",
   metricsTokenSet: true,
-  host: "0.0.0.0"
+  host: "0.0.0.0",
+  metricsOwnListener: false,
+  metricsHost: "127.0.0.1"
 }
 
 const refusal = (overrides: Partial<ProductionInputs>) => {
@@ -60,6 +62,16 @@ describe("production mode: each unsafe setting is refused by name", () => {
   it("/metrics on a public address without METRICS_TOKEN; loopback HOST is fine", () => {
     assert.match(refusal({ metricsTokenSet: false }), /^METRICS_TOKEN is unset while HOST=0\.0\.0\.0/)
     assert.deepStrictEqual(unsafeProductionSettings({ ...safe, metricsTokenSet: false, host: "127.0.0.1" }), [])
+  })
+  it("/metrics on its own listener (METRICS_PORT): a private or loopback METRICS_HOST needs no token, a public one does", () => {
+    const own = { ...safe, metricsTokenSet: false, metricsOwnListener: true }
+    for (const metricsHost of ["127.0.0.1", "::1", "10.1.2.3", "172.20.0.9", "192.168.1.5", "fd00::5"]) {
+      assert.deepStrictEqual(unsafeProductionSettings({ ...own, metricsHost }), [], metricsHost)
+    }
+    for (const metricsHost of ["0.0.0.0", "::", "203.0.113.7", "172.32.0.1", "2001:db8::1"]) {
+      assert.match(refusal({ ...own, metricsHost }), /^METRICS_TOKEN is unset while METRICS_HOST=/, metricsHost)
+    }
+    assert.deepStrictEqual(unsafeProductionSettings({ ...own, metricsTokenSet: true, metricsHost: "0.0.0.0" }), [])
   })
   it("only the services a process runs are looked at", () => {
     assert.deepStrictEqual(

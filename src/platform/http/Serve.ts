@@ -13,9 +13,14 @@ import type { ErrorShape } from "./ErrorWriter.ts"
 import type { UnsafeRequestPolicy } from "./UnsafeRequests.ts"
 import { ValidationLive } from "./Validation.ts"
 
-/** Where each started service listens; filled as servers bind, read by `main` for the ready lines and by tests. */
-export class Listening extends Context.Service<Listening, Map<ServiceName, string>>()("app/Http/Listening") {
-  static readonly layer = Layer.sync(Listening, () => new Map<ServiceName, string>())
+/**
+ * Where each started service listens (and the metrics listener, `metrics`, when METRICS_PORT is set); filled as
+ * servers bind, read by `main` for the ready lines and by tests.
+ */
+export class Listening extends Context.Service<Listening, Map<ServiceName | "metrics", string>>()(
+  "app/Http/Listening"
+) {
+  static readonly layer = Layer.sync(Listening, () => new Map<ServiceName | "metrics", string>())
 }
 
 /** A service's port cannot be bound: the message names the setting to change (a start-up failure is this one line). */

@@ -16,17 +16,22 @@ const digest = (value: string) => createHash("sha256").update(value).digest()
 /** Equal in constant time (hashes of equal length, so the comparison does not leak the token's length either). */
 const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))
 
+/** Whether an `Authorization` header value may read `/metrics` under the configured token (any, when none is). */
+export const metricsAuthorized = (token: Option.Option<Redacted.Redacted>, authorization: string | undefined) => {
+  if (Option.isNone(token)) return true
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")
+  return match !== null && sameToken(match[1]!, Redacted.value(token.value))
+}
+
+export const METRICS_TOKEN_REQUIRED = {
+  code: "METRICS_TOKEN_REQUIRED",
+  message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>"
+} as const
+
 /** Fails with 401 unless the request carries the configured token (passes when none is configured). */
 export const requireMetricsToken = Effect.gen(function* () {
   const token = yield* metricsTokenConfig.pipe(Effect.orDie)
-  if (Option.isNone(token)) return
   const request = yield* HttpServerRequest.HttpServerRequest
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")
-  if (match !== null && sameToken(match[1]!, Redacted.value(token.value))) return
-  return yield* Effect.fail(
-    new Unauthorized({
-      code: "METRICS_TOKEN_REQUIRED",
-      message: "/metrics needs Authorization: Bearer <METRICS_TOKEN>"
-    })
-  )
+  if (metricsAuthorized(token, request.headers.authorization)) return
+  return yield* Effect.fail(new Unauthorized(METRICS_TOKEN_REQUIRED))
 })

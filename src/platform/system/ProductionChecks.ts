@@ -1,4 +1,5 @@
 import { Config, Effect, Option } from "effect"
+import { BlockList, isIP } from "node:net"
 import type { ServiceName } from "../AppConfig.ts"
 import { type FireEnv, fireEnvConfig } from "./FireEnv.ts"
 
@@ -14,9 +15,27 @@ export interface ProductionInputs {
   readonly corsOrigins: string
   readonly metricsTokenSet: boolean
   readonly host: string
+  /** METRICS_PORT is set: `/metrics` is served only on METRICS_HOST (src/platform/metrics/MetricsListener.ts). */
+  readonly metricsOwnListener: boolean
+  readonly metricsHost: string
 }
 
 const loopbackHost = /^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/iu
+
+/**
+ * Addresses of a monitoring network: loopback and the private ranges (RFC 1918, IPv6 unique local fc00::/7). A
+ * metrics listener bound there is not reached from the internet; a service port is (through the proxy), so for HOST
+ * only loopback counts.
+ */
+const privateRanges = new BlockList()
+privateRanges.addSubnet("10.0.0.0", 8, "ipv4")
+privateRanges.addSubnet("172.16.0.0", 12, "ipv4")
+privateRanges.addSubnet("192.168.0.0", 16, "ipv4")
+privateRanges.addSubnet("fc00::", 7, "ipv6")
+const privateAddress = (host: string) => {
+  const family = isIP(host)
+  return loopbackHost.test(host) || (family !== 0 && privateRanges.check(host, family === 4 ? "ipv4" : "ipv6"))
+}
 
 /**
  * What production mode refuses, one entry per unsafe setting: its name and why. Settings of a service the process
@@ -48,8 +67,15 @@ export const unsafeProductionSettings = (s: ProductionInputs): ReadonlyArray<str
   if (s.corsOrigins.split(",").some((o) => o.trim() === "*")) {
     problems.push("CORS_ORIGINS has * (list the front-end origins; the public routes answer any origin without it)")
   }
-  if (!s.metricsTokenSet && !loopbackHost.test(s.host)) {
-    problems.push(`METRICS_TOKEN is unset while HOST=${s.host} is not loopback (/metrics would be public)`)
+  if (!s.metricsTokenSet && s.metricsOwnListener && !privateAddress(s.metricsHost)) {
+    problems.push(
+      `METRICS_TOKEN is unset while METRICS_HOST=${s.metricsHost} is not a loopback or private address (/metrics would be public)`
+    )
+  }
+  if (!s.metricsTokenSet && !s.metricsOwnListener && !loopbackHost.test(s.host)) {
+    problems.push(
+      `METRICS_TOKEN is unset while HOST=${s.host} is not loopback (/metrics would be public on every service port: set METRICS_PORT to serve it on a private METRICS_HOST, or METRICS_TOKEN)`
+    )
   }
   return problems
 }
@@ -64,7 +90,9 @@ export const productionInputsConfig = (services: ReadonlyArray<ServiceName>): Co
     jwtSecretSet: Config.option(Config.Redacted("JWT_SECRET")).pipe(Config.map(Option.isSome)),
     corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
     metricsTokenSet: Config.option(Config.Redacted("METRICS_TOKEN")).pipe(Config.map(Option.isSome)),
-    host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+    host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+    metricsOwnListener: Config.option(Config.Int("METRICS_PORT")).pipe(Config.map(Option.isSome)),
+    metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
   }).pipe(Config.map((inputs) => ({ ...inputs, services })))
 
 export class UnsafeProductionSettings extends Error {

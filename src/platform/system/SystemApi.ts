@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ServiceUnavailable, Unauthorized } from "../ApiError.ts"
+import { NotFound, ServiceUnavailable, Unauthorized } from "../ApiError.ts"
 import { McpExclude } from "../McpAnnotations.ts"
 
 export const DependencyStatus = Schema.Struct({
@@ -107,7 +107,7 @@ export class ProbesGroup extends HttpApiGroup.make("probes")
         })
       )
       .annotate(McpExclude, true),
-    HttpApiEndpoint.get("getMetrics", "/metrics", { success: prometheusText, error: Unauthorized })
+    HttpApiEndpoint.get("getMetrics", "/metrics", { success: prometheusText, error: [Unauthorized, NotFound] })
       .annotateMerge(
         OpenApi.annotations({
           summary: "Prometheus metrics",
@@ -116,7 +116,8 @@ export class ProbesGroup extends HttpApiGroup.make("probes")
             "worker queue depth, indexer height and lag, process memory, CPU and event-loop delay. The registry is per " +
             "process: services run in one process show the same numbers, with a `service` label on request series. " +
             "With METRICS_TOKEN set it needs `Authorization: Bearer <METRICS_TOKEN>` (401 METRICS_TOKEN_REQUIRED); without, " +
-            "restrict it to the monitoring network at the proxy."
+            "restrict it to the monitoring network at the proxy. With METRICS_PORT set it is served only on " +
+            "METRICS_HOST:METRICS_PORT, and here answers 404 NOT_FOUND."
         })
       )
       .annotate(McpExclude, true)

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { callerIp } from "./CallerIp.ts"
+import { NotFound } from "../ApiError.ts"
 import { requireMetricsToken } from "../metrics/MetricsAccess.ts"
+import { metricsOnOwnListener } from "../metrics/MetricsListener.ts"
 import { metricsText } from "../metrics/MetricsText.ts"
 import { Health, liveness } from "./Health.ts"
 import { CallerIp } from "./SystemApi.ts"
@@ -11,11 +13,23 @@ import { CallerIp } from "./SystemApi.ts"
  */
 export const healthReport = (service: string) => Health.use((health) => health.report(service))
 
+/** `/metrics` on a service port: 404 when METRICS_PORT gives it its own listener (MetricsListener.ts). */
+const serviceMetrics = Effect.gen(function* () {
+  if (yield* metricsOnOwnListener) {
+    return yield* new NotFound({
+      code: "NOT_FOUND",
+      message: "/metrics is served on its own address (METRICS_HOST:METRICS_PORT), not on the service ports"
+    })
+  }
+  yield* requireMetricsToken
+  return yield* metricsText
+})
+
 /** `/livez`, `/readyz` and `/metrics` of one service (each API adds ProbesGroup). */
 export const probes = (service: string) => ({
   live: () => liveness(service),
   ready: () => Health.use((health) => health.ready(service)),
-  metrics: () => Effect.andThen(requireMetricsToken, metricsText)
+  metrics: () => serviceMetrics
 })
 
 /** `/v1/ip`: the caller's address as this service sees it. */
