@@ -385,7 +385,7 @@ if (import.meta.main) {
     chainId: deployments.chainId,
     privateKey: values.key as Hex,
     apiKey: values["api-key"] ?? process.env["FIRE_API_KEY"],
-    contracts: deployments.contracts,
+    contracts: { ...deployments.contracts, ...deployments.launchpad! },
     otherToken: other.token,
     image: await (await import("sharp"))
       .default(Buffer.alloc(64 * 64 * 3, 180), { raw: { width: 64, height: 64, channels: 3 } })
@@ -394,7 +394,7 @@ if (import.meta.main) {
     tipAgentToken: async (token) =>
       void (await sender.write(
         tipper,
-        deployments.contracts.fuelVault,
+        deployments.launchpad!.fuelVault,
         FuelVaultAbi,
         "give",
         [token],

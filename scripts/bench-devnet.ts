@@ -102,7 +102,7 @@ try {
       "eth_call QuoterV2 quoteExactInputSingle",
       await measure(() =>
         client.simulateContract({
-          address: contracts.quoterV2,
+          address: contracts.quoterV2!,
           abi: quoterV2Abi,
           functionName: "quoteExactInputSingle",
           args: [

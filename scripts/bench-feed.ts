@@ -35,7 +35,6 @@ const chainStub = Layer.succeed(
     deployments: {
       chainId: 31337,
       startBlock: 0,
-      poolInitCodeHash: `0x${"00".repeat(32)}`,
       launches: [],
       contracts: {
         weth9: zero,
@@ -47,13 +46,9 @@ const chainStub = Layer.succeed(
         multicall3: zero,
         permit2: zero,
         universalRouter: zero,
-        fireRegistry: zero,
-        fireLaunch: zero,
-        fireGraduator: zero,
-        fuelVault: zero,
-        fireStream: zero,
         stablecoin: zero
-      }
+      },
+      launchpad: { fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero }
     }
   })
 )

@@ -36,8 +36,10 @@ const program = Effect.gen(function* () {
   console.log(
     `chain     ${redactUrl(chain.rpcUrl)} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`
   )
-  for (const [name, address] of Object.entries(chain.deployments.contracts))
-    console.log(`  ${name.padEnd(19)} ${address}`)
+  for (const [name, address] of Object.entries({ ...chain.deployments.contracts, ...chain.deployments.launchpad }))
+    if (typeof address === "string") console.log(`  ${name.padEnd(19)} ${address}`)
+  if (chain.deployments.launchpad === undefined)
+    console.log("  launchpad           not deployed (launch and claim routes answer 503 LAUNCHPAD_NOT_DEPLOYED)")
   for (const name of services) console.log(`${name.padEnd(9)} ${listening.get(name)}`)
   const metrics = listening.get("metrics")
   if (metrics !== undefined) console.log(`metrics   ${metrics}/metrics`)

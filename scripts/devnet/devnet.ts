@@ -100,17 +100,13 @@ export const deployAndSeed = async (
   const launchpad = await deployLaunchpad(sender, deployer, uniswap, log)
   log("seeding demo activity")
   const seed = await seedDevnet(sender, accounts, { ...uniswap, ...launchpad }, log)
-  const { poolInitCodeHash: hash, ...uniswapAddresses } = uniswap
+  const { poolInitCodeHash: _hash, ...uniswapAddresses } = uniswap
   return {
     chainId,
     startBlock,
     rpcUrl,
-    contracts: {
-      ...uniswapAddresses,
-      ...launchpad,
-      stablecoin: seed.stablecoin
-    },
-    poolInitCodeHash: hash,
+    contracts: { ...uniswapAddresses, stablecoin: seed.stablecoin },
+    launchpad,
     launches: seed.launches.map((l) => ({ ...l, token: getAddress(l.token), pool: getAddress(l.pool) })),
     pools: seed.pools
   }
@@ -159,7 +155,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<Devnet> => {
     const deployments = readDeploymentsSync(files.deploymentsFile)
     const anvil = await startAnvil({ ...base, chainId: deployments.chainId, loadState: files.stateFile })
     recordPid(files.dir, anvil.pid)
-    const code = await rpcRequest<string>(anvil.rpcUrl, "eth_getCode", [deployments.contracts.fireLaunch, "latest"])
+    const code = await rpcRequest<string>(anvil.rpcUrl, "eth_getCode", [deployments.launchpad!.fireLaunch, "latest"])
     if (code !== "0x") {
       log(`devnet: warm start from ${files.stateFile} in ${anvil.readyMs.toFixed(0)} ms`)
       return {

@@ -22,7 +22,7 @@ const program = Effect.gen(function* () {
     "",
     "contracts",
     ...Object.entries(deployments.contracts).map(([name, address]) => `  ${name.padEnd(20)} ${address}`),
-    `  ${"poolInitCodeHash".padEnd(20)} ${deployments.poolInitCodeHash}`,
+    ...Object.entries(deployments.launchpad ?? {}).map(([name, address]) => `  ${name.padEnd(20)} ${address}`),
     "",
     "launches",
     ...deployments.launches.map(

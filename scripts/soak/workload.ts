@@ -42,8 +42,8 @@ interface Deployments {
     readonly weth9: Address
     readonly stablecoin: Address
     readonly swapRouter02: Address
-    readonly fireLaunch: Address
   }
+  readonly launchpad?: { readonly fireLaunch: Address }
   readonly launches: ReadonlyArray<{
     readonly token: Address
     readonly pool: Address
@@ -288,7 +288,7 @@ export const chainActivity = (stack: Stack, d: Deployments, r: Recorder, swapMs:
       n++
       const from = pick(accounts)
       if (n % 20 === 0) {
-        await sender.write(from, d.contracts.fireLaunch, FireLaunchAbi, "ignite", [`Soak ${n}`, `SK${n}`])
+        await sender.write(from, d.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [`Soak ${n}`, `SK${n}`])
       } else {
         const target =
           Math.random() < 0.3

@@ -53,6 +53,14 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
       try: () => readDeploymentsSync(args.deployments),
       catch: (e) => new Error(`cannot read the deployments file ${args.deployments}: ${(e as Error).message}`)
     })
+    const launchpad = deployments.launchpad
+    if (launchpad === undefined) {
+      return yield* Effect.fail(
+        new Error(
+          `the deployments file ${args.deployments} has no launchpad: deploy it first (npm run deploy:launchpad)`
+        )
+      )
+    }
     const api = yield* signedInApi(targets)
     yield* progress(`→ draft ${args.name} (${args.symbol})`)
     const draft = yield* api.launches.createLaunch({
@@ -70,8 +78,7 @@ export const launch = (targets: Targets, args: LaunchArgs) =>
     // One transaction, gas padded, receipt polled (viem's waitForTransactionReceipt can hang on automine: scripts/devnet/tx.ts).
     const sender = makeSender(deployments.chainId, args.rpcUrl)
     const receipt = yield* Effect.tryPromise({
-      try: () =>
-        sender.write(account, deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),
+      try: () => sender.write(account, launchpad.fireLaunch, FireLaunchAbi, "ignite", [args.name, args.symbol]),
       catch: (e) => new Error(`FireLaunch.ignite failed: ${(e as Error).message}`)
     })
     const [ignited] = parseEventLogs({ abi: FireLaunchAbi, logs: receipt.logs, eventName: "Ignited" })

@@ -51,15 +51,19 @@ const byPosition = (a: DecodedLog, b: DecodedLog) =>
       : 1
 
 const staticSources = (contracts: IndexedContracts) =>
-  new Map<string, SourceKind>([
-    [contracts.fireLaunch.toLowerCase(), "launch"],
-    [contracts.fireGraduator.toLowerCase(), "graduator"],
-    [contracts.fuelVault.toLowerCase(), "fuelVault"],
-    [contracts.fireStream.toLowerCase(), "stream"],
-    [contracts.fireRegistry.toLowerCase(), "registry"],
-    [contracts.factory.toLowerCase(), "factory"],
-    [contracts.positionManager.toLowerCase(), "positionManager"]
-  ])
+  new Map<string, SourceKind>(
+    (
+      [
+        [contracts.fireLaunch, "launch"],
+        [contracts.fireGraduator, "graduator"],
+        [contracts.fuelVault, "fuelVault"],
+        [contracts.fireStream, "stream"],
+        [contracts.fireRegistry, "registry"],
+        [contracts.factory, "factory"],
+        [contracts.positionManager, "positionManager"]
+      ] as const
+    ).flatMap(([address, kind]) => (address === undefined ? [] : [[address.toLowerCase(), kind] as const]))
+  )
 
 /** The children the indexer follows: launched tokens (Transfer) and indexed pools. */
 const childSources = (state: ProjectionState) => {

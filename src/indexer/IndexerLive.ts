@@ -15,18 +15,24 @@ export interface ChainLike {
       readonly weth9: Address
       readonly factory: Address
       readonly positionManager: Address
-      readonly fireRegistry: Address
-      readonly fireLaunch: Address
-      readonly fireGraduator: Address
-      readonly fuelVault: Address
-      readonly fireStream: Address
       readonly stablecoin?: Address | undefined
     }
+    readonly launchpad?:
+      | {
+          readonly fireRegistry: Address
+          readonly fireLaunch: Address
+          readonly fireGraduator: Address
+          readonly fuelVault: Address
+          readonly fireStream: Address
+        }
+      | undefined
+    readonly stablecoins?: ReadonlyArray<{ readonly address: Address }> | undefined
   }
 }
 
 export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
   const c = chain.deployments.contracts
+  const launchpad = chain.deployments.launchpad
   return {
     client: chain.publicClient,
     chainId: chain.chainId,
@@ -35,14 +41,14 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
       factory: c.factory,
       positionManager: c.positionManager,
       weth: c.weth9,
-      fireRegistry: c.fireRegistry,
-      fireLaunch: c.fireLaunch,
-      fireGraduator: c.fireGraduator,
-      fuelVault: c.fuelVault,
-      fireStream: c.fireStream,
+      fireRegistry: launchpad?.fireRegistry,
+      fireLaunch: launchpad?.fireLaunch,
+      fireGraduator: launchpad?.fireGraduator,
+      fuelVault: launchpad?.fuelVault,
+      fireStream: launchpad?.fireStream,
       stablecoin: c.stablecoin
     },
-    baseTokens: [],
+    baseTokens: (chain.deployments.stablecoins ?? []).map((s) => s.address),
     reindexOnDeepReorg: chain.mode === "devnet"
   }
 }

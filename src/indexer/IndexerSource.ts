@@ -1,16 +1,19 @@
 import { Context, Layer } from "effect"
 import type { Address, PublicClient } from "viem"
 
-/** The contracts the indexer follows. Pools and launched tokens are discovered from their events. */
+/**
+ * The contracts the indexer follows. Pools and launched tokens are discovered from their events. The launchpad's five
+ * are absent on a chain without it: then only the DEX (pools among the base tokens) is indexed.
+ */
 export interface IndexedContracts {
   readonly factory: Address
   readonly positionManager: Address
   readonly weth: Address
-  readonly fireRegistry: Address
-  readonly fireLaunch: Address
-  readonly fireGraduator: Address
-  readonly fuelVault: Address
-  readonly fireStream: Address
+  readonly fireRegistry?: Address | undefined
+  readonly fireLaunch?: Address | undefined
+  readonly fireGraduator?: Address | undefined
+  readonly fuelVault?: Address | undefined
+  readonly fireStream?: Address | undefined
   /** The USD reference: pools of (stablecoin, weth) price WETH in USD; absent → every USD value is null. */
   readonly stablecoin?: Address | undefined
 }

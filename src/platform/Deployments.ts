@@ -1,8 +1,9 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 /**
- * Where the contracts of a chain live: written by the devnet deploy (`$DATA_DIR/devnet/deployments.json`) or
- * supplied for another chain through `DEPLOYMENTS_FILE`. Decoded with this schema whenever it is read.
+ * Where the contracts of a chain live: written by the devnet deploy (`$DATA_DIR/devnet/deployments.json`), by
+ * `npm run deploy:launchpad`, or checked in for a public chain (deployments/ethereum.json, deployments/base.json) and
+ * selected with `DEPLOYMENTS_FILE`. Decoded with this schema whenever it is read.
  */
 
 const hexOf = (bytes: number) =>
@@ -16,29 +17,48 @@ export const Address = hexOf(20).annotate({ description: "EVM address, 0x + 40 h
 export const Bytes32 = hexOf(32).annotate({ description: "32 bytes, 0x + 64 hex digits" })
 const BlockNumber = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
+/** The DEX side: Uniswap v3, its routers, WETH and the USD reference. Every deployment has these. */
 export const DeployedContracts = Schema.Struct({
-  // Uniswap v3 (npm artifacts)
   weth9: Address,
   factory: Address,
   positionManager: Address,
   positionDescriptor: Schema.optional(Address),
   swapRouter02: Address,
-  quoterV2: Address,
-  tickLens: Address,
-  multicall3: Address,
-  /** Built from universal-router 1.6.0's Permit2: not the canonical address, always read it from here. */
+  /** Not read by the app (quotes are computed off-chain); kept for tools that compare with the chain's quoter. */
+  quoterV2: Schema.optional(Address),
+  /** Not read by the app yet; recorded for reading a pool's initialized ticks in one call. */
+  tickLens: Schema.optional(Address),
+  /** Not read by the app yet; recorded for batching reads (the same address on most chains). */
+  multicall3: Schema.optional(Address),
+  /** On the devnet built from universal-router 1.6.0's Permit2, not the canonical address: always read it from here. */
   permit2: Address,
   universalRouter: Address,
-  // the launchpad (contracts/)
+  /**
+   * The stablecoin USD values are derived from (priced at $1 against WETH): USDC on Ethereum and Base, a test USDT
+   * (18 decimals) on the devnet.
+   */
+  stablecoin: Address
+})
+export type DeployedContracts = typeof DeployedContracts.Type
+
+/** The launchpad (contracts/), absent on a chain where it is not deployed: launch features then answer 503. */
+export const LaunchpadContracts = Schema.Struct({
   fireRegistry: Address,
   fireLaunch: Address,
   fireGraduator: Address,
   fuelVault: Address,
   fireStream: Address,
-  /** A test stablecoin (USDT, 18 decimals) with a pool against WETH, so multi-hop routes exist. */
-  stablecoin: Address
+  /** The block of the launchpad's first deployment transaction (informational; `startBlock` decides indexing). */
+  deployedAtBlock: Schema.optional(BlockNumber)
 })
-export type DeployedContracts = typeof DeployedContracts.Type
+export type LaunchpadContracts = typeof LaunchpadContracts.Type
+
+/** Another stablecoin of the chain: a routing connector (base token) besides WETH and `contracts.stablecoin`. */
+export const KnownStablecoin = Schema.Struct({
+  symbol: Schema.String,
+  address: Address
+})
+export type KnownStablecoin = typeof KnownStablecoin.Type
 
 /** One launch seeded on the devnet (FireLaunch `Ignited`). */
 export const SeededLaunch = Schema.Struct({
@@ -65,14 +85,39 @@ export type SeededPool = typeof SeededPool.Type
 
 export const Deployments = Schema.Struct({
   chainId: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
-  /** The block of the first deployment: indexers start here. */
+  /** The block the indexer starts from (the launchpad's deployment block when it is deployed). */
   startBlock: BlockNumber,
   /** The RPC URL the file was written for (informational; RPC_URL decides where the app connects). */
   rpcUrl: Schema.optional(Schema.String),
   contracts: DeployedContracts,
-  /** keccak256 of the UniswapV3Pool creation code of this factory: computes pool addresses (CREATE2). */
-  poolInitCodeHash: Bytes32,
-  launches: Schema.Array(SeededLaunch),
+  launchpad: Schema.optional(LaunchpadContracts),
+  /** The chain's other main stablecoins (e.g. USDT, DAI): routing connectors and indexed base tokens. */
+  stablecoins: Schema.optional(Schema.Array(KnownStablecoin)),
+  /** Devnet only: the launches its seed made (scripts and tests use them); may be left out (then none). */
+  launches: Schema.Array(SeededLaunch).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  /** Devnet only: the pools its seed made. */
   pools: Schema.optional(Schema.Array(SeededPool))
 })
 export type Deployments = typeof Deployments.Type
+
+/** Every contract address of a deployment, launchpad included (for "is this one of ours" checks). */
+export const deploymentAddresses = (deployments: Deployments): ReadonlyArray<string> => [
+  ...Object.values(deployments.contracts).filter((a) => a !== undefined),
+  ...(deployments.launchpad === undefined
+    ? []
+    : [
+        deployments.launchpad.fireRegistry,
+        deployments.launchpad.fireLaunch,
+        deployments.launchpad.fireGraduator,
+        deployments.launchpad.fuelVault,
+        deployments.launchpad.fireStream
+      ])
+]
+
+/** The launchpad of a deployment that must have one (the devnet, scripts and tests built on it). Throws otherwise. */
+export const launchpadOf = (deployments: Deployments): LaunchpadContracts => {
+  if (deployments.launchpad === undefined) {
+    throw new Error(`chain ${deployments.chainId}: the deployments record has no launchpad (run deploy:launchpad)`)
+  }
+  return deployments.launchpad
+}

@@ -147,7 +147,7 @@ layer(servers, { timeout: "180 seconds", excludeTestServices: true })("the fire-
 
         // A token made without the API (ignite only) is claimed afterwards.
         const receipt = yield* Effect.promise(() =>
-          anvil.sender.write(account, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+          anvil.sender.write(account, anvil.deployments.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [
             "Claim Me",
             "CLM"
           ])

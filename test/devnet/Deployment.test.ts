@@ -21,7 +21,9 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
     Effect.gen(function* () {
       const { publicClient, deployments } = yield* AnvilChain
       const addresses: Array<[string, Address]> = [
-        ...Object.entries(deployments.contracts),
+        ...Object.entries({ ...deployments.contracts, ...deployments.launchpad }).filter(
+          (entry): entry is [string, Address] => typeof entry[1] === "string"
+        ),
         ...deployments.launches.flatMap(
           (l): Array<[string, Address]> => [
             [`${l.symbol} token`, l.token],
@@ -37,11 +39,10 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
     })
   )
 
-  it.effect("stores the pool init code hash of the deployed pool bytecode (the canonical one for v3-core 1.0.1)", () =>
+  it.effect("the pool init code hash of the deployed pool bytecode is the canonical one (v3-core 1.0.1)", () =>
     Effect.gen(function* () {
       const { deployments } = yield* AnvilChain
-      assert.strictEqual(deployments.poolInitCodeHash, poolInitCodeHash())
-      assert.strictEqual(deployments.poolInitCodeHash, CANONICAL_POOL_INIT_CODE_HASH)
+      assert.strictEqual(poolInitCodeHash(), CANONICAL_POOL_INIT_CODE_HASH)
       // The factory's runtime code embeds the pool creation code it deploys with CREATE2.
       const { publicClient } = yield* AnvilChain
       const factoryCode = yield* Effect.promise(() => publicClient.getCode({ address: deployments.contracts.factory }))
@@ -60,7 +61,7 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
           tokenA: new Token(chainId, pool.token0, 18),
           tokenB: new Token(chainId, pool.token1, 18),
           fee: pool.fee,
-          initCodeHashManualOverride: deployments.poolInitCodeHash
+          initCodeHashManualOverride: CANONICAL_POOL_INIT_CODE_HASH
         })
         const fromFactory = yield* Effect.promise(() =>
           publicClient.readContract({
@@ -86,7 +87,7 @@ layer(AnvilChain.layer, { timeout: "60 seconds" })("devnet deployment (seeded st
   it.effect("launches match FireLaunch: creator, pool, canonical flag; one graduated, one non-canonical", () =>
     Effect.gen(function* () {
       const { publicClient, deployments } = yield* AnvilChain
-      const { fireLaunch, fireGraduator } = deployments.contracts
+      const { fireLaunch, fireGraduator } = deployments.launchpad!
       for (const launch of deployments.launches) {
         const read = <T>(p: Promise<T>) => Effect.promise(() => p)
         const creator = yield* read(

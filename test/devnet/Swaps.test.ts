@@ -37,7 +37,7 @@ const gasCost = (receipt: TransactionReceipt) => receipt.gasUsed * receipt.effec
 const quoteSingle = (chain: AnvilChainShape, tokenIn: Address, tokenOut: Address, fee: number, amountIn: bigint) =>
   chain.publicClient
     .simulateContract({
-      address: chain.deployments.contracts.quoterV2,
+      address: chain.deployments.contracts.quoterV2!,
       abi: quoterV2Abi,
       functionName: "quoteExactInputSingle",
       args: [{ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n }]
@@ -47,7 +47,7 @@ const quoteSingle = (chain: AnvilChainShape, tokenIn: Address, tokenOut: Address
 const quotePath = (chain: AnvilChainShape, path: Hex, amountIn: bigint) =>
   chain.publicClient
     .simulateContract({
-      address: chain.deployments.contracts.quoterV2,
+      address: chain.deployments.contracts.quoterV2!,
       abi: quoterV2Abi,
       functionName: "quoteExactInput",
       args: [path, amountIn]

@@ -79,7 +79,7 @@ describe("devnet cold and warm start", () => {
         const seen = yield* Effect.gen(function* () {
           const chain = yield* Chain
           const code = yield* promise(() =>
-            chain.publicClient.getCode({ address: chain.deployments.contracts.fireLaunch })
+            chain.publicClient.getCode({ address: chain.deployments.launchpad!.fireLaunch })
           )
           return { mode: chain.mode, chainId: chain.chainId, rpcUrl: chain.rpcUrl, hasCode: (code?.length ?? 0) > 2 }
         }).pipe(Effect.provide(chainLayerWith(settings)))

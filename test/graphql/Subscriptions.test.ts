@@ -196,7 +196,7 @@ const collect = (client: Client, query: string, variables?: Record<string, unkno
 const ignite = (name: string) =>
   Effect.flatMap(AnvilChain, (anvil) =>
     Effect.promise(() =>
-      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [
         name,
         name.toUpperCase()
       ])
@@ -247,7 +247,7 @@ layer(TestLayer, { timeout: "120 seconds", excludeTestServices: true })(
             const id = await anvil.snapshot()
             const receipt = await anvil.sender.write(
               anvil.accounts[7]!,
-              anvil.deployments.contracts.fireLaunch,
+              anvil.deployments.launchpad!.fireLaunch,
               FireLaunchAbi,
               "ignite",
               ["Ghost", "GHOST"]

@@ -92,7 +92,7 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })(
           // filter covered every block, and the children's (launched tokens, pools) every block from the first launch on.
           const logCalls = final.calls.filter((c) => c.method === "eth_getLogs")
           assert.strictEqual(new Set(logCalls.map((c) => c.key)).size, logCalls.length)
-          const launchpad = d.contracts.fireLaunch.toLowerCase()
+          const launchpad = d.contracts.fireLaunch!.toLowerCase()
           const staticBlocks = logCalls
             .filter((c) => (JSON.parse(c.key) as [string, string, Array<string>])[2].includes(launchpad))
             .map((c) => c.block)

@@ -27,7 +27,7 @@ const sign = (signer: LocalAccount, input: { token: Address; wallet?: Address; u
       signer.signTypedData(
         claimTypedData({
           chainId: chain.chainId,
-          fireLaunch: chain.deployments.contracts.fireLaunch,
+          fireLaunch: chain.deployments.launchpad!.fireLaunch,
           message: {
             token: input.token,
             wallet: input.wallet ?? signer.address,
@@ -345,7 +345,7 @@ layer(ListingsServer(admin.address, { CLAIM_RATE_LIMIT: "1000" }), {
       )
       const receipt = yield* Effect.promise(() =>
         chain.sender.write(owner, wallet, walletAbi, "execute", [
-          chain.deployments.contracts.fireLaunch,
+          chain.deployments.launchpad!.fireLaunch,
           encodeFunctionData({ abi: FireLaunchAbi, functionName: "ignite", args: ["Smart", "SMRT"] })
         ])
       )

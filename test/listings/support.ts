@@ -66,7 +66,7 @@ export const ignite = (creator: LocalAccount, name: string, symbol: string) =>
     Effect.promise(async () => {
       const receipt = await chain.sender.write(
         creator,
-        chain.deployments.contracts.fireLaunch,
+        chain.deployments.launchpad!.fireLaunch,
         FireLaunchAbi,
         "ignite",
         [name, symbol]

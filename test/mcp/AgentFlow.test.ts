@@ -40,7 +40,7 @@ layer(servers, { timeout: "240 seconds", excludeTestServices: true })(
           const key = generatePrivateKey()
           const agent = privateKeyToAccount(key)
           yield* Effect.promise(() => anvil.sender.send(faucet, { to: agent.address, value: parseEther("10") }))
-          const c = anvil.deployments.contracts
+          const c = { ...anvil.deployments.contracts, ...anvil.deployments.launchpad! }
           const other = anvil.deployments.launches.find(
             (l) => l.canonical && !l.graduated && l.creator !== agent.address
           )!

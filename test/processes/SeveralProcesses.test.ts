@@ -133,7 +133,7 @@ const subscribeLaunches = (indexer: string) => {
 const ignite = (name: string) =>
   Effect.flatMap(AnvilChain, (anvil) =>
     Effect.promise(() =>
-      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [
         name,
         name.toUpperCase()
       ])

@@ -98,7 +98,7 @@ layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "300 seconds", excludeTestS
                   continue
                 }
                 assert.strictEqual(BigInt(res.body.blockNumber), head)
-                if ((yield* matchesQuoter(res.body, c.quoterV2)) > 0) checked++
+                if ((yield* matchesQuoter(res.body, c.quoterV2!)) > 0) checked++
               }
             }
           }
@@ -129,7 +129,7 @@ layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "300 seconds", excludeTestS
         )).body
         assert.isTrue(BigInt(after.amountOut) < BigInt(before.amountOut), "the buy moved the price")
         assert.notStrictEqual(after.route[0][0].sqrtRatioX96, before.route[0][0].sqrtRatioX96)
-        const compared = yield* matchesQuoter(after, c.quoterV2)
+        const compared = yield* matchesQuoter(after, c.quoterV2!)
         assert.strictEqual(compared, after.route.length, `every route compared with QuoterV2 (${after.routeString})`)
         assert.isAtLeast(compared, 1)
       })

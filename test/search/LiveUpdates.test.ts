@@ -64,7 +64,7 @@ layer(TestServices(["search", "indexer"]), { timeout: "180 seconds", excludeTest
         Effect.gen(function* () {
           const anvil = yield* AnvilChain
           const receipt = yield* Effect.promise(() =>
-            anvil.sender.write(anvil.accounts[6]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+            anvil.sender.write(anvil.accounts[6]!, anvil.deployments.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [
               "Zephyr Kite",
               "ZPHK"
             ])

@@ -44,7 +44,7 @@ layer(SocialServer({ COMPETITION_REFRESH_SECONDS: "1" }), { timeout: "120 second
         const sql = yield* SqlClient.SqlClient
         const logs = yield* Effect.promise(() =>
           anvil.publicClient.getContractEvents({
-            address: anvil.deployments.contracts.fuelVault,
+            address: anvil.deployments.launchpad!.fuelVault,
             abi: FuelVaultAbi,
             eventName: "FuelGiven",
             fromBlock: 0n

@@ -35,7 +35,7 @@ const tip = (from: number, symbol: string, eth: string) =>
     return yield* Effect.promise(() =>
       anvil.sender.write(
         anvil.accounts[from]!,
-        anvil.deployments.contracts.fuelVault,
+        anvil.deployments.launchpad!.fuelVault,
         FuelVaultAbi,
         "give",
         [token],
@@ -154,7 +154,7 @@ layer(SocialServer({ ADMIN_WALLETS: admin.address }), { timeout: "120 seconds", 
           const anvil = yield* AnvilChain
           const logs = yield* Effect.promise(() =>
             anvil.publicClient.getContractEvents({
-              address: anvil.deployments.contracts.fuelVault,
+              address: anvil.deployments.launchpad!.fuelVault,
               abi: FuelVaultAbi,
               eventName: "FuelGiven",
               fromBlock: 0n

@@ -17,7 +17,7 @@ import { indexerAtHead, SocialServer } from "./support.ts"
 const onChain = (creator: Address) =>
   Effect.gen(function* () {
     const anvil = yield* AnvilChain
-    const vault = anvil.deployments.contracts.fuelVault
+    const vault = anvil.deployments.launchpad!.fuelVault
     const tokens = anvil.deployments.launches.filter((l) => l.creator === creator && l.canonical).map((l) => l.token)
     const [given, withdrawn] = yield* Effect.promise(() =>
       Promise.all([
@@ -86,7 +86,7 @@ layer(SocialServer(), { timeout: "120 seconds", excludeTestServices: true })(
             anvil.accounts[7]!,
             anvil.accounts[9]!
           ]
-          const vault = anvil.deployments.contracts.fuelVault
+          const vault = anvil.deployments.launchpad!.fuelVault
           const tokenOf = (symbol: string) => anvil.deployments.launches.find((l) => l.symbol === symbol)!.token
           const [blze, sprk] = [tokenOf("BLZE"), tokenOf("SPRK")]
           const blazeToken = yield* tokenFor(blaze)

@@ -148,14 +148,9 @@ const emptyDeployments = (chainId: number): Deployments => {
       multicall3: zero,
       permit2: zero,
       universalRouter: zero,
-      fireRegistry: zero,
-      fireLaunch: zero,
-      fireGraduator: zero,
-      fuelVault: zero,
-      fireStream: zero,
       stablecoin: zero
     },
-    poolInitCodeHash: `0x${"00".repeat(32)}`,
+    launchpad: { fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero },
     launches: []
   }
 }

@@ -4,6 +4,7 @@ import { type Address, getAddress, zeroAddress } from "viem"
 import { FireLaunchAbi, FireTokenAbi } from "../../../contracts/generated/index.ts"
 import { Chain } from "../../platform/Chain.ts"
 import type { ServiceUnavailable } from "../../platform/ApiError.ts"
+import { launchpadNotDeployed } from "./LaunchpadDeployed.ts"
 import { chainUnavailable } from "./Listing.ts"
 
 /** A token launched through FireLaunch, as the chain says now. */
@@ -26,8 +27,9 @@ export class LaunchpadReader extends Context.Service<
   LaunchpadReader,
   {
     readonly chainId: number
-    readonly fireLaunch: Address
-    /** None when FireLaunch never launched `token`. */
+    /** Undefined on a chain without the launchpad (the launch and claim routes answer 503 there). */
+    readonly fireLaunch: Address | undefined
+    /** None when FireLaunch never launched `token`; 503 LAUNCHPAD_NOT_DEPLOYED without the launchpad. */
     readonly launchOf: (token: Address) => Effect.Effect<Option.Option<OnChainLaunch>, ServiceUnavailable>
   }
 >()("app/listings/LaunchpadReader") {
@@ -36,7 +38,8 @@ export class LaunchpadReader extends Context.Service<
     Effect.gen(function* () {
       const chain = yield* Chain
       const client = chain.publicClient
-      const fireLaunch = getAddress(chain.deployments.contracts.fireLaunch)
+      const launchpad = chain.deployments.launchpad
+      const fireLaunch = launchpad === undefined ? undefined : getAddress(launchpad.fireLaunch)
       const read = <A>(what: string, f: () => Promise<A>) =>
         Effect.tryPromise({ try: f, catch: (cause) => cause }).pipe(
           Effect.tapError((cause) => Effect.logWarning(`chain read failed: ${what}: ${redactedErrorText(cause)}`)),
@@ -44,6 +47,7 @@ export class LaunchpadReader extends Context.Service<
         )
 
       const launchOf = Effect.fn("LaunchpadReader.launchOf")(function* (token: Address) {
+        if (fireLaunch === undefined) return yield* launchpadNotDeployed(chain.chainId)
         const launch = yield* read("FireLaunch.launchOf", () =>
           client.readContract({ address: fireLaunch, abi: FireLaunchAbi, functionName: "launchOf", args: [token] })
         )

@@ -11,6 +11,7 @@ import { TokenModeration } from "./moderation/TokenModeration.ts"
 import { Tokens } from "./tokens/Tokens.ts"
 import { TokensHttp } from "./tokens/TokensHttp.ts"
 import { TokensRepo } from "./tokens/TokensRepo.ts"
+import { LaunchpadDeployedLive } from "./LaunchpadDeployedLive.ts"
 import { LaunchpadReader } from "./LaunchpadReader.ts"
 import { ListingsRepo } from "./ListingsRepo.ts"
 
@@ -20,7 +21,9 @@ import { ListingsRepo } from "./ListingsRepo.ts"
  * (UsersRepo, ImageStore, the auth and image-limit middlewares, the signature verifier).
  */
 export const ListingsHttpLive = Layer.mergeAll(TokensHttp, ClaimsHttp, LaunchesHttp, TokenAdminHttp).pipe(
-  Layer.provideMerge(Layer.mergeAll(Claims.layer, Launches.layer, TokenModeration.layer, ImageRequiredLive)),
+  Layer.provideMerge(
+    Layer.mergeAll(Claims.layer, Launches.layer, TokenModeration.layer, ImageRequiredLive, LaunchpadDeployedLive)
+  ),
   Layer.provideMerge(Tokens.layer),
   Layer.provideMerge(
     Layer.mergeAll(LaunchpadReader.layer, ListingsRepo.layer, TokensRepo.layer, LaunchesRepo.layer, ReportsRepo.layer)

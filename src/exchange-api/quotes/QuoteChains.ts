@@ -16,16 +16,22 @@ export interface QuoteChain {
   readonly universalRouter: Address
   /** Not the canonical Permit2 address on the devnet (src/platform/Deployments.ts): always from the deployment. */
   readonly permit2: Address
-  readonly quoterV2: Address
   readonly routing: RoutingConfig
 }
 
 const lower = (a: string) => a.toLowerCase() as Address
 
-/** The routing config of a chain whose wrapped native token and stablecoin are these (the base tokens). */
-export const routingConfigFor = (wrappedNative: Address, stablecoin: Address): RoutingConfig => ({
+/**
+ * The routing config of a chain whose wrapped native token and stablecoin are these, plus the chain's other
+ * stablecoins (the base tokens).
+ */
+export const routingConfigFor = (
+  wrappedNative: Address,
+  stablecoin: Address,
+  otherStablecoins: ReadonlyArray<Address> = []
+): RoutingConfig => ({
   wrappedNative,
-  baseTokens: [wrappedNative, stablecoin],
+  baseTokens: [...new Set([wrappedNative, stablecoin, ...otherStablecoins])],
   ...ROUTING_SETTINGS
 })
 
@@ -41,7 +47,10 @@ export const quoteChainFrom = (deployments: Deployments): QuoteChain => {
     swapRouter02: lower(c.swapRouter02),
     universalRouter: lower(c.universalRouter),
     permit2: lower(c.permit2),
-    quoterV2: lower(c.quoterV2),
-    routing: routingConfigFor(weth, stable)
+    routing: routingConfigFor(
+      weth,
+      stable,
+      (deployments.stablecoins ?? []).map((s) => lower(s.address))
+    )
   }
 }

@@ -87,6 +87,13 @@ export class Claims extends Context.Service<
       const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
       const { claimPerUser } = yield* Effect.orDie(signInLimits)
 
+      // The claim routes are behind LaunchpadDeployed (503 without the launchpad), so FireLaunch is there.
+      const deployedFireLaunch = Effect.suspend(() =>
+        reader.fireLaunch === undefined
+          ? Effect.die(new Error("claims without a launchpad: LaunchpadDeployed should have answered 503"))
+          : Effect.succeed(reader.fireLaunch)
+      )
+
       /** The canonical on-chain launch of `mint`, or TOKEN_NOT_FOUND. */
       const launched = (mint: string) =>
         Effect.flatMap(reader.launchOf(getAddress(mint)), (launch) =>
@@ -111,7 +118,7 @@ export class Claims extends Context.Service<
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
         return claimTypedData({
           chainId,
-          fireLaunch: reader.fireLaunch,
+          fireLaunch: yield* deployedFireLaunch,
           message: {
             token: getAddress(mint),
             wallet: getAddress(signer),
@@ -144,7 +151,7 @@ export class Claims extends Context.Service<
         const signature = input.signature as Hex
         const typedData = claimTypedData({
           chainId,
-          fireLaunch: reader.fireLaunch,
+          fireLaunch: yield* deployedFireLaunch,
           message: { token: launch.token, wallet, userId: user.id, signedAt: BigInt(input.signedAt) }
         })
         const signed =

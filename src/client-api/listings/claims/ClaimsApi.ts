@@ -18,6 +18,7 @@ import { ListingRecord } from "../ListingRecord.ts"
 import { ClaimPayload, ClaimTypedDataView, TypedDataQuery } from "./Claim.ts"
 import { CLAIM_MAX_AGE_SECONDS, CLAIM_MAX_SKEW_SECONDS } from "./ClaimTypedData.ts"
 import { ImageRequired } from "./ImageRequired.ts"
+import { LaunchpadDeployed } from "../LaunchpadDeployed.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 const params = { mintAddress: MintAddress }
@@ -91,4 +92,13 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
         )
       )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Claims", description: "Creator claims of token listings (EIP-712)" })) {}
+  // After the endpoints: it covers those added before it, and runs before their own middleware (authentication).
+  .middleware(LaunchpadDeployed)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Claims",
+      description:
+        "Creator claims of token listings (EIP-712). Every route answers 503 LAUNCHPAD_NOT_DEPLOYED on a chain " +
+        "without the launchpad."
+    })
+  ) {}

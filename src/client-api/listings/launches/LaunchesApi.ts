@@ -12,6 +12,7 @@ import {
   ServiceUnavailable
 } from "../../../platform/ApiError.ts"
 import { ImageUploadLimits } from "../../accounts/images/ImageUploadLimits.ts"
+import { LaunchpadDeployed } from "../LaunchpadDeployed.ts"
 import {
   CreateLaunchPayload,
   LaunchCategories,
@@ -115,4 +116,12 @@ export class LaunchesApi extends HttpApiGroup.make("launches")
       .middleware(Authentication)
       .annotateMerge(doc("Delete a draft", `Only a DRAFT; 204 No Content. ${notFound}; ${illegal}.`))
   )
-  .annotateMerge(OpenApi.annotations({ title: "Launches", description: "The off-chain launch flow" })) {}
+  // After the endpoints: it covers those added before it, and runs before their own middleware (authentication).
+  .middleware(LaunchpadDeployed)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Launches",
+      description:
+        "The off-chain launch flow. Every route answers 503 LAUNCHPAD_NOT_DEPLOYED on a chain without the launchpad."
+    })
+  ) {}

@@ -157,7 +157,7 @@ export class Tokens extends Context.Service<
           after = { rank, balance, holder }
         }
         // The pool (it holds the unsold supply) and FireLaunch (rounding dust) are not buyers.
-        const exclude = [row.pool, dbAddress(fireLaunch)]
+        const exclude = fireLaunch === undefined ? [row.pool] : [row.pool, dbAddress(fireLaunch)]
         const page = yield* repo.holders({ chainId, token: row.address, exclude, after, limit: limit + 1 })
         const shown = page.slice(0, limit)
         const holders = yield* users.findByWallets(shown.map((b) => getAddress(b.holder)))

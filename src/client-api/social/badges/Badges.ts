@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { Chain } from "../../../platform/Chain.ts"
+import { deploymentAddresses } from "../../../platform/Deployments.ts"
 import { NotFound } from "../../../platform/ApiError.ts"
 import {
   Badge,
@@ -46,7 +47,7 @@ export class Badges extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const chain = yield* Chain
       const chainId = chain.chainId
-      const contracts = Object.values(chain.deployments.contracts).map((a) => a.toLowerCase())
+      const contracts = deploymentAddresses(chain.deployments).map((a) => a.toLowerCase())
 
       /** `(wallet, value)` rows of a metric, wallet lower-case. */
       const metric = (m: BadgeMetric, comments: boolean) => {

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Chain } from "../../../platform/Chain.ts"
+import { deploymentAddresses } from "../../../platform/Deployments.ts"
 import { type PeriodName, PERIODS, windowOf } from "./Period.ts"
 import { SocialRefreshConfig } from "./SocialRefreshConfig.ts"
 
@@ -52,7 +53,7 @@ export class Leaderboards extends Context.Service<
       const chain = yield* Chain
       const config = yield* SocialRefreshConfig
       // Our own contracts (routers, position manager, vault...) are never traders.
-      const contracts = Object.values(chain.deployments.contracts).map((a) => a.toLowerCase())
+      const contracts = deploymentAddresses(chain.deployments).map((a) => a.toLowerCase())
       const hasComments = sql<{ t: string | null }>`SELECT to_regclass('comments')::text AS t`.pipe(
         Effect.map((rows) => rows[0]?.t != null)
       )

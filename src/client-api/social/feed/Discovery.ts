@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { getAddress } from "viem"
 import { Chain } from "../../../platform/Chain.ts"
+import { deploymentAddresses } from "../../../platform/Deployments.ts"
 import { DareScore, ViralDare, ViralDares, SidebarToken, Sidebar } from "./DiscoveryModels.ts"
 
 interface TokenRow {
@@ -31,7 +32,7 @@ export class Discovery extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const chain = yield* Chain
       const chainId = chain.chainId
-      const contracts = Object.values(chain.deployments.contracts).map((a) => a.toLowerCase())
+      const contracts = deploymentAddresses(chain.deployments).map((a) => a.toLowerCase())
       const windowEnd = sql`(SELECT coalesce((SELECT block_timestamp FROM indexer_checkpoints WHERE chain_id = ${chainId}), now()))`
 
       const tokenStats = sql`
