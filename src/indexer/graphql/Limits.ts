@@ -34,6 +34,13 @@ export const MAX_ALIASES = 30
 /** Top-level fields per operation, fragments expanded (each is a query of its own). */
 export const MAX_ROOT_FIELDS = 15
 /**
+ * Fields that repeat a response name already selected in the same selection set (fragments merged), per operation.
+ * Execution merges them, so they cost nothing there, but graphql-js's OverlappingFieldsCanBeMerged compares every
+ * pair of them and of their sub-selections: 333 repeats of `items { txHash }` (7 KB, cost 667) held the process for
+ * 0.2–0.3 s of validation. A few repeats come from overlapping fragments.
+ */
+export const MAX_REPEATED_FIELDS = 50
+/**
  * `ILIKE '%…%'` can use no index: it reads the whole table. Reading a row and testing it costs far less than
  * returning it, so a scan is priced at one unit per this many rows of the table: on a table of a million rows one
  * `_contains` costs 10,000, the whole budget. Refusing it instead would take away the only text match of the API.
@@ -56,15 +63,35 @@ const fragmentsOf = (doc: DocumentNode) =>
       .map((d) => [d.name.value, d])
   )
 
-const depthOf = (set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number => {
+/**
+ * Depth of a selection set, fragments followed. A fragment's depth does not depend on where it is spread, so each is
+ * measured once (`memo`): walked anew at each spread, a chain of fragments that spreads the next one twice took
+ * 2^n walks (22 fragments, under 1 KB, held the process for 10 s).
+ */
+const depthOf = (
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  memo: Map<string, number>,
+  seen: Set<string>
+): number => {
   let max = 0
   for (const s of set.selections) {
-    if (s.kind === Kind.FIELD) max = Math.max(max, s.selectionSet ? 1 + depthOf(s.selectionSet, fragments, seen) : 1)
-    else if (s.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(s.selectionSet, fragments, seen))
+    if (s.kind === Kind.FIELD)
+      max = Math.max(max, s.selectionSet ? 1 + depthOf(s.selectionSet, fragments, memo, seen) : 1)
+    else if (s.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(s.selectionSet, fragments, memo, seen))
     else {
-      const f = fragments.get(s.name.value)
-      if (f !== undefined && !seen.has(f.name.value))
-        max = Math.max(max, depthOf(f.selectionSet, fragments, new Set([...seen, f.name.value])))
+      const name = s.name.value
+      const f = fragments.get(name)
+      // A cycle is refused by graphql-js's NoFragmentCycles; here it only must not recurse forever.
+      if (f === undefined || seen.has(name)) continue
+      let depth = memo.get(name)
+      if (depth === undefined) {
+        seen.add(name)
+        depth = depthOf(f.selectionSet, fragments, memo, seen)
+        seen.delete(name)
+        memo.set(name, depth)
+      }
+      max = Math.max(max, depth)
     }
   }
   return max
@@ -75,7 +102,7 @@ export const depthLimit =
   (max = MAX_DEPTH) =>
   (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(node) {
-      const depth = depthOf(node.selectionSet, fragmentsOf(context.getDocument()), new Set())
+      const depth = depthOf(node.selectionSet, fragmentsOf(context.getDocument()), new Map(), new Set())
       if (depth > max) {
         context.reportError(
           new GraphQLError(`query depth ${depth} exceeds the limit of ${max}`, {
@@ -132,19 +159,22 @@ export const measure = (
   let cost = 0
   let aliases = 0
   let rootFields = 0
+  let repeats = 0
   const walk = (
     set: SelectionSetNode,
     parent: GraphQLNamedType | undefined,
     rows: number,
     seen: ReadonlySet<string>,
-    isRoot: boolean
+    isRoot: boolean,
+    // Response names of the selection set being walked, fragments merged into it (they merge at execution too).
+    names: Set<string>
   ) => {
     for (const s of set.selections) {
       if (cost > stopAt) return
       if (s.kind === Kind.INLINE_FRAGMENT) {
         const narrowed =
           s.typeCondition === undefined ? parent : (schema.getType(s.typeCondition.name.value) ?? undefined)
-        walk(s.selectionSet, narrowed, rows, seen, isRoot)
+        walk(s.selectionSet, narrowed, rows, seen, isRoot, names)
         continue
       }
       if (s.kind === Kind.FRAGMENT_SPREAD) {
@@ -155,12 +185,16 @@ export const measure = (
             schema.getType(f.typeCondition.name.value) ?? undefined,
             rows,
             new Set([...seen, f.name.value]),
-            isRoot
+            isRoot,
+            names
           )
         }
         continue
       }
       if (isRoot) rootFields++
+      const responseName = s.alias?.value ?? s.name.value
+      if (names.has(responseName)) repeats++
+      names.add(responseName)
       if (s.alias !== undefined && s.alias.value !== s.name.value) aliases++
       const field = fieldOf(parent, s.name.value, isRoot)
       // An unknown field is reported by graphql-js's own rules; it costs 1 meanwhile.
@@ -182,23 +216,23 @@ export const measure = (
         const n = rows * Math.min(Math.max(first, 1), MAX_PAGE)
         const scan = scans(args.where) ? rows * Math.ceil(inputs.tableRows(table) / SCAN_ROWS_PER_COST) : 0
         cost += Math.max(n, 1) + scan
-        if (s.selectionSet) walk(s.selectionSet, type, n, seen, false)
+        if (s.selectionSet) walk(s.selectionSet, type, n, seen, false, new Set())
       } else if (s.selectionSet && isRoot) {
         cost += own
-        walk(s.selectionSet, type, rows, seen, false)
+        walk(s.selectionSet, type, rows, seen, false, new Set())
       } else if (s.selectionSet) {
         // A to-one relation: one lookup per parent row. `items`/`pageInfo` wrappers hold the rows already counted.
         const wrapper = s.name.value === "items" || s.name.value === "pageInfo"
         cost += wrapper ? own : Math.max(rows, 1) * own
-        walk(s.selectionSet, type, rows, seen, false)
+        walk(s.selectionSet, type, rows, seen, false, new Set())
       } else {
         // A column of rows already read costs 1 once; a leaf with a resolver of its own says so in `cost`.
         cost += own
       }
     }
   }
-  walk(node.selectionSet, rootTypeOf(schema, node) ?? undefined, 1, new Set(), true)
-  return { cost, aliases, rootFields }
+  walk(node.selectionSet, rootTypeOf(schema, node) ?? undefined, 1, new Set(), true, new Set())
+  return { cost, aliases, rootFields, repeats }
 }
 
 /**
@@ -215,6 +249,11 @@ export const costLimit =
         context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code } }))
       if (m.aliases > MAX_ALIASES)
         refuse(`${m.aliases} aliased fields exceed the limit of ${MAX_ALIASES}`, "TOO_MANY_ALIASES")
+      if (m.repeats > MAX_REPEATED_FIELDS)
+        refuse(
+          `${m.repeats} repeated fields (a response name selected again in one selection set) exceed the limit of ${MAX_REPEATED_FIELDS}`,
+          "TOO_MANY_REPEATED_FIELDS"
+        )
       if (m.rootFields > MAX_ROOT_FIELDS)
         refuse(`${m.rootFields} top-level fields exceed the limit of ${MAX_ROOT_FIELDS}`, "TOO_MANY_ROOT_FIELDS")
       if (m.cost > max)
