@@ -1,0 +1,199 @@
+import * as NodeFs from "node:fs"
+import * as NodeNet from "node:net"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import type { Address } from "viem"
+import type { Attack, Result, Target } from "./abuse/Attack.ts"
+import { clientAttacks } from "./abuse/ClientAttacks.ts"
+import { graphqlAttacks } from "./abuse/GraphqlAttacks.ts"
+import { mcpAttacks } from "./abuse/McpAttacks.ts"
+import { signInAttacks } from "./abuse/SignInAttacks.ts"
+import { cpuSecondsOf } from "./abuse/ProcessCpu.ts"
+import { type Figures, figuresOf, startWellBehaved, type Window } from "./abuse/WellBehaved.ts"
+import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
+
+/**
+ * `npm run bench:abuse`: the attacks of issue 23 against a running stack, with a well-behaved load measured beside
+ * them. The stack is started as `npm start` starts it (the build; embedded PostgreSQL and devnet in a temporary
+ * DATA_DIR) in production mode (`FIRE_ENV=production` with the settings it demands, partner keys closed:
+ * `QUOTE_OPEN=false`) behind one trusted proxy (`TRUST_PROXY=true`), which the bench plays: each caller has its own
+ * address in `X-Forwarded-For`. A worker thread sends the well-behaved load (token reads on the exchange and wallet
+ * sign-ins, users of their own addresses); after a warm-up it runs alone for BENCH_QUIET_SECONDS, then the attacks
+ * run one after the other. Prints, per attack, how it was answered, whether that is the refusal expected and its
+ * effect (with the well-behaved p99 while it ran), then the p99 of both loads quiet and under attack and their ratio
+ * (target ≤ 2×). Exits 1 when an attack that must be refused was not (or failed to run).
+ *
+ * Env: BENCH_QUIET_SECONDS (20), BENCH_WARMUP_SECONDS (5), BENCH_TOKEN_RATE token reads/s (20), BENCH_SIGNIN_RATE
+ * sign-ins/s (2), BENCH_MCP_INITIALIZE (10000), BENCH_ONLY (regex over "finding name": run only those attacks).
+ */
+const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? 20)
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5)
+const tokenRate = Number(process.env.BENCH_TOKEN_RATE ?? 20)
+const signInRate = Number(process.env.BENCH_SIGNIN_RATE ?? 2)
+const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(process.env.BENCH_ONLY, "u")
+
+const attacks: ReadonlyArray<Attack> = [...graphqlAttacks, ...mcpAttacks, ...signInAttacks, ...clientAttacks].filter(
+  (a) => only?.test(`${a.finding} ${a.name}`) ?? true
+)
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const load = () =>
+  `load average ${NodeOs.loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = NodeNet.createServer().listen(0, "127.0.0.1", () => {
+      const port = (server.address() as NodeNet.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+const waitReady = async (exchange: string) => {
+  for (let i = 0; i < 1200; i++) {
+    if ((await fetch(`${exchange}/api/health/ready`).catch(() => undefined))?.status === 200) return
+    await sleep(100)
+  }
+  throw new Error("the stack did not become ready within 120 s")
+}
+
+const p99 = (f: Figures) => (Number.isNaN(f.p99) ? "-" : `${f.p99.toFixed(1)} ms`)
+const line = (f: Figures) =>
+  `n ${f.n}, p50 ${Number.isNaN(f.p50) ? "-" : f.p50.toFixed(1)} ms, p99 ${p99(f)}, non-200 ${f.failures}`
+
+const main = async () => {
+  buildApp()
+  const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-abuse-"))
+  NodeFs.chmodSync(dataDir, 0o755) // the embedded PostgreSQL's user must reach it
+  const devnetPort = await freePort()
+  console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${load()} (shared with other work)`)
+  const app = await spawnApp(
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: undefined,
+      RPC_URL: undefined,
+      EMBEDDED_PG_PORT: "0",
+      DEVNET_PORT: String(devnetPort),
+      CLIENT_PORT: "0",
+      EXCHANGE_PORT: "0",
+      INDEXER_PORT: "0",
+      HOST: "127.0.0.1",
+      FIRE_ENV: "production",
+      SIWE_DOMAINS: "localhost",
+      JWT_SECRET: `abuse-${crypto.randomUUID()}-${crypto.randomUUID()}`,
+      QUOTE_OPEN: "false",
+      TRUST_PROXY: "true",
+      TRUSTED_PROXY_HOPS: "1"
+    },
+    ["--services", "client,exchange,indexer"]
+  )
+  try {
+    const target: Target = await (async () => {
+      const urls = {
+        client: app.urls.get("client")!,
+        exchange: app.urls.get("exchange")!,
+        indexer: app.urls.get("indexer")!
+      }
+      await waitReady(urls.exchange)
+      const d = JSON.parse(NodeFs.readFileSync(NodePath.join(dataDir, "devnet", "deployments.json"), "utf8")) as {
+        contracts: { weth9: Address }
+        launches: ReadonlyArray<{ token: Address; canonical: boolean }>
+      }
+      return {
+        ...urls,
+        rpcUrl: `http://127.0.0.1:${devnetPort}`,
+        chainId: 31337,
+        pid: app.child.pid!,
+        tokens: d.launches.filter((l) => l.canonical).map((l) => l.token),
+        weth: d.contracts.weth9
+      }
+    })()
+    console.log(
+      `stack: client, exchange, indexer in one process, FIRE_ENV=production, TRUST_PROXY=true (1 hop); ready in ${(app.readyMs / 1000).toFixed(1)} s`
+    )
+    console.log(
+      `well-behaved load: ${tokenRate} GET /api/v1/tokens/{id} per s and ${signInRate} wallet sign-ins per s (nonce + verify), ` +
+        `${warmupSeconds} s warm-up, ${quietSeconds} s quiet, then ${attacks.length} attacks in turn\n`
+    )
+    const wellBehaved = startWellBehaved({
+      client: target.client,
+      exchange: target.exchange,
+      tokenIds: target.tokens.map((t) => `${t}-${target.chainId}`),
+      chainId: target.chainId,
+      tokensPerSecond: tokenRate,
+      signInsPerSecond: signInRate,
+      maxInFlight: 200
+    })
+    await sleep(warmupSeconds * 1000)
+    const quiet = { from: Date.now(), to: 0 }
+    const quietCpuStart = cpuSecondsOf(target.pid) ?? 0
+    await sleep(quietSeconds * 1000)
+    quiet.to = Date.now()
+    const quietCpu = (cpuSecondsOf(target.pid) ?? 0) - quietCpuStart
+    const runs: Array<{ attack: Attack; result: Result | { error: string }; from: number; to: number; cpu: number }> =
+      []
+    for (const attack of attacks) {
+      const from = Date.now()
+      const cpu = cpuSecondsOf(target.pid) ?? 0
+      process.stderr.write(`[bench:abuse] ${attack.finding} ${attack.name}\n`)
+      const result = await attack.run(target).catch((error: unknown) => ({
+        error: error instanceof Error ? error.message : String(error)
+      }))
+      runs.push({ attack, result, from, to: Date.now(), cpu: (cpuSecondsOf(target.pid) ?? 0) - cpu })
+    }
+    const { samples, dropped } = await wellBehaved.stop()
+
+    let missed = 0
+    let refusedCount = 0
+    for (const { attack, result, from, to, cpu } of runs) {
+      const ok = !("error" in result) && result.refused
+      if (ok) refusedCount++
+      else if (attack.required) missed++
+      const verdict = ok ? "refused" : attack.required ? "NOT REFUSED" : "not refused (not required yet)"
+      console.log(`${attack.finding.padEnd(3)} ${attack.name}`)
+      console.log(`    expected: ${attack.expected}`)
+      if ("error" in result) console.log(`    the attack failed to run: ${result.error}`)
+      else console.log(`    answered: ${result.answered}\n    ${verdict}; effect: ${result.effect}`)
+      const window = [{ from, to }]
+      console.log(
+        `    ${((to - from) / 1000).toFixed(1)} s, app CPU ${cpu.toFixed(2)} s (the well-behaved load's included); ` +
+          `well-behaved p99 meanwhile: tokens ${p99(figuresOf(samples, "token", window))}, ` +
+          `sign-in ${p99(figuresOf(samples, "signin", window))}`
+      )
+    }
+    const all: ReadonlyArray<Window> = runs
+    const perAddress: ReadonlyArray<Window> = runs.filter((r) => r.attack.volumetric !== true)
+    const quietWindow = [quiet]
+    console.log(
+      `\nquiet: ${quietSeconds} s, app CPU ${quietCpu.toFixed(2)} s (${((100 * quietCpu) / quietSeconds).toFixed(0)} % of a core)`
+    )
+    for (const kind of ["token", "signin"] as const) {
+      const q = figuresOf(samples, kind, quietWindow)
+      console.log(`${kind === "token" ? "GET /api/v1/tokens/{id}" : "wallet sign-in"}`)
+      console.log(`    quiet:                               ${line(q)}`)
+      for (const [label, windows] of [
+        ["under every attack:                 ", all],
+        ["under all but the volumetric ones:  ", perAddress]
+      ] as const) {
+        const a = figuresOf(samples, kind, windows)
+        const ratio = a.p99 / q.p99
+        console.log(
+          `    ${label} ${line(a)}; p99 ratio ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "NOT met"})`
+        )
+      }
+    }
+    console.log(`requests the load could not send (200 in flight): ${dropped}`)
+    console.log(
+      `\n${refusedCount} of ${runs.length} attacks refused` +
+        (missed > 0 ? `; ${missed} that must be refused were NOT` : "; every one that must be refused was")
+    )
+    console.log(`${load()} at the end`)
+    process.exitCode = missed > 0 ? 1 : 0
+  } finally {
+    await stopApp(app.child)
+    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()
