@@ -1,17 +1,17 @@
 import { type DocumentNode, execute, type ExecutionArgs, type GraphQLSchema, specifiedRules, validate } from "graphql"
 import type { TableSizes } from "./GraphqlDatabase.ts"
 import { listTables } from "./GraphqlSchema.ts"
-import { costLimit, depthLimit } from "./Limits.ts"
+import { limitErrors } from "./Limits.ts"
 
 /** The rate-limit bucket of GraphQL operations, over HTTP and graphql-ws alike. */
 export const GRAPHQL_BUCKET = "graphql"
 
 /**
  * The depth, cost, alias, repeat and root-field limits, then standard validation (queries over HTTP and every
- * graphql-ws operation), costed on the variables as execution will coerce them. The limits run first and alone: they
- * are linear in the document, graphql-js's own rules are not (OverlappingFieldsCanBeMerged compares pairs of fields),
- * so run together a refused document still cost its full validation: the issue's 1,900-alias probe took 0.2–1.4 s
- * each under load before its TOO_MANY_ALIASES (docs/SECURITY.md, threats 19 and 25).
+ * graphql-ws operation), costed on the variables as execution will coerce them. The limits run first and alone, as a
+ * plain walk that stops at the first unit over a limit; graphql-js's own rules are not linear (OverlappingFieldsCanBeMerged
+ * compares pairs of fields): run together, a refused document still cost its full validation, and the issue's
+ * 1,900-alias probe took 0.2–1.5 s each under load before its TOO_MANY_ALIASES (docs/SECURITY.md, threats 19 and 25).
  */
 export const validateWithLimits = (
   schema: GraphQLSchema,
@@ -19,10 +19,7 @@ export const validateWithLimits = (
   variables: Record<string, unknown>,
   sizes: TableSizes["Service"]
 ) => {
-  const refused = validate(schema, document, [
-    depthLimit(),
-    costLimit(schema, { variables, listTables, tableRows: sizes.rows })
-  ])
+  const refused = limitErrors(schema, document, { variables, listTables, tableRows: sizes.rows })
   return refused.length > 0 ? refused : validate(schema, document, specifiedRules)
 }
 
