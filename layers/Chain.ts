@@ -1,12 +1,12 @@
-import { redactUrl } from "../src/platform/RedactUrl.ts"
+import { redactUrl, redactUrlsIn } from "../src/platform/RedactUrl.ts"
 import { Config, Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
-import type { PublicClient } from "viem"
 import { Chain, ChainError } from "../src/platform/Chain.ts"
 import { dumpAnvilState } from "./Anvil.ts"
 import { DataDirLock } from "./DataDirLock.ts"
 import { readDeploymentsSync } from "./Deployments.ts"
-import { makePublicClient } from "./PublicClient.ts"
+import { subscribeNewHeads } from "./NewHeadsSocket.ts"
+import { closePublicClient, makePublicClient, parseRpcUrls, rpcEndpoints } from "./PublicClient.ts"
 
 /**
  * The `Chain` service (src/platform/Chain.ts). Without `RPC_URL` it is a local anvil devnet owned by this layer
@@ -15,7 +15,10 @@ import { makePublicClient } from "./PublicClient.ts"
  * devnet is started, so a process given `RPC_URL` never loads it.
  */
 export interface ChainSettings {
+  /** RPC_URL: one URL or several separated by commas (http(s) or ws(s); see layers/PublicClient.ts). */
   readonly rpcUrl: Option.Option<string>
+  /** RPC_WS_URL: the WebSocket new heads are subscribed on (default: RPC_URL's first ws(s) URL, if any). */
+  readonly rpcWsUrl?: Option.Option<string> | undefined
   readonly deploymentsFile: Option.Option<string>
   /** Devnet only. 0 picks a free port. */
   readonly devnetPort: number
@@ -26,13 +29,17 @@ export interface ChainSettings {
   readonly stopLeftover?: boolean
   /** RPC_TIMEOUT_MS: one RPC request's deadline (viem's 10 s when unset). */
   readonly rpcTimeoutMs?: number | undefined
+  /** RPC_RANK_INTERVAL_MS: with several RPC URLs, how often each is pinged to rank them (default 10 s). */
+  readonly rpcRankIntervalMs?: number | undefined
 }
 
 export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   rpcUrl: Config.option(Config.String("RPC_URL")),
   deploymentsFile: Config.option(Config.String("DEPLOYMENTS_FILE")),
   devnetPort: Config.Int("DEVNET_PORT").pipe(Config.withDefault(8545)),
+  rpcWsUrl: Config.option(Config.String("RPC_WS_URL")),
   rpcTimeoutMs: Config.Int("RPC_TIMEOUT_MS").pipe(Config.option, Config.map(Option.getOrUndefined)),
+  rpcRankIntervalMs: Config.Int("RPC_RANK_INTERVAL_MS").pipe(Config.option, Config.map(Option.getOrUndefined)),
   dataDir: Config.String("DATA_DIR").pipe(
     Config.withDefault("./data"),
     Config.map((d) => NodePath.resolve(d))
@@ -57,7 +64,7 @@ export const chainLayerWith = (settings: ChainSettings): Layer.Layer<Chain, Chai
 
 export const makeChain = Effect.fn("Chain.make")(function* (settings: ChainSettings) {
   return Option.isSome(settings.rpcUrl)
-    ? yield* connectExternal(settings.rpcUrl.value, settings.deploymentsFile, settings.rpcTimeoutMs)
+    ? yield* connectExternal(settings.rpcUrl.value, settings)
     : yield* runDevnet(settings)
 })
 
@@ -111,17 +118,26 @@ const runDevnet = Effect.fnUntraced(function* (settings: ChainSettings) {
   })
 })
 
-const connectExternal = Effect.fnUntraced(function* (
-  rpcUrl: string,
-  deploymentsFile: Option.Option<string>,
-  rpcTimeoutMs: number | undefined
-) {
+const connectExternal = Effect.fnUntraced(function* (rpcUrl: string, settings: ChainSettings) {
+  const deploymentsFile = settings.deploymentsFile
   if (Option.isNone(deploymentsFile)) {
     return yield* new ChainError({
       message:
         "RPC_URL is set but DEPLOYMENTS_FILE is not: set DEPLOYMENTS_FILE to the contract addresses (a deployments.json) of RPC_URL's chain"
     })
   }
+  const urls = parseRpcUrls(rpcUrl)
+  const wsUrl = Option.getOrUndefined(settings.rpcWsUrl ?? Option.none())
+  for (const [name, url] of [...urls.map((u) => ["RPC_URL", u] as const), ["RPC_WS_URL", wsUrl] as const]) {
+    if (url === undefined) continue
+    if (!/^(https?|wss?):\/\/[^/]/i.test(url) || !URL.canParse(url))
+      return yield* new ChainError({
+        message: `${name} has ${redactUrl(url)}, not an http(s):// or ws(s):// URL: fix ${name} (several RPC_URLs are separated by commas)`
+      })
+  }
+  if (urls.length === 0) return yield* new ChainError({ message: "RPC_URL is empty: set it to the chain's RPC URL" })
+  if (wsUrl !== undefined && !/^wss?:/i.test(wsUrl))
+    return yield* new ChainError({ message: `RPC_WS_URL ${redactUrl(wsUrl)} is not a ws(s):// URL: fix RPC_WS_URL` })
   const file = deploymentsFile.value
   const deployments = yield* Effect.try({
     try: () => readDeploymentsSync(file),
@@ -137,34 +153,68 @@ const connectExternal = Effect.fnUntraced(function* (
       })
     }
   })
-  const publicClient = yield* Effect.acquireRelease(
-    Effect.sync(() => makePublicClient(deployments.chainId, rpcUrl, rpcTimeoutMs)),
-    closeWebSocket
+  const endpoints = rpcEndpoints(urls, wsUrl)
+  const clientOf = (list: ReadonlyArray<string>) =>
+    Effect.acquireRelease(
+      Effect.sync(() =>
+        makePublicClient(deployments.chainId, list, {
+          timeoutMs: settings.rpcTimeoutMs,
+          rankIntervalMs: settings.rpcRankIntervalMs
+        })
+      ),
+      (client) => Effect.promise(() => closePublicClient(client))
+    )
+  // Every request URL must serve the deployments' chain; one that does not answer now may later (a fallback).
+  const answers = yield* Effect.forEach(
+    endpoints.requests,
+    (url) =>
+      Effect.scoped(
+        Effect.flatMap(clientOf([url]), (client) => Effect.tryPromise(() => client.getChainId()).pipe(Effect.result))
+      ).pipe(Effect.map((answer) => ({ url, answer }))),
+    { concurrency: "unbounded" }
   )
-  const chainId = yield* Effect.tryPromise({
-    try: () => publicClient.getChainId(),
-    catch: (cause) =>
-      new ChainError({
-        message: `RPC_URL ${redactUrl(rpcUrl)} does not answer (${rpcFailure(cause)}): check RPC_URL`,
-        cause
-      })
-  })
-  if (chainId !== deployments.chainId) {
+  const answered = answers.flatMap(({ url, answer }) =>
+    answer._tag === "Success" ? [{ url, chainId: answer.success }] : []
+  )
+  if (answered.length === 0) {
+    const first = answers[0]!.answer
     return yield* new ChainError({
-      message:
-        `RPC_URL serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
-        "point RPC_URL and DEPLOYMENTS_FILE at the same chain"
+      message: `RPC_URL ${urls.map(redactUrl).join(", ")} does not answer (${rpcFailure(first._tag === "Failure" ? first.failure : undefined)}): check RPC_URL`,
+      cause: first._tag === "Failure" ? first.failure : undefined
     })
   }
-  yield* Effect.logInfo(`chain: connected to chain ${chainId} at ${redactUrl(rpcUrl)}`)
-  return Chain.of({ chainId, rpcUrl, publicClient, deployments, mode: "external" })
+  for (const { url, chainId } of answered) {
+    if (chainId !== deployments.chainId) {
+      return yield* new ChainError({
+        message:
+          `RPC_URL ${redactUrl(url)} serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
+          "point RPC_URL and DEPLOYMENTS_FILE at the same chain"
+      })
+    }
+  }
+  for (const { url, answer } of answers) {
+    if (answer._tag === "Failure")
+      yield* Effect.logWarning(
+        `chain: RPC_URL ${redactUrl(url)} does not answer now (${rpcFailure(answer.failure)}); kept as a fallback`
+      )
+  }
+  const publicClient = yield* clientOf(endpoints.requests)
+  const heads = endpoints.heads === undefined ? undefined : yield* subscribeNewHeads(endpoints.heads)
+  const chainId = deployments.chainId
+  yield* Effect.logInfo(
+    `chain: connected to chain ${chainId} at ${endpoints.requests.map(redactUrl).join(", ")}` +
+      (endpoints.heads === undefined ? "" : `; new heads from ${redactUrl(endpoints.heads)}`)
+  )
+  return Chain.of({
+    chainId,
+    rpcUrl: endpoints.requests[0]!,
+    rpcUrls: endpoints.requests,
+    publicClient,
+    heads,
+    deployments,
+    mode: "external"
+  })
 })
-
-const closeWebSocket = (client: PublicClient) =>
-  Effect.promise(async () => {
-    const transport = client.transport as { type?: string; getRpcClient?: () => Promise<{ close: () => void }> }
-    if (transport.type === "webSocket" && transport.getRpcClient) (await transport.getRpcClient()).close()
-  }).pipe(Effect.ignore)
 
 const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 const firstLine = (text: string) => text.split("\n")[0]!.trim()
@@ -172,9 +222,9 @@ const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
 
 /** viem's errors span lines (URL, request body, version): keep its short message and the underlying reason. */
 const rpcFailure = (cause: unknown) => {
-  const { shortMessage, details } = cause as { shortMessage?: string; details?: string }
-  if (shortMessage === undefined) return firstLine(errorMessage(cause))
-  return details === undefined || details === ""
-    ? shortMessage
-    : `${shortMessage.replace(/\.$/, "")}: ${firstLine(details)}`
+  const { shortMessage, details } = (cause ?? {}) as { shortMessage?: string; details?: string }
+  if (shortMessage === undefined) return redactUrlsIn(firstLine(errorMessage(cause)))
+  return redactUrlsIn(
+    details === undefined || details === "" ? shortMessage : `${shortMessage.replace(/\.$/, "")}: ${firstLine(details)}`
+  )
 }

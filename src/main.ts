@@ -34,7 +34,7 @@ const program = Effect.gen(function* () {
   const listening = yield* Listening
   const chain = yield* Chain
   console.log(
-    `chain     ${redactUrl(chain.rpcUrl)} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`
+    `chain     ${(chain.rpcUrls ?? [chain.rpcUrl]).map(redactUrl).join(", ")} (chain id ${chain.chainId}, ${chain.mode === "devnet" ? "embedded anvil devnet" : "RPC_URL"})`
   )
   for (const [name, address] of Object.entries({ ...chain.deployments.contracts, ...chain.deployments.launchpad }))
     if (typeof address === "string") console.log(`  ${name.padEnd(19)} ${address}`)

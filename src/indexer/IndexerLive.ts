@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import type { Address, PublicClient } from "viem"
+import type { HeadAnnouncements } from "../platform/Chain.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { Indexer, indexerServices } from "./Indexer.ts"
 import { IndexerSource } from "./IndexerSource.ts"
@@ -9,6 +10,7 @@ export interface ChainLike {
   readonly chainId: number
   readonly mode?: "devnet" | "external"
   readonly publicClient: PublicClient
+  readonly heads?: HeadAnnouncements | undefined
   readonly deployments: {
     readonly startBlock: number
     readonly contracts: {
@@ -35,6 +37,7 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
   const launchpad = chain.deployments.launchpad
   return {
     client: chain.publicClient,
+    heads: chain.heads,
     chainId: chain.chainId,
     startBlock: BigInt(chain.deployments.startBlock),
     contracts: {

@@ -1,5 +1,6 @@
 import { Context, Layer } from "effect"
 import type { Address, PublicClient } from "viem"
+import type { HeadAnnouncements } from "../platform/Chain.ts"
 
 /**
  * The contracts the indexer follows. Pools and launched tokens are discovered from their events. The launchpad's five
@@ -27,6 +28,8 @@ export class IndexerSource extends Context.Service<
   IndexerSource,
   {
     readonly client: PublicClient
+    /** New heads announced over a WebSocket (the chain's `heads`): the indexer wakes on them between polls. */
+    readonly heads?: HeadAnnouncements | undefined
     readonly chainId: number
     readonly startBlock: bigint
     readonly contracts: IndexedContracts

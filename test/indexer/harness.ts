@@ -11,7 +11,7 @@ import type { Devnet } from "./devnet.ts"
 export const indexerLayer = (
   d: Devnet,
   overrides: Partial<IndexerSettings> = {},
-  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client">> = {}
+  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
 ) =>
   Indexer.layerFiber.pipe(
     Layer.provideMerge(indexerServices(31337)),

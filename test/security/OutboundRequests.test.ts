@@ -23,6 +23,10 @@ const reviewed: Record<string, ReviewedUse> = {
     uses: 1,
     why: "the viem client that layers/Chain.ts makes for RPC_URL or the embedded devnet"
   },
+  "layers/NewHeadsSocket.ts": {
+    uses: 1,
+    why: "the newHeads subscription on RPC_WS_URL or RPC_URL's ws(s) URL (operator configuration)"
+  },
   "src/client-api/accounts/sessions/IdpSignIn.ts": {
     uses: 1,
     why: "the identity provider's keys from IDP_JWKS_URL (operator configuration); a token's own jku/x5u headers are not followed"

@@ -1,9 +1,13 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { WebSocket, WebSocketServer } from "ws"
 
 /**
- * A fault-injecting JSON-RPC proxy over HTTP, between the app and anvil, for tests: it forwards each request and,
- * as the switches in `faults` say (they can change while it runs), answers like a hosted provider instead.
+ * A fault-injecting JSON-RPC proxy over HTTP and WebSocket, between the app and anvil, for tests: it forwards each
+ * request and, as the switches in `faults` say (they can change while it runs), answers like a hosted provider instead.
+ * WebSocket connections (`wsUrl`) are relayed message for message to anvil's WebSocket endpoint (the same port as its
+ * HTTP one), subscriptions included (`eth_subscribe("newHeads")` notifications flow back); `dropWebSockets` closes
+ * them and refuses new ones for a while, as a provider's restarting node or load balancer does.
  */
 export interface RpcFaults {
   /** Added before every answer. */
@@ -12,6 +16,8 @@ export interface RpcFaults {
   range?:
     | { readonly maxBlocks: number; readonly code: number; readonly message: string; readonly httpStatus: number }
     | undefined
+  /** Every HTTP request answers 503 (a provider that is down). */
+  down?: boolean | undefined
   /** Every `every`-th request answers HTTP 429, with `Retry-After` when given. */
   rateLimit?: { readonly every: number; readonly retryAfterSeconds?: number } | undefined
   /** Every `every`-th request is never answered (the client's timeout ends it). */
@@ -25,9 +31,31 @@ export interface RpcFaults {
 
 export interface RpcProxy {
   readonly url: string
+  /** The same proxy over WebSocket (ws://). */
+  readonly wsUrl: string
   readonly faults: RpcFaults
-  /** Requests seen, and those answered with a fault. */
-  readonly counts: { requests: number; faulted: number }
+  /**
+   * HTTP requests seen and answered (`answered` counts those whose answer was written, faulted or not), those answered
+   * with a fault, and the 429s among them; WebSocket connections accepted and refused, and JSON-RPC messages relayed
+   * each way over them (subscription notifications included in `wsToClient`).
+   */
+  readonly counts: {
+    requests: number
+    answered: number
+    faulted: number
+    rateLimited: number
+    wsConnections: number
+    wsRefused: number
+    wsToNode: number
+    wsToClient: number
+  }
+  /** WebSocket connections open now. */
+  readonly openWebSockets: () => number
+  /**
+   * Closes every WebSocket connection and refuses new ones (HTTP 503 on the upgrade) for `ms` milliseconds (the issue's
+   * drops are 0.5–30 s); HTTP requests are not affected. Resolves when the drop ends.
+   */
+  readonly dropWebSockets: (ms: number) => Promise<void>
   readonly close: () => Promise<void>
 }
 
@@ -45,7 +73,16 @@ class RpcAnswerError extends Error {
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
 export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): Promise<RpcProxy> => {
-  const counts = { requests: 0, faulted: 0 }
+  const counts = {
+    requests: 0,
+    answered: 0,
+    faulted: 0,
+    rateLimited: 0,
+    wsConnections: 0,
+    wsRefused: 0,
+    wsToNode: 0,
+    wsToClient: 0
+  }
   const forward = async (body: string): Promise<string> =>
     (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).text()
   const call = async (method: string, params: Array<unknown>) =>
@@ -78,8 +115,13 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     const n = ++counts.requests
     const req = JSON.parse(raw) as RpcRequest
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      counts.answered++
       res.writeHead(status, { "content-type": "application/json", ...headers })
       res.end(typeof body === "string" ? body : JSON.stringify(body))
+    }
+    if (faults.down) {
+      counts.faulted++
+      return reply(503, "Service Unavailable")
     }
     if (faults.latencyMs) {
       counts.faulted++
@@ -91,6 +133,7 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     }
     if (faults.rateLimit && n % faults.rateLimit.every === 0) {
       counts.faulted++
+      counts.rateLimited++
       const headers: Record<string, string> =
         faults.rateLimit.retryAfterSeconds === undefined
           ? {}
@@ -131,13 +174,70 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
       })
     })
   })
+  const sockets = new Set<WebSocket>()
+  const clients = new Set<WebSocket>()
+  let wsDownUntil = 0
+  const wss = new WebSocketServer({ noServer: true })
+  server.on("upgrade", (req, socket, head) => {
+    if (Date.now() < wsDownUntil) {
+      counts.wsRefused++
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (client) => relay(client))
+  })
+  // One upstream socket per client socket: subscriptions belong to a connection, so they must not be shared.
+  const relay = (client: WebSocket) => {
+    counts.wsConnections++
+    const node = new WebSocket(upstream.replace(/^http/, "ws"))
+    sockets.add(client)
+    sockets.add(node)
+    clients.add(client)
+    const pending: Array<string> = []
+    node.on("open", () => {
+      for (const m of pending.splice(0)) node.send(m)
+    })
+    client.on("message", (data) => {
+      counts.wsToNode++
+      const text = data.toString()
+      if (node.readyState === WebSocket.OPEN) node.send(text)
+      else pending.push(text)
+    })
+    node.on("message", (data) => {
+      counts.wsToClient++
+      if (client.readyState === WebSocket.OPEN) client.send(data.toString())
+    })
+    const end = () => {
+      sockets.delete(client)
+      sockets.delete(node)
+      clients.delete(client)
+      client.terminate()
+      node.terminate()
+    }
+    client.on("close", end)
+    node.on("close", end)
+    client.on("error", end)
+    node.on("error", end)
+  }
+  const dropWebSockets = (ms: number) => {
+    wsDownUntil = Date.now() + ms
+    for (const s of [...sockets]) s.terminate()
+    return new Promise<void>((resolve) => setTimeout(resolve, ms))
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const port = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
     faults,
     counts,
+    openWebSockets: () => [...clients].filter((s) => s.readyState === WebSocket.OPEN).length,
+    dropWebSockets,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const s of [...sockets]) s.terminate()
+        wss.close()
         server.closeAllConnections()
         server.close(() => resolve())
       })

@@ -83,16 +83,16 @@ export class ChainReader extends Context.Service<
     readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
     /** The smallest current eth_getLogs range over the filters (the densest one's): the indexer's batch size. */
     readonly logRange: Effect.Effect<number>
-    /** Waits at the head: for a new-heads notification over WebSocket (the poll interval as fallback), else sleeps it. */
+    /** Waits at the head: for a new-heads announcement (the poll interval as fallback), else sleeps it. */
     readonly awaitNewHead: NewHeads["await"]
-    /** True when new heads come from an `eth_subscribe("newHeads")` subscription (RPC URL ws:// or wss://). */
+    /** True when new heads come from an `eth_subscribe("newHeads")` subscription (IndexerSource `heads`). */
     readonly subscribedToHeads: boolean
   }
 >()("app/indexer/ChainReader") {
   static readonly layer = Layer.effect(
     ChainReader,
     Effect.gen(function* () {
-      const { client, contracts } = yield* IndexerSource
+      const { client, contracts, heads } = yield* IndexerSource
       const settings = yield* IndexerConfig
       // One range per filter (its topic set): the launchpad's contracts and the pools/tokens they create have very
       // different densities, and a shared range would be doubled by the sparse filter's answers and cut back by the
@@ -251,7 +251,7 @@ export class ChainReader extends Context.Service<
       }
 
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
-      const newHeads = yield* makeNewHeads(client)
+      const newHeads = yield* makeNewHeads(heads)
 
       return ChainReader.of({
         awaitNewHead: newHeads.await,

@@ -1,18 +1,11 @@
 import { Effect, type Scope } from "effect"
-import { type Hex, hexToBigInt, type PublicClient } from "viem"
-
-interface WebSocketSubscriber {
-  readonly subscribe: (args: {
-    readonly params: readonly ["newHeads"]
-    readonly onData: (data: { readonly result?: { readonly number?: Hex } }) => void
-    readonly onError?: (error: unknown) => void
-  }) => Promise<{ readonly unsubscribe: () => Promise<unknown> }>
-}
+import type { HeadAnnouncements } from "../../platform/Chain.ts"
 
 /**
- * How the indexer waits at the head. Over a WebSocket transport (RPC URL ws:// or wss://) it subscribes to new heads
- * (`eth_subscribe("newHeads")`) and wakes as soon as a block is announced; the poll interval stays as the fallback in
- * case a notification is lost (a silently dropped subscription). Over HTTP it simply sleeps the poll interval.
+ * How the indexer waits at the head. With new heads announced over a WebSocket (RPC_WS_URL, or RPC_URL's ws(s) URL:
+ * src/platform/Chain.ts `HeadAnnouncements`) it wakes as soon as a block is announced; the poll interval stays, so
+ * a lost notification, or a socket that is down and reconnecting, costs at most one interval: heads are then polled
+ * over HTTP. Without announcements it simply sleeps the poll interval.
  */
 export interface NewHeads {
   /** True when new heads come from a subscription. */
@@ -21,38 +14,23 @@ export interface NewHeads {
   readonly await: (seen: bigint, fallbackMs: number) => Effect.Effect<void>
 }
 
-export const makeNewHeads = (client: PublicClient): Effect.Effect<NewHeads, never, Scope.Scope> =>
+export const makeNewHeads = (heads: HeadAnnouncements | undefined): Effect.Effect<NewHeads, never, Scope.Scope> =>
   Effect.gen(function* () {
-    if ((client.transport as { type?: string } | undefined)?.type !== "webSocket") {
+    if (heads === undefined) {
       return { subscribed: false, await: (_seen, fallbackMs) => Effect.sleep(fallbackMs) }
     }
     let latest = -1n
     let waiters: Array<() => void> = []
-    const onHead = (n: bigint) => {
-      if (n > latest) latest = n
-      const wake = waiters
-      waiters = []
-      for (const w of wake) w()
-    }
-    // viem's WebSocket transport subscription (what its watchBlockNumber uses without polling).
-    const transport = client.transport as unknown as WebSocketSubscriber
     yield* Effect.acquireRelease(
-      Effect.promise(() =>
-        transport
-          .subscribe({
-            params: ["newHeads"],
-            onData: (data) => {
-              if (data.result?.number !== undefined) onHead(hexToBigInt(data.result.number))
-            },
-            // A broken subscription only costs latency: the poll interval still drives the loop.
-            onError: () => {}
-          })
-          .then(
-            (s) => s,
-            () => undefined
-          )
+      Effect.sync(() =>
+        heads.listen((n) => {
+          if (n > latest) latest = n
+          const wake = waiters
+          waiters = []
+          for (const w of wake) w()
+        })
       ),
-      (subscription) => Effect.promise(() => subscription?.unsubscribe().catch(() => undefined) ?? Promise.resolve())
+      (stop) => Effect.sync(stop)
     )
     const announced = (seen: bigint) =>
       Effect.callback<void>((resume) => {
