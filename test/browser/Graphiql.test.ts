@@ -68,7 +68,7 @@ const subscribeSent = (page: Page) =>
 const ignite = (name: string) =>
   Effect.flatMap(AnvilChain, (anvil) =>
     Effect.promise(() =>
-      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.contracts.fireLaunch, FireLaunchAbi, "ignite", [
+      anvil.sender.write(anvil.accounts[7]!, anvil.deployments.launchpad!.fireLaunch, FireLaunchAbi, "ignite", [
         name,
         name.toUpperCase()
       ])
