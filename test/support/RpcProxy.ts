@@ -48,6 +48,8 @@ export interface RpcProxy {
     wsRefused: number
     wsToNode: number
     wsToClient: number
+    /** HTTP requests by JSON-RPC method. */
+    methods: Record<string, number>
   }
   /** WebSocket connections open now. */
   readonly openWebSockets: () => number
@@ -81,7 +83,8 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     wsConnections: 0,
     wsRefused: 0,
     wsToNode: 0,
-    wsToClient: 0
+    wsToClient: 0,
+    methods: {} as Record<string, number>
   }
   const forward = async (body: string): Promise<string> =>
     (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).text()
@@ -114,6 +117,7 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
   const answer = async (raw: string, res: Http.ServerResponse) => {
     const n = ++counts.requests
     const req = JSON.parse(raw) as RpcRequest
+    counts.methods[req.method] = (counts.methods[req.method] ?? 0) + 1
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       counts.answered++
       res.writeHead(status, { "content-type": "application/json", ...headers })
