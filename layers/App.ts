@@ -12,7 +12,8 @@ import { ExchangeHttpLive } from "../src/exchange-api/ExchangeLive.ts"
 import { ExchangeValidationLive } from "../src/exchange-api/ExchangeValidation.ts"
 import { IndexerChangeNotifierLive } from "../src/indexer/IndexerChangeFeed.ts"
 import { PublicRateLimitLive } from "../src/exchange-api/PublicRateLimitLive.ts"
-import { PartnerAuthLiveWithDeps, QuotesHttpLiveWithDeps } from "../src/exchange-api/quotes/QuotesLive.ts"
+import { PartnerAuthLive } from "../src/exchange-api/quotes/PartnerAuthLive.ts"
+import { QuotesHttpLive } from "../src/exchange-api/quotes/QuotesLive.ts"
 import { GraphqlHttpLive } from "../src/indexer/graphql/GraphqlHttp.ts"
 import { GraphqlConfig } from "../src/indexer/graphql/GraphqlConfig.ts"
 import { GraphqlPoolLive, TableSizes } from "../src/indexer/graphql/GraphqlDatabase.ts"
@@ -25,9 +26,9 @@ import { IndexerMetricsLive } from "../src/indexer/IndexerMetrics.ts"
 import { ListingsHttpLive } from "../src/client-api/listings/ListingsLive.ts"
 import { ClientMcpLive, ExchangeMcpLive } from "../src/mcp/McpHttp.ts"
 import { Notifications } from "../src/client-api/notifications/Notifications.ts"
-import { RateLimiterLive } from "../src/platform/ratelimit/RateLimiter.ts"
+import { RateLimiter } from "../src/platform/ratelimit/RateLimiter.ts"
 import { MetricsListenerLive } from "../src/platform/metrics/MetricsListener.ts"
-import { notificationsHttpLive } from "../src/client-api/notifications/NotificationsLive.ts"
+import { NotificationsHttpLive } from "../src/client-api/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/search/SearchApi.ts"
 import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/platform/system/Health.ts"
@@ -41,7 +42,7 @@ import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
 import { Chain } from "../src/platform/Chain.ts"
 import { ChainLive } from "./Chain.ts"
 import { DataDirLock } from "./DataDirLock.ts"
-import { searchServices } from "../src/search/SearchLive.ts"
+import { SearchServicesLive } from "../src/search/SearchLive.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -52,9 +53,7 @@ const clientRoutes = apiRoutes(
     AccountsHttpLive,
     SocialHttpLive,
     // Notifications, web push and the chain-event notifier of the process's chain.
-    Layer.unwrap(Effect.map(Chain, (chain) => notificationsHttpLive(chain.chainId))).pipe(
-      Layer.provide(AccountServicesLive)
-    ),
+    NotificationsHttpLive.pipe(Layer.provide(AccountServicesLive)),
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
     ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer))),
     // Comments (yaps) and engagement; replies, mentions and likes notify through Notifications.
@@ -66,13 +65,13 @@ const clientRoutes = apiRoutes(
 )
 const exchangeRoutes = apiRoutes(
   ExchangeApi,
-  Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLiveWithDeps)
+  Layer.mergeAll(ExchangeSystemHttp, ExchangeHttpLive, QuotesHttpLive)
 ).pipe(
   // The exchange API's own error shape for decode failures, its per-IP limit of the public routes, partner keys.
-  Layer.provide([ExchangeValidationLive, PublicRateLimitLive, PartnerAuthLiveWithDeps])
+  Layer.provide([ExchangeValidationLive, PublicRateLimitLive, PartnerAuthLive])
 )
 const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(
-  Layer.provide(searchServices())
+  Layer.provide(SearchServicesLive)
 )
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */
 const clientWithMcp = Layer.mergeAll(clientRoutes, ClientMcpLive)
@@ -121,12 +120,12 @@ export const servicesLayer = (services: ReadonlyArray<ServiceName>) =>
     // IndexerEvents is built here, outside the routes: each service's routes are built in a fork of the memo map
     // (HttpRouter.serve), so a layer first built inside one service is not shared with another. Built here, the
     // indexer publishes to, and search (src/search/SearchLive.ts) listens on, one feed.
-    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierFromChain, RateLimiterLive, IndexerEvents.layer)))
+    .pipe(Layer.provide(Layer.mergeAll(Health.layer, SignatureVerifierLive, RateLimiter.layer, IndexerEvents.layer)))
 
 /** Wallet signatures are checked through the chain's public client: EOA, ERC-1271 and ERC-6492 alike. */
-const SignatureVerifierFromChain = Layer.unwrap(
+const SignatureVerifierLive = Layer.unwrap(
   Effect.map(Effect.all([Chain, Effect.orDie(signInLimits)]), ([chain, limits]) =>
-    SignatureVerifier.layerFromClient(chain.publicClient, limits.verifyGas)
+    SignatureVerifier.layerWith(chain.publicClient, limits.verifyGas)
   )
 )
 
@@ -142,5 +141,5 @@ export const InfrastructureLive = Layer.mergeAll(DatabaseLive, ChainLive).pipe(
   Layer.provideMerge(NodeServices.layer)
 )
 
-export const appLayer = (services: ReadonlyArray<ServiceName>) =>
+export const AppLive = (services: ReadonlyArray<ServiceName>) =>
   servicesLayer(services).pipe(Layer.provideMerge(InfrastructureLive))

@@ -59,7 +59,7 @@ export const ChainLive: Layer.Layer<Chain, ChainError | Config.ConfigError> = La
   })
 )
 
-export const chainLayerWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
+export const ChainLiveWith = (settings: ChainSettings): Layer.Layer<Chain, ChainError> =>
   Layer.effect(Chain, makeChain(settings))
 
 export const makeChain = Effect.fn("Chain.make")(function* (settings: ChainSettings) {

@@ -171,7 +171,7 @@ export class DataDirLock extends Context.Service<
   }
 >()("app/layers/DataDirLock") {
   /** The lock of `dataDir` for the life of the scope. */
-  static readonly layerFor = (dataDir: string): Layer.Layer<DataDirLock, DataDirInUse | DataDirUnusable> =>
+  static readonly layerWith = (dataDir: string): Layer.Layer<DataDirLock, DataDirInUse | DataDirUnusable> =>
     Layer.effect(
       DataDirLock,
       Effect.gen(function* () {
@@ -210,7 +210,7 @@ export class DataDirLock extends Context.Service<
         Config.withDefault("./data"),
         Config.map((d) => NodePath.resolve(d))
       )
-      return DataDirLock.layerFor(dataDir)
+      return DataDirLock.layerWith(dataDir)
     })
   )
 }

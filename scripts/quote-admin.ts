@@ -89,7 +89,7 @@ const program = Effect.gen(function* () {
 
 program.pipe(
   Effect.provide(
-    Layer.mergeAll(PartnerKeys.layerNoSync, Allowlist.layerNoSync).pipe(
+    Layer.mergeAll(PartnerKeys.layerPassive, Allowlist.layerPassive).pipe(
       Layer.provideMerge(DatabaseLive),
       Layer.provide(NodeServices.layer)
     )

@@ -11,7 +11,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { SearchIndexFromConfig } from "../src/search/SearchLive.ts"
+import { SearchIndexLive } from "../src/search/SearchLive.ts"
 import { DatabaseLive } from "../layers/Sql.ts"
 import type { PoolDocument, TokenDocument } from "../src/search/SearchDocument.ts"
 import { SearchConfig } from "../src/search/SearchConfig.ts"
@@ -74,8 +74,8 @@ const program = Effect.gen(function* () {
 
 program.pipe(
   Effect.provide(
-    Layer.mergeAll(SearchIndexFromConfig, SearchDocumentsRepo.layer).pipe(
-      Layer.provideMerge(Layer.mergeAll(SearchConfig.layerConfig, DatabaseLive)),
+    Layer.mergeAll(SearchIndexLive, SearchDocumentsRepo.layer).pipe(
+      Layer.provideMerge(Layer.mergeAll(SearchConfig.layer, DatabaseLive)),
       Layer.provide(NodeServices.layer)
     )
   ),

@@ -1,7 +1,7 @@
 // Deep imports of @effect/platform-node everywhere: its index also loads modules we never use (Redis...), ~0.35 s.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Logger, Runtime } from "effect"
-import { appLayer } from "../layers/App.ts"
+import { AppLive } from "../layers/App.ts"
 import { redactUrl } from "./platform/RedactUrl.ts"
 import { checkProductionSettings } from "./platform/system/ProductionChecks.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
@@ -66,7 +66,7 @@ forceExitAfterSignal()
 // when that logger itself cannot be built (an invalid LOG_LEVEL or LOG_FORMAT), through the default pretty one.
 let reported = false
 // Production mode refuses unsafe settings before the database, the chain or any port is touched.
-Effect.andThen(checkProductionSettings(services), program.pipe(Effect.provide(appLayer(services)))).pipe(
+Effect.andThen(checkProductionSettings(services), program.pipe(Effect.provide(AppLive(services)))).pipe(
   Effect.onInterrupt(() => Effect.logInfo("stopped")),
   reportFailure,
   Effect.tapCause(() => Effect.sync(() => (reported = true))),

@@ -6,7 +6,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { DEVNET_PRIVATE_KEYS } from "../../layers/Anvil.ts"
-import { chainLayerWith, chainSettingsConfig } from "../../layers/Chain.ts"
+import { ChainLiveWith, chainSettingsConfig } from "../../layers/Chain.ts"
 import { DataDirLock } from "../../layers/DataDirLock.ts"
 import { Chain } from "../../src/platform/Chain.ts"
 import { devnetAccounts } from "./tx.ts"
@@ -48,9 +48,9 @@ const ChainLive = Layer.unwrap(
     // The app's DATA_DIR lock (layers/DataDirLock.ts): never stop the anvil of an app running on this directory.
     return Layer.unwrap(
       Effect.map(DataDirLock, (lock) =>
-        chainLayerWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
+        ChainLiveWith({ ...settings, rpcUrl: Option.none(), fresh, stopLeftover: lock.leftoversAreStale })
       )
-    ).pipe(Layer.provideMerge(DataDirLock.layerFor(settings.dataDir)))
+    ).pipe(Layer.provideMerge(DataDirLock.layerWith(settings.dataDir)))
   })
 )
 

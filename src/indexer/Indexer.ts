@@ -108,14 +108,14 @@ const supervised = runIndexer.pipe(
 )
 
 /** The pipeline's services over an `IndexerSource` (and SqlClient); `runIndexer` needs exactly these. */
-export const indexerServices = (chainId: number) =>
+export const IndexerServicesLive = (chainId: number) =>
   Layer.mergeAll(ChainReader.layer, Store.layer(chainId)).pipe(
     Layer.provideMerge(Layer.mergeAll(IndexerStatus.layer(chainId), IndexerEvents.layer))
   )
 
 /** Runs the indexer as a background fiber for the lifetime of the layer (interrupted when the layer's scope closes). */
 export class Indexer extends Context.Service<Indexer, { readonly started: true }>()("app/indexer/Indexer") {
-  static readonly layerFiber = Layer.effect(
+  static readonly layer = Layer.effect(
     Indexer,
     Effect.gen(function* () {
       yield* Effect.forkScoped(supervised)

@@ -71,7 +71,7 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
 }
 
 export class IndexerConfig extends Context.Service<IndexerConfig, IndexerSettings>()("app/indexer/IndexerConfig") {
-  static readonly layerConfig = (chainId: number) =>
+  static readonly layer = (chainId: number) =>
     Layer.effect(IndexerConfig, Effect.map(indexerSettingsConfig(chainId), IndexerConfig.of))
   static readonly layerWith = (settings: IndexerSettings) => Layer.succeed(IndexerConfig, settings)
 }

@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import type { Address, PublicClient } from "viem"
 import type { HeadAnnouncements } from "../platform/Chain.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
-import { Indexer, indexerServices } from "./Indexer.ts"
+import { Indexer, IndexerServicesLive } from "./Indexer.ts"
 import { IndexerSource } from "./IndexerSource.ts"
 
 /** What the indexer needs from the process's chain (the `Chain` service has this shape). */
@@ -61,7 +61,7 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
  * (IndexerStatus, IndexerEvents). Settings from FINALITY_DEPTH and INDEXER_*.
  */
 export const IndexerLive = (source: IndexerSource["Service"]) =>
-  Indexer.layerFiber.pipe(
-    Layer.provideMerge(indexerServices(source.chainId)),
-    Layer.provideMerge(Layer.mergeAll(IndexerSource.make(source), IndexerConfig.layerConfig(source.chainId)))
+  Indexer.layer.pipe(
+    Layer.provideMerge(IndexerServicesLive(source.chainId)),
+    Layer.provideMerge(Layer.mergeAll(IndexerSource.make(source), IndexerConfig.layer(source.chainId)))
   )

@@ -41,7 +41,7 @@ export const searchSettingsConfig: Config.Config<SearchSettings> = Config.all({
 })
 
 export class SearchConfig extends Context.Service<SearchConfig, SearchSettings>()("app/search/SearchConfig") {
-  static readonly layerConfig = Layer.effect(SearchConfig, Effect.map(searchSettingsConfig, SearchConfig.of))
+  static readonly layer = Layer.effect(SearchConfig, Effect.map(searchSettingsConfig, SearchConfig.of))
   static readonly layerWith = (settings: Partial<SearchSettings> = {}) =>
     Layer.succeed(SearchConfig, { ...defaultSearchSettings, ...settings })
 }

@@ -1,4 +1,4 @@
-import { type Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { IndexerEvents } from "../indexer/IndexerEvents.ts"
 import { EmbeddedSearchIndexLive } from "./embedded/EmbeddedSearchIndex.ts"
 import { SearchConfig } from "./SearchConfig.ts"
@@ -7,7 +7,7 @@ import { SearchSync } from "./SearchSync.ts"
 import { TypesenseSearchIndex } from "./typesense/TypesenseSearchIndex.ts"
 
 /** The search backend from config: Typesense when `TYPESENSE_URL` is set, else the embedded in-process index. */
-export const SearchIndexFromConfig = Layer.unwrap(
+export const SearchIndexLive = Layer.unwrap(
   Effect.map(SearchConfig, (settings) =>
     Option.match(settings.typesense, {
       onNone: () => EmbeddedSearchIndexLive,
@@ -21,8 +21,7 @@ export const SearchIndexFromConfig = Layer.unwrap(
  * once for the process, so with both services in one process (npm start) search hears every commit; a search-only
  * process gets a feed nobody publishes to and follows the indexer checkpoint instead (SEARCH_POLL_MS).
  */
-export const searchServices = (config: Layer.Layer<SearchConfig, Config.ConfigError> = SearchConfig.layerConfig) =>
-  SearchSync.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(SearchIndexFromConfig, SearchDocumentsRepo.layer, IndexerEvents.layer)),
-    Layer.provideMerge(config)
-  )
+export const SearchServicesLive = SearchSync.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(SearchIndexLive, SearchDocumentsRepo.layer, IndexerEvents.layer)),
+  Layer.provideMerge(SearchConfig.layer)
+)

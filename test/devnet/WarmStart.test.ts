@@ -5,7 +5,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { Address } from "viem"
 import { rpcRequest, startAnvil } from "../../layers/Anvil.ts"
-import { chainLayerWith, type ChainSettings } from "../../layers/Chain.ts"
+import { ChainLiveWith, type ChainSettings } from "../../layers/Chain.ts"
 import { Chain } from "../../src/platform/Chain.ts"
 import { erc20Abi, poolAbi } from "../../scripts/devnet/abis.ts"
 import { type Devnet, startDevnet } from "../../scripts/devnet/devnet.ts"
@@ -82,7 +82,7 @@ describe("devnet cold and warm start", () => {
             chain.publicClient.getCode({ address: chain.deployments.launchpad!.fireLaunch })
           )
           return { mode: chain.mode, chainId: chain.chainId, rpcUrl: chain.rpcUrl, hasCode: (code?.length ?? 0) > 2 }
-        }).pipe(Effect.provide(chainLayerWith(settings)))
+        }).pipe(Effect.provide(ChainLiveWith(settings)))
         assert.deepInclude(seen, { mode: "devnet", chainId: 31337, hasCode: true })
         const stillUp = yield* promise(() =>
           rpcRequest(seen.rpcUrl, "eth_chainId").then(
@@ -109,7 +109,7 @@ describe("devnet cold and warm start", () => {
         const other = yield* promise(() => startAnvil({ dataDir: NodePath.join(dataDir, "ext2"), chainId: 1337 }))
         yield* Effect.addFinalizer(() => promise(() => Promise.all([anvil.stop(), other.stop()])))
         const external = (rpcUrl: string, file: Option.Option<string>) =>
-          chainLayerWith({ ...settings, rpcUrl: Option.some(rpcUrl), deploymentsFile: file })
+          ChainLiveWith({ ...settings, rpcUrl: Option.some(rpcUrl), deploymentsFile: file })
 
         const chain = yield* Effect.provide(Chain, external(anvil.rpcUrl, Option.some(deploymentsFile)))
         assert.strictEqual(chain.mode, "external")

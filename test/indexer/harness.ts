@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { defaultIndexerSettings, IndexerConfig, type IndexerSettings } from "../../src/indexer/IndexerConfig.ts"
-import { Indexer, indexerServices } from "../../src/indexer/Indexer.ts"
+import { Indexer, IndexerServicesLive } from "../../src/indexer/Indexer.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
@@ -13,8 +13,8 @@ export const indexerLayer = (
   overrides: Partial<IndexerSettings> = {},
   source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
 ) =>
-  Indexer.layerFiber.pipe(
-    Layer.provideMerge(indexerServices(31337)),
+  Indexer.layer.pipe(
+    Layer.provideMerge(IndexerServicesLive(31337)),
     Layer.provideMerge(
       Layer.mergeAll(
         IndexerSource.make({

@@ -5,7 +5,7 @@
 import { Effect, Layer, Redacted } from "effect"
 import { pgClientLayer } from "../../layers/Sql.ts"
 import { IndexerConfig } from "../../src/indexer/IndexerConfig.ts"
-import { indexerServices, runIndexer } from "../../src/indexer/Indexer.ts"
+import { IndexerServicesLive, runIndexer } from "../../src/indexer/Indexer.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 import { connect } from "../contracts/chain.ts"
 
@@ -15,7 +15,7 @@ const env = (name: string) => {
   return value
 }
 const chain = await connect(env("RPC_URL"))
-const layer = indexerServices(31337).pipe(
+const layer = IndexerServicesLive(31337).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       IndexerSource.make({
@@ -25,7 +25,7 @@ const layer = indexerServices(31337).pipe(
         contracts: JSON.parse(env("CONTRACTS")),
         baseTokens: []
       }),
-      IndexerConfig.layerConfig(31337),
+      IndexerConfig.layer(31337),
       pgClientLayer(Redacted.make(env("DATABASE_URL")), 4)
     )
   )

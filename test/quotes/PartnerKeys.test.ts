@@ -249,7 +249,7 @@ layer(QuoteServices({ openWithoutKeys: false, keysRefreshMs: 0 }, undefined, ["e
         assert.strictEqual((yield* all[3]({ "x-api-key": key })).status, 200)
         assert.strictEqual(yield* keys.revoke(key.slice(0, 10)), 1)
         yield* refusedEverywhere
-      }).pipe(Effect.provide(PartnerKeys.layerNoSync))
+      }).pipe(Effect.provide(PartnerKeys.layerPassive))
   )
 })
 

@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { PostgresRateLimitStore } from "../../src/platform/ratelimit/PostgresRateLimitStore.ts"
+import { PostgresRateLimitStoreLive } from "../../src/platform/ratelimit/PostgresRateLimitStore.ts"
 import { batchFor } from "../../src/platform/ratelimit/LocalCounts.ts"
 import type { LocalCounting, RateLimitRule } from "../../src/platform/ratelimit/RateLimitConfig.ts"
 import { RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
@@ -216,7 +216,7 @@ layer(TestDatabase, { timeout: "60 seconds", excludeTestServices: true })(
       Effect.gen(function* () {
         const {
           limiters: [a, b]
-        } = yield* processes(2, { batch: 100, flushMs: 20 }, PostgresRateLimitStore)
+        } = yield* processes(2, { batch: 100, flushMs: 20 }, PostgresRateLimitStoreLive)
         const rule: RateLimitRule = { limit: 100_000, windowSeconds: 60 }
         const counter = `pg-${run}`
         yield* a!.consume(counter, "ip", rule)

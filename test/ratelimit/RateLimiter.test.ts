@@ -4,10 +4,10 @@ import { Redis } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import { Effect, Layer, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { PostgresRateLimitStore } from "../../src/platform/ratelimit/PostgresRateLimitStore.ts"
+import { PostgresRateLimitStoreLive } from "../../src/platform/ratelimit/PostgresRateLimitStore.ts"
 import { RateLimiter } from "../../src/platform/ratelimit/RateLimiter.ts"
 import { RateLimitStore } from "../../src/platform/ratelimit/RateLimitStore.ts"
-import { RedisRateLimitStore } from "../../src/platform/ratelimit/RedisRateLimitStore.ts"
+import { RedisRateLimitStoreLive } from "../../src/platform/ratelimit/RedisRateLimitStore.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 
 import { redisUrl } from "../exchange/support.ts"
@@ -78,9 +78,12 @@ describe("RateLimiter", () => {
     contract(it, () => TestClock.adjust("31 seconds"))
   })
 
-  layer(RateLimiter.layerNoDeps.pipe(Layer.provideMerge(PostgresRateLimitStore), Layer.provideMerge(TestDatabase)), {
-    timeout: "60 seconds"
-  })("postgres store", (it) => {
+  layer(
+    RateLimiter.layerNoDeps.pipe(Layer.provideMerge(PostgresRateLimitStoreLive), Layer.provideMerge(TestDatabase)),
+    {
+      timeout: "60 seconds"
+    }
+  )("postgres store", (it) => {
     contract(it, (counter) =>
       Effect.flatMap(
         SqlClient.SqlClient,
@@ -90,7 +93,7 @@ describe("RateLimiter", () => {
 
     it.effect("two limiters (as two processes would have) share one count", () =>
       Effect.gen(function* () {
-        const second = yield* Layer.build(RateLimiter.layerNoDeps.pipe(Layer.provide(PostgresRateLimitStore))).pipe(
+        const second = yield* Layer.build(RateLimiter.layerNoDeps.pipe(Layer.provide(PostgresRateLimitStoreLive))).pipe(
           Effect.map((ctx) => ctx.mapUnsafe.get(RateLimiter.key) as RateLimiter["Service"])
         )
         const first = yield* RateLimiter
@@ -109,7 +112,7 @@ describe("RateLimiter", () => {
     )
   })
 
-  layer(RateLimiter.layerNoDeps.pipe(Layer.provideMerge(RedisRateLimitStore(Redacted.make(redisUrl)))), {
+  layer(RateLimiter.layerNoDeps.pipe(Layer.provideMerge(RedisRateLimitStoreLive(Redacted.make(redisUrl)))), {
     timeout: "30 seconds"
   })("redis store (the machine's Redis)", (it) => {
     contract(it, (counter) =>

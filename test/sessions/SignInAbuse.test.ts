@@ -146,7 +146,7 @@ layer(AnvilChain.layerWith({ state: "empty" }), { timeout: "60 seconds", exclude
             })
           }) as PublicClient
           const verifier = yield* SignatureVerifier.pipe(
-            Effect.provide(SignatureVerifier.layerFromClient(recording, 1_500_000n))
+            Effect.provide(SignatureVerifier.layerWith(recording, 1_500_000n))
           )
           const wallet = newAccount()
           const factory = newAccount().address

@@ -9,7 +9,7 @@ import { readVectors, type VerificationVector } from "./siweVectors.ts"
 
 /** The chain-backed verifier over a bare anvil (the vectors' addresses are mainnet EOAs: no code here). */
 const VerifierOnAnvil = Layer.unwrap(
-  AnvilChain.useSync((chain) => SignatureVerifier.layerFromClient(chain.publicClient))
+  AnvilChain.useSync((chain) => SignatureVerifier.layerWith(chain.publicClient))
 ).pipe(Layer.provideMerge(AnvilChain.layerWith({ state: "empty" })))
 
 /**

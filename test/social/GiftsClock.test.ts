@@ -41,7 +41,7 @@ const InMemoryRepo = Layer.sync(GiftsRepo, () => {
   })
 })
 
-const TestGifts = Gifts.layerWithKey(Buffer.alloc(32, 1)).pipe(
+const TestGifts = Gifts.layerWith(Buffer.alloc(32, 1)).pipe(
   Layer.provide(InMemoryRepo),
   Layer.provide(
     Layer.succeed(

@@ -142,7 +142,7 @@ export class ChainNotifier extends Context.Service<
     )
 
   /** Service and fiber, with FINALITY_DEPTH as the indexer reads it (same default per chain) and NOTIFY_CHAIN_POLL_MS. */
-  static readonly layerConfig = (chainId: number) =>
+  static readonly layer = (chainId: number) =>
     Layer.unwrap(
       Effect.gen(function* () {
         const { finalityDepth } = yield* indexerSettingsConfig(chainId)

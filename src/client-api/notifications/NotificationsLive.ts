@@ -1,4 +1,5 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { Chain } from "../../platform/Chain.ts"
 import { PushConfig } from "./push/PushConfig.ts"
 import { PushHttp } from "./push/PushHttp.ts"
 import { PushSender } from "./push/PushSender.ts"
@@ -16,8 +17,11 @@ export const NotificationServicesLive = Layer.mergeAll(
   PushSubscriptions.layer
 ).pipe(Layer.provideMerge(PushSender.layer), Layer.provideMerge(VapidKeys.layer), Layer.provideMerge(PushConfig.layer))
 
-/** The routes (/v1/notifications, /v1/push) and the chain notifier of `chainId`, over the services. */
-export const notificationsHttpLive = (chainId: number) =>
-  Layer.mergeAll(NotificationsHttp, PushHttp, ChainNotifier.layerConfig(chainId)).pipe(
-    Layer.provideMerge(NotificationServicesLive)
+/** The routes (/v1/notifications, /v1/push) and the chain notifier of the process's chain, over the services. */
+export const NotificationsHttpLive = Layer.unwrap(
+  Effect.map(Chain, (chain) =>
+    Layer.mergeAll(NotificationsHttp, PushHttp, ChainNotifier.layer(chain.chainId)).pipe(
+      Layer.provideMerge(NotificationServicesLive)
+    )
   )
+)

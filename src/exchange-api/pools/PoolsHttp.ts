@@ -18,7 +18,7 @@ const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
 /** Handlers of the pool routes; hot ones (list, detail, ticks, summaries, metrics) go through the ExchangeCache. */
-export const PoolsHttpLive = HttpApiBuilder.group(ExchangeApi, "pools", (handlers) =>
+export const PoolsHttp = HttpApiBuilder.group(ExchangeApi, "pools", (handlers) =>
   Effect.gen(function* () {
     const repo = yield* PoolsRepo
     const events = yield* PoolEventsRepo

@@ -23,7 +23,7 @@ export class Allowlist extends Context.Service<
     Effect.suspend(() => make(true))
   )
   /** For the admin CLI: the table as it is. */
-  static readonly layerNoSync = Layer.effect(
+  static readonly layerPassive = Layer.effect(
     Allowlist,
     Effect.suspend(() => make(false))
   )

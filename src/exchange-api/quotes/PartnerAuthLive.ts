@@ -10,9 +10,9 @@ import { PartnerAuth } from "./PartnerAuth.ts"
 import { PartnerKeys } from "./PartnerKeys.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 
-/** The partner-key check (see PartnerAuth): server side, kept out of the API contract's imports. */
 const invalid = new ExchangeUnauthorized({ error: "Invalid API key", code: "INVALID_API_KEY" })
 
+/** The partner-key check (see PartnerAuth) over the exchange's PartnerKeys: server side, kept out of the API contract's imports. */
 export const PartnerAuthLive = Layer.effect(
   PartnerAuth,
   Effect.gen(function* () {
@@ -46,4 +46,4 @@ export const PartnerAuthLive = Layer.effect(
         })
     })
   })
-)
+).pipe(Layer.provide(PartnerKeys.layer))

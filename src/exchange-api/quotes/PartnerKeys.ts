@@ -54,7 +54,7 @@ export class PartnerKeys extends Context.Service<
     Effect.suspend(() => make(true))
   )
   /** For the admin CLI: the table as it is (a CLI run without QUOTE_API_KEYS must not revoke the configured keys). */
-  static readonly layerNoSync = Layer.effect(
+  static readonly layerPassive = Layer.effect(
     PartnerKeys,
     Effect.suspend(() => make(false))
   )

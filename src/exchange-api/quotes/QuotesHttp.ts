@@ -72,7 +72,7 @@ const toHttp = (e: QuoteFailure | QuoteRejected) =>
 /** Slippage fraction (POST) as an exact ratio over 10^6 (0.005 → 5000 / 1000000). */
 const fraction = (x: number) => ({ numerator: BigInt(Math.round(x * 1_000_000)), denominator: 1_000_000n })
 
-export const QuotesHttpLive = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers) =>
+export const QuotesHttp = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers) =>
   Effect.gen(function* () {
     const quotes = yield* Quotes
     const allowlist = yield* Allowlist

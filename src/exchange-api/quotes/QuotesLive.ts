@@ -2,12 +2,10 @@ import { Layer } from "effect"
 import { IndexerChangeFeed } from "../../indexer/IndexerChangeFeed.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
-import { PartnerAuthLive } from "./PartnerAuthLive.ts"
-import { PartnerKeys } from "./PartnerKeys.ts"
 import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
 import { PoolSyncLive } from "./PoolSync.ts"
 import { Quotes } from "./Quotes.ts"
-import { QuotesHttpLive } from "./QuotesHttp.ts"
+import { QuotesHttp } from "./QuotesHttp.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { TokenRegistry } from "./TokenRegistry.ts"
 
@@ -19,11 +17,9 @@ import { TokenRegistry } from "./TokenRegistry.ts"
 const engine = Layer.mergeAll(Quotes.layer, PoolSyncLive).pipe(
   Layer.provide(TokenRegistry.layer),
   Layer.provide(PoolSnapshotLoader.layer),
-  Layer.provideMerge(RouteFinder.layerFromConfig),
+  Layer.provideMerge(RouteFinder.layer),
   Layer.provideMerge(Allowlist.layer),
   Layer.provide(IndexerChangeFeed.layer)
 )
 
-export const QuotesHttpLiveWithDeps = QuotesHttpLive.pipe(Layer.provide(Layer.mergeAll(engine, GasEstimator.layer)))
-
-export const PartnerAuthLiveWithDeps = PartnerAuthLive.pipe(Layer.provide(PartnerKeys.layer))
+export const QuotesHttpLive = QuotesHttp.pipe(Layer.provide(Layer.mergeAll(engine, GasEstimator.layer)))

@@ -98,7 +98,7 @@ export class RouteFinder extends Context.Service<
     })
   )
 
-  static readonly layer = RouteFinder.layerNoDeps.pipe(Layer.provide(RouteFinderPool.layer))
+  static readonly layerWorkers = RouteFinder.layerNoDeps.pipe(Layer.provide(RouteFinderPool.layer))
 
   static readonly layerInline = Layer.effect(
     RouteFinder,
@@ -111,8 +111,8 @@ export class RouteFinder extends Context.Service<
   )
 
   /** Piscina threads when QUOTE_WORKERS > 0, else inline. */
-  static readonly layerFromConfig = Layer.unwrap(
-    Effect.map(quoteSettings, (s) => (s.workers > 0 ? RouteFinder.layer : RouteFinder.layerInline))
+  static readonly layer = Layer.unwrap(
+    Effect.map(quoteSettings, (s) => (s.workers > 0 ? RouteFinder.layerWorkers : RouteFinder.layerInline))
   )
 }
 

@@ -20,7 +20,7 @@ const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
 /** Handlers of the token, stats, position, status and readiness routes. */
-export const TokensHttpLive = HttpApiBuilder.group(ExchangeApi, "tokens", (handlers) =>
+export const TokensHttp = HttpApiBuilder.group(ExchangeApi, "tokens", (handlers) =>
   Effect.gen(function* () {
     const repo = yield* TokensRepo
     const pools = yield* PoolsRepo

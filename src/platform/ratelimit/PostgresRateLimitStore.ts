@@ -8,7 +8,7 @@ import { RateLimitStore, RateLimitStoreError } from "./RateLimitStore.ts"
  * database clock is the only clock, so processes on different machines agree on window boundaries.
  * Expired rows are deleted every minute (any process may do it; deletes of the same rows are harmless).
  */
-export const PostgresRateLimitStore = Layer.effect(
+export const PostgresRateLimitStoreLive = Layer.effect(
   RateLimitStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient

@@ -9,7 +9,7 @@ import {
   newCounter,
   type RateLimitDecision
 } from "./LocalCounts.ts"
-import { PostgresRateLimitStore } from "./PostgresRateLimitStore.ts"
+import { PostgresRateLimitStoreLive } from "./PostgresRateLimitStore.ts"
 import {
   defaultLocalCounting,
   type LocalCounting,
@@ -18,7 +18,7 @@ import {
   rateLimitSettingsConfig,
   resolvedStore
 } from "./RateLimitConfig.ts"
-import { RedisRateLimitStore } from "./RedisRateLimitStore.ts"
+import { RedisRateLimitStoreLive } from "./RedisRateLimitStore.ts"
 import { RateLimitStore, type WindowCount } from "./RateLimitStore.ts"
 
 export type { RateLimitDecision } from "./LocalCounts.ts"
@@ -183,21 +183,24 @@ export class RateLimiter extends Context.Service<
       })
     )
 
+  /** Over the store the settings choose (RATE_LIMIT_*, REDIS_URL, or a RateLimitConfig in the context). */
+  static readonly layer = Layer.unwrap(Effect.suspend(() => Effect.map(rateLimitSettings, RateLimiter.layerWith)))
+
   /** Default local counting (`defaultLocalCounting`). */
   static readonly layerNoDeps = RateLimiter.layerNoDepsWith(defaultLocalCounting)
 
   /** The limiter over the store the settings choose (the Postgres one needs the process's SqlClient). */
-  static readonly layerFrom = (settings: RateLimitSettings) => {
+  static readonly layerWith = (settings: RateLimitSettings) => {
     const store = resolvedStore(settings)
     if (store === "redis") {
       if (Option.isNone(settings.redisUrl))
         return Layer.effect(RateLimiter, Effect.die(new Error("RATE_LIMIT_STORE=redis needs REDIS_URL")))
       return RateLimiter.layerNoDepsWith(settings.local).pipe(
-        Layer.provide(RedisRateLimitStore(settings.redisUrl.value))
+        Layer.provide(RedisRateLimitStoreLive(settings.redisUrl.value))
       )
     }
     return RateLimiter.layerNoDepsWith(settings.local).pipe(
-      Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStore)
+      Layer.provide(store === "memory" ? RateLimitStore.layerMemory : PostgresRateLimitStoreLive)
     )
   }
 }
@@ -216,6 +219,3 @@ export const rateLimitSettings: Effect.Effect<RateLimitSettings, Config.ConfigEr
   const given = yield* Effect.serviceOption(RateLimitConfig)
   return Option.isSome(given) ? given.value : yield* rateLimitSettingsConfig
 })
-
-/** RateLimiter over the store the settings choose. */
-export const RateLimiterLive = Layer.unwrap(Effect.map(rateLimitSettings, RateLimiter.layerFrom))

@@ -21,7 +21,7 @@ return {count, ttl}`
 ).withReturnType<[number, number]>()
 
 /** Counters as Redis keys `fire:rl:<bucket>:<key>` that expire with their window. */
-export const RedisRateLimitStoreNoDeps = Layer.effect(
+export const RedisRateLimitStoreLiveNoDeps = Layer.effect(
   RateLimitStore,
   Effect.gen(function* () {
     const redis = yield* Redis.Redis
@@ -38,5 +38,5 @@ export const RedisRateLimitStoreNoDeps = Layer.effect(
 )
 
 /** The store over its own node-redis client (connected while the layer builds, closed with it). */
-export const RedisRateLimitStore = (url: Redacted.Redacted) =>
-  RedisRateLimitStoreNoDeps.pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(url) })))
+export const RedisRateLimitStoreLive = (url: Redacted.Redacted) =>
+  RedisRateLimitStoreLiveNoDeps.pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(url) })))

@@ -76,7 +76,7 @@ export const recoverTypedDataSigner = (
       )
 
 /**
- * Verifies wallet signatures. The production implementation is `layerFromClient`: an EOA signer recovered locally
+ * Verifies wallet signatures. The production implementation is `layerWith`: an EOA signer recovered locally
  * (`SignerRecovery.ts`, no RPC round trip), and otherwise viem's `verifyMessage` action on a public client, which asks
  * the chain — ERC-1271 `isValidSignature` for deployed smart wallets, the ERC-6492 universal validator (a
  * deployless `eth_call`) for undeployed ones.
@@ -115,7 +115,7 @@ export const gasCappedClient = (client: PublicClient, gas: bigint): PublicClient
   }) as PublicClient
 
 /** The chain-backed verifier; `gas` (SIGNATURE_VERIFY_GAS) limits each verification `eth_call`. */
-const layerFromClient = (chainClient: PublicClient, gas: bigint = 2_000_000n) => {
+const layerWith = (chainClient: PublicClient, gas: bigint = 2_000_000n) => {
   const client = gasCappedClient(chainClient, gas)
   return Layer.succeed(Reference, {
     description: `chain ${client.chain?.id ?? "unknown"}`,
@@ -145,4 +145,4 @@ const layerLocal = Layer.succeed(Reference, {
   verifyTypedData: localVerifyTypedData
 })
 
-export const SignatureVerifier = Object.assign(Reference, { layerFromClient, layerLocal })
+export const SignatureVerifier = Object.assign(Reference, { layerWith, layerLocal })

@@ -39,7 +39,7 @@ export class PushWorker extends Context.Service<
     readonly drain: Effect.Effect<number>
   }
 >()("app/push/PushWorker") {
-  static readonly layerNoFiber = Layer.effect(
+  static readonly layerPassive = Layer.effect(
     PushWorker,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -159,5 +159,5 @@ export class PushWorker extends Context.Service<
       )
       yield* Effect.forkScoped(loop)
     })
-  ).pipe(Layer.provideMerge(PushWorker.layerNoFiber))
+  ).pipe(Layer.provideMerge(PushWorker.layerPassive))
 }

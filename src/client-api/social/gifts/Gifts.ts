@@ -34,9 +34,9 @@ export class Gifts extends Context.Service<
   }
 >()("app/gifts/Gifts") {
   /** With the ticket key generated once and kept in `app_settings` (shared by every process). */
-  static readonly layer = Layer.unwrap(Effect.map(generatedSecret("gift_ticket_key"), (key) => Gifts.layerWithKey(key)))
+  static readonly layer = Layer.unwrap(Effect.map(generatedSecret("gift_ticket_key"), (key) => Gifts.layerWith(key)))
 
-  static readonly layerWithKey = (key: Buffer) =>
+  static readonly layerWith = (key: Buffer) =>
     Layer.effect(
       Gifts,
       Effect.gen(function* () {
