@@ -3,7 +3,7 @@ import type { Hash } from "viem"
 import { inject } from "vitest"
 import { type ChainSettings, makeChain } from "../../layers/Chain.ts"
 import { defaultIndexerSettings, IndexerConfig, type IndexerSettings } from "../../src/indexer/IndexerConfig.ts"
-import { Indexer, indexerServices } from "../../src/indexer/Indexer.ts"
+import { Indexer, IndexerServicesLive } from "../../src/indexer/Indexer.ts"
 import { sourceFromChain } from "../../src/indexer/IndexerLive.ts"
 import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
 import type { Chain } from "../../src/platform/Chain.ts"
@@ -39,8 +39,8 @@ export const externalChain = (settings: {
 
 /** The indexer fiber reading `chain` (its client and its announced heads), with test settings. */
 export const indexerOf = (chain: Chain["Service"], overrides: Partial<IndexerSettings> = {}) =>
-  Indexer.layerFiber.pipe(
-    Layer.provideMerge(indexerServices(chain.chainId)),
+  Indexer.layer.pipe(
+    Layer.provideMerge(IndexerServicesLive(chain.chainId)),
     Layer.provideMerge(
       Layer.mergeAll(
         IndexerSource.make(sourceFromChain(chain)),
