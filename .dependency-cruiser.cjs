@@ -42,8 +42,7 @@ module.exports = {
       comment: "A repository (*Repo.ts) is used by its own group (src/client-api/<group>/, or its service elsewhere); " +
         "other groups reach that data through the group's services. The wiring files (*Live.ts) may provide it.",
       severity: "error",
-      // Known exception, to move behind the Users service: a token page reads its creator and holders' profiles.
-      from: { path: "^src/client-api/([^/]+)/", pathNot: "Live\\.ts$|^src/client-api/listings/tokens/Tokens\\.ts$" },
+      from: { path: "^src/client-api/([^/]+)/", pathNot: "Live\\.ts$" },
       to: { path: "^src/client-api/[^/]+/.*Repo\\.ts$", pathNot: "^src/client-api/$1/" }
     },
     {

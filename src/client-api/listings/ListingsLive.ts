@@ -18,7 +18,7 @@ import { ListingsRepo } from "./ListingsRepo.ts"
 /**
  * The client API's token-listing routes (tokens, claims, launches, token moderation) and their services. Needs the
  * process's infrastructure (database, Chain, AppConfig, file system) and what the account features provide
- * (UsersRepo, ImageStore, the auth and image-limit middlewares, the signature verifier).
+ * (Users, ImageStore, the auth and image-limit middlewares, the signature verifier).
  */
 export const ListingsHttpLive = Layer.mergeAll(TokensHttp, ClaimsHttp, LaunchesHttp, TokenAdminHttp).pipe(
   Layer.provideMerge(

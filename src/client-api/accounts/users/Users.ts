@@ -27,6 +27,13 @@ export class Users extends Context.Service<
   Users,
   {
     readonly get: (id: string) => Effect.Effect<User, NotFound>
+    /**
+     * The stored profile of an id, hidden or not: for other groups' pages (a token's creator), which apply the
+     * visibility rule themselves.
+     */
+    readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
+    /** The stored profiles of many (checksummed) wallets, keyed by wallet address, hidden ones included (as above). */
+    readonly findByWallets: (addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, User>>
     readonly publicProfile: (wallet: string, viewer: Option.Option<User>) => Effect.Effect<User, NotFound>
     readonly usernameAvailability: (username: string) => Effect.Effect<{
       readonly username: string
@@ -105,6 +112,8 @@ export class Users extends Context.Service<
 
       return Users.of({
         get: (id) => Effect.flatMap(repo.findById(id), found),
+        findById: repo.findById,
+        findByWallets: repo.findByWallets,
         publicProfile: (wallet, viewer) =>
           Effect.flatMap(repo.findByWallet(getAddress(wallet)), (user) =>
             Option.isSome(user) && visibleTo(user.value, viewer)

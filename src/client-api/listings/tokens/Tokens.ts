@@ -5,7 +5,7 @@ import { LaunchpadReader } from "../LaunchpadReader.ts"
 import { dbAddress, tokenDeleted, tokenNotFound } from "../Listing.ts"
 import { ListingsRepo } from "../ListingsRepo.ts"
 import { toPublicProfile, type User } from "../../accounts/users/User.ts"
-import { UsersRepo } from "../../accounts/users/UsersRepo.ts"
+import { Users } from "../../accounts/users/Users.ts"
 import { foldPosition } from "./Position.ts"
 import {
   Buyer,
@@ -70,7 +70,7 @@ export class Tokens extends Context.Service<
     Effect.gen(function* () {
       const repo = yield* TokensRepo
       const listings = yield* ListingsRepo
-      const users = yield* UsersRepo
+      const users = yield* Users
       const { chainId, fireLaunch } = yield* LaunchpadReader
 
       const visible = (mint: string) =>
