@@ -30,7 +30,7 @@ export interface LaunchpadContracts {
 export const deployLaunchpad = async (
   sender: Sender,
   governance: LocalAccount,
-  uniswap: UniswapContracts,
+  uniswap: Pick<UniswapContracts, "factory" | "positionManager" | "weth9">,
   log: (line: string) => void
 ): Promise<LaunchpadContracts> => {
   const step = async (
