@@ -8,7 +8,9 @@
  * output for the same requests, the count of requests where our output is worse and the cause of each
  * (scripts/bench/quote-compare.ts); on set A, QuoterV2 `eth_call` latency per route and whether the
  * routers' route quotes equal QuoterV2's to the wei. Then `GET /api/v1/quote` throughput of the built app at
- * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it).
+ * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it),
+ * BENCH_HTTP_ROUNDS (3) rounds alternating with a second app that encodes calldata through the Uniswap SDKs
+ * (QUOTE_CALLDATA_ENCODER=sdk, the path before issue 26; BENCH_HTTP_BASELINE=0 leaves it out).
  * Env: BENCH_LAUNCHES (20), BENCH_POOLS (1500), BENCH_REQUESTS (200 per set), BENCH_ALPHA_REQUESTS (100 per set:
  * AlphaRouter takes ~0.5–2 s a quote), BENCH_WARMUP (20), BENCH_GAS_GWEI (1), BENCH_SETS (`A,B`: which pool sets),
  * BENCH_SHOW_WORSE (5: worse cases printed in full per set).
@@ -33,6 +35,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 20)
 const GAS_PRICE = BigInt(Math.round(Number(process.env.BENCH_GAS_GWEI ?? 1) * 1e9))
 const HTTP = process.env.BENCH_HTTP !== "0"
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3)
+const HTTP_BASELINE = process.env.BENCH_HTTP_BASELINE !== "0"
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const SETS = new Set((process.env.BENCH_SETS ?? "A,B").split(",").map((s) => s.trim().toUpperCase()))
 
@@ -44,7 +48,8 @@ const loadAverage = () =>
 const lower = (a: string) => a.toLowerCase() as Address
 
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${loadAverage()}`)
-ensureAlphaInstalled(log)
+// Only the pool sets need AlphaRouter: BENCH_SETS=none with the HTTP part alone skips its install.
+if (SETS.has("A") || SETS.has("B")) ensureAlphaInstalled(log)
 
 const t0 = performance.now()
 const dev = await buildDevnetPools(LAUNCHES)
@@ -198,11 +203,29 @@ try {
 }
 if (HTTP) {
   log(`--- HTTP GET /api/v1/quote, autocannon -c ${CONNECTIONS} -d ${SECONDS}, load average ${loadAverage()}`)
-  const http = await benchQuoteHttp(log, { connections: CONNECTIONS, seconds: SECONDS })
+  const http = await benchQuoteHttp(log, {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    rounds: HTTP_ROUNDS,
+    baseline: HTTP_BASELINE
+  })
   if (http === null) log("  the app has no quote routes yet: skipped")
-  else
-    log(
-      `  ${http.rps.toFixed(0)} quotes/s over ${http.paths} distinct requests; latency p50 ${http.p50} ms, p99 ${http.p99} ms; non-2xx ${http.non2xx}, errors ${http.errors}`
-    )
+  else {
+    const median = (list: ReadonlyArray<{ rps: number }>) =>
+      [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
+    for (const [name, list] of [
+      ["calldata by viem (QUOTE_CALLDATA_ENCODER=viem, default)", http.viem],
+      ["calldata by the Uniswap SDKs (QUOTE_CALLDATA_ENCODER=sdk, baseline)", http.sdk]
+    ] as const) {
+      const m = median(list) as (typeof list)[number] | undefined
+      if (m === undefined) continue
+      log(`  ${name}, median of ${list.length} rounds (${list.map((r) => r.rps.toFixed(0)).join(", ")} quotes/s):`)
+      log(
+        `    ${m.rps.toFixed(0)} quotes/s over ${m.paths} distinct requests; latency p50 ${m.p50} ms, p99 ${m.p99} ms; non-2xx ${m.non2xx}, errors ${m.errors}`
+      )
+    }
+    const [v, b] = [median(http.viem), median(http.sdk)]
+    if (v !== undefined && b !== undefined) log(`  ratio viem/sdk quotes/s: ${(v.rps / b.rps).toFixed(2)}`)
+  }
 }
 log(`done, load average ${loadAverage()}`)

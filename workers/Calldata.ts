@@ -3,7 +3,9 @@ import type * as SdkCore from "@uniswap/sdk-core"
 import type * as RouterSdk from "@uniswap/router-sdk"
 import type * as UniversalSdk from "@uniswap/universal-router-sdk"
 import type * as V3Sdk from "@uniswap/v3-sdk"
-import type { Address, QuoteResult, QuoteToken } from "./routing/types.ts"
+import type { CalldataChain, CalldataOptions, MethodParameters } from "./CalldataTypes.ts"
+import type { QuoteResult, QuoteToken } from "./routing/types.ts"
+import { encodeWithViem } from "./ViemCalldata.ts"
 
 // The SDKs are CommonJS; loaded through createRequire from ESM (the way they import under Node here), on first use:
 // they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
@@ -45,24 +47,7 @@ const memoizePoolAddresses = (v3: typeof V3Sdk) => {
   }
 }
 
-export type RouterType = "swap-router-02" | "universal"
-
-export interface CalldataOptions {
-  readonly routerType: RouterType
-  /** Slippage as a fraction numerator / denominator (50 bps = 50 / 10000). */
-  readonly slippage: { readonly numerator: bigint; readonly denominator: bigint }
-  readonly recipient: `0x${string}`
-  /** Unix seconds. */
-  readonly deadline: bigint
-  /** Universal only: the router pays from its own balance (payerIsUser = false) instead of Permit2. */
-  readonly useRouterBalance: boolean
-}
-
-export interface MethodParameters {
-  readonly calldata: `0x${string}`
-  readonly value: `0x${string}`
-  readonly to: `0x${string}`
-}
+export type { CalldataChain, CalldataOptions, MethodParameters, RouterType } from "./CalldataTypes.ts"
 
 /**
  * SDK tokens by chain, address, decimals and symbol. `new Token` checksums its address (a keccak-256 in ethers), which
@@ -128,19 +113,27 @@ const building = <A>(f: () => A): A => {
   }
 }
 
-/** Where a chain's calldata goes (a subset of the quote engine's QuoteChain, src/exchange-api/quotes/QuoteChains.ts). */
-export interface CalldataChain {
-  readonly chainId: number
-  readonly swapRouter02: Address
-  readonly universalRouter: Address
-}
-
 /**
- * Calldata for SwapRouter02 (`@uniswap/router-sdk` SwapRouter.swapCallParameters, a multicall with deadline) or the
- * UniversalRouter (`@uniswap/universal-router-sdk`, V3_SWAP_EXACT_IN/OUT commands; Permit2 pulls the input by default,
- * `useRouterBalance` spends what the router already holds). Throws when the SDK cannot encode the trade.
+ * Calldata for SwapRouter02 (a multicall with deadline) or the UniversalRouter (V3_SWAP_EXACT_IN/OUT commands; Permit2
+ * pulls the input by default, `useRouterBalance` spends what the router already holds): encoded with viem
+ * (workers/ViemCalldata.ts), byte-identical to the Uniswap SDKs, which encode (or refuse) whatever that encoder is not
+ * sure of. Throws when the SDK cannot encode the trade.
  */
 export const buildMethodParameters = (
+  chain: CalldataChain,
+  quote: QuoteResult,
+  tokens: ReadonlyMap<string, QuoteToken>,
+  options: CalldataOptions
+): MethodParameters =>
+  (options.encoder === "sdk" ? undefined : encodeWithViem(chain, quote, tokens, options)) ??
+  buildMethodParametersWithSdk(chain, quote, tokens, options)
+
+/**
+ * The same through the SDKs (`@uniswap/router-sdk` SwapRouter.swapCallParameters for SwapRouter02,
+ * `@uniswap/universal-router-sdk` for the UniversalRouter): the reference the viem encoder is tested against, and
+ * its fallback.
+ */
+export const buildMethodParametersWithSdk = (
   chain: CalldataChain,
   quote: QuoteResult,
   tokens: ReadonlyMap<string, QuoteToken>,

@@ -72,6 +72,8 @@ export const CalldataSpec = Schema.Struct({
   recipient: Address,
   deadline: Schema.BigInt,
   useRouterBalance: Schema.Boolean,
+  /** viem (default) or the Uniswap SDKs (QUOTE_CALLDATA_ENCODER): same bytes, the SDKs about ten times slower. */
+  encoder: Schema.optional(Schema.Literals(["viem", "sdk"])),
   /** tokenIn and tokenOut as the main thread resolved them (they may be missing from the snapshot's token list). */
   tokens: Schema.Array(Schema.Struct({ address: Address, decimals: Int, symbol: Schema.String }))
 })

@@ -48,7 +48,7 @@ export const makeEngine = () => {
   }
 }
 
-/** The found route's calldata (workers/Calldata.ts through the Uniswap SDKs), or why it could not be made. */
+/** The found route's calldata (workers/Calldata.ts: viem, or the Uniswap SDKs), or why it could not be made. */
 const encode = (spec: CalldataSpec, quote: QuoteResult, known: ReadonlyMap<string, QuoteToken>): CalldataOutcome => {
   try {
     const chain = { chainId: spec.chainId, swapRouter02: spec.swapRouter02, universalRouter: spec.universalRouter }
@@ -66,8 +66,8 @@ const encode = (spec: CalldataSpec, quote: QuoteResult, known: ReadonlyMap<strin
 }
 
 /**
- * One encoding of a synthetic one-pool trade for each router type: the SDKs build their ABI coders and the JIT
- * compiles the encoding path here, at thread start, instead of in the first real quote's budget.
+ * One encoding of a synthetic one-pool trade for each router type and encoder: viem and the SDKs (the fallback) build
+ * their ABI coders and the JIT compiles the encoding paths here, at thread start, not in the first real quote's budget.
  */
 function warmUpEncoding() {
   const [a, b] = ["0x0000000000000000000000000000000000000a01", "0x0000000000000000000000000000000000000a02"] as const
@@ -98,23 +98,25 @@ function warmUpEncoding() {
     routes: [{ percent: 100, path: [a, b], hops: [hop], amountIn: 1000n, amountOut: 990n, gasEstimate: 0n }]
   }
   const tokens = new Map([a, b].map((t) => [t, { address: t, decimals: 18, symbol: "" }]))
-  for (const routerType of ["swap-router-02", "universal"] as const) {
-    encode(
-      {
-        chainId: 1,
-        swapRouter02: "0x0000000000000000000000000000000000000a04",
-        universalRouter: "0x0000000000000000000000000000000000000a05",
-        routerType,
-        slippage: { numerator: 50n, denominator: 10_000n },
-        recipient: a,
-        deadline: 0n,
-        useRouterBalance: false,
-        tokens: []
-      },
-      quote,
-      tokens
-    )
-  }
+  for (const routerType of ["swap-router-02", "universal"] as const)
+    for (const encoder of ["viem", "sdk"] as const) {
+      encode(
+        {
+          encoder,
+          chainId: 1,
+          swapRouter02: "0x0000000000000000000000000000000000000a04",
+          universalRouter: "0x0000000000000000000000000000000000000a05",
+          routerType,
+          slippage: { numerator: 50n, denominator: 10_000n },
+          recipient: a,
+          deadline: 0n,
+          useRouterBalance: false,
+          tokens: []
+        },
+        quote,
+        tokens
+      )
+    }
 }
 
 // In a worker thread, load the SDKs while the module is imported, before the thread takes its first task: a thread

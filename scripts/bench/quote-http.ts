@@ -53,11 +53,8 @@ const quotePaths = (pools: ReadonlyArray<PoolItem>): Array<string> =>
       ]
     })
 
-export const benchQuoteHttp = async (
-  log: (line: string) => void,
-  options: { connections: number; seconds: number }
-): Promise<HttpFigures | null> => {
-  buildApp()
+/** One app under test: its base URL, the quote requests it answers, and how to stop it. */
+const startQuoteApp = async (log: (line: string) => void, encoder: "viem" | "sdk") => {
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-quotes-"))
   const app = await spawnApp(
     {
@@ -68,36 +65,70 @@ export const benchQuoteHttp = async (
       DEVNET_PORT: "0",
       RATE_LIMIT_STORE: "memory",
       RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000",
-      QUOTE_RATE_LIMIT: "1000000000"
+      QUOTE_RATE_LIMIT: "1000000000",
+      QUOTE_CALLDATA_ENCODER: encoder
     },
     ["--services", "exchange,indexer"]
   )
+  const stop = async () => {
+    await stopApp(app.child)
+    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+  }
   try {
     const base = app.urls.get("exchange")!
     await waitIndexed(base)
-    if ((await fetch(`${base}/api/v1/quote/tokens?chainId=31337`)).status === 404) return null
+    if ((await fetch(`${base}/api/v1/quote/tokens?chainId=31337`)).status === 404) return { base, paths: null, stop }
     const pools = (await (await fetch(`${base}/api/v1/pools/list?limit=100`)).json()) as { items: Array<PoolItem> }
-    const candidates = quotePaths(pools.items)
     const paths: Array<string> = []
-    for (const path of candidates) {
+    for (const path of quotePaths(pools.items)) {
       const r = await fetch(`${base}${path}`)
       if (r.status === 200) paths.push(path)
-      else log(`  HTTP: left out (${r.status} ${(await r.text()).slice(0, 120)}): ${path}`)
+      else log(`  HTTP (${encoder}): left out (${r.status} ${(await r.text()).slice(0, 120)}): ${path}`)
     }
     if (paths.length === 0) throw new Error("no quote request answered 200")
-    const requests = paths.map((path) => ({ method: "GET" as const, path }))
-    await autocannon({ url: base, connections: options.connections, duration: 2, requests }) // warm-up: JIT, workers, caches
-    const r = await autocannon({ url: base, connections: options.connections, duration: options.seconds, requests })
-    return {
-      paths: paths.length,
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      errors: r.errors + r.timeouts,
-      non2xx: r.non2xx
+    return { base, paths, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+const load = async (base: string, paths: ReadonlyArray<string>, connections: number, seconds: number) => {
+  const requests = paths.map((path) => ({ method: "GET" as const, path }))
+  await autocannon({ url: base, connections, duration: 2, requests }) // warm-up: JIT, workers, caches
+  const r = await autocannon({ url: base, connections, duration: seconds, requests })
+  return {
+    paths: paths.length,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx
+  }
+}
+
+/**
+ * The app with the calldata encoded by viem (the default), and, when `baseline` is set, a second app with
+ * QUOTE_CALLDATA_ENCODER=sdk (the Uniswap SDKs, the previous path) measured in alternating rounds in the same run.
+ * Each list holds one figure per round.
+ */
+export const benchQuoteHttp = async (
+  log: (line: string) => void,
+  options: { connections: number; seconds: number; rounds: number; baseline: boolean }
+): Promise<{ viem: Array<HttpFigures>; sdk: Array<HttpFigures> } | null> => {
+  buildApp()
+  const apps = [await startQuoteApp(log, "viem")]
+  try {
+    if (options.baseline) apps.push(await startQuoteApp(log, "sdk"))
+    if (apps.some((a) => a.paths === null)) return null
+    const out = { viem: [] as Array<HttpFigures>, sdk: [] as Array<HttpFigures> }
+    for (let round = 0; round < options.rounds; round++) {
+      out.viem.push(await load(apps[0]!.base, apps[0]!.paths!, options.connections, options.seconds))
+      if (apps[1] !== undefined)
+        out.sdk.push(await load(apps[1].base, apps[1].paths!, options.connections, options.seconds))
     }
+    return out
   } finally {
-    await stopApp(app.child)
-    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+    for (const app of apps) await app.stop()
   }
 }

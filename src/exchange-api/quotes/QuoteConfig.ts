@@ -26,6 +26,11 @@ export interface QuoteSettings {
   /** Seconds from now until the calldata's deadline (POST may pass its own `deadline`). */
   readonly deadlineSeconds: number
   /**
+   * QUOTE_CALLDATA_ENCODER: `viem` (default: workers/ViemCalldata.ts, byte-identical to the SDKs and ~10× cheaper) or
+   * `sdk` (the Uniswap SDKs for every quote: the previous path, kept as a switch back and as bench:quotes' baseline).
+   */
+  readonly calldataEncoder: "viem" | "sdk"
+  /**
    * QUOTE_OPEN: with no active key, the quote routes answer without one (development). Off, they fail closed
    * (401 INVALID_API_KEY): revoking the only key must not open them to everyone. Default: on only with the
    * embedded devnet (no RPC_URL).
@@ -82,6 +87,7 @@ export const quoteSettingsConfig: Config.Config<QuoteSettings> = Config.all({
   }),
   keysRefreshMs: Config.Int("QUOTE_KEYS_REFRESH_MS").pipe(Config.withDefault(5000)),
   deadlineSeconds: Config.Int("QUOTE_DEADLINE_SECONDS").pipe(Config.withDefault(1800)),
+  calldataEncoder: Config.Literals(["viem", "sdk"], "QUOTE_CALLDATA_ENCODER").pipe(Config.withDefault("viem" as const)),
   openWithoutKeys: Config.all({
     open: Config.option(Config.Boolean("QUOTE_OPEN")),
     rpcUrl: Config.option(Config.String("RPC_URL"))
@@ -102,6 +108,7 @@ export const defaultQuoteSettings: QuoteSettings = {
   rateLimit: { limit: 600, windowSeconds: 60 },
   keysRefreshMs: 5000,
   deadlineSeconds: 1800,
+  calldataEncoder: "viem",
   // The tests' chain is a devnet: as the app's default there.
   openWithoutKeys: true,
   openRateLimit: { limit: 60, windowSeconds: 60 }

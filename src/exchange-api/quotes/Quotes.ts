@@ -184,6 +184,7 @@ export class Quotes extends Context.Service<
             recipient: getAddress(input.recipient),
             deadline,
             useRouterBalance: input.useRouterBalance,
+            encoder: settings.calldataEncoder,
             tokens: [tokenIn, tokenOut]
           }
         )
