@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { AccountServicesLive, AccountsHttpLive } from "../src/client-api/accounts/AccountsLive.ts"
 import { ClientApi } from "../src/client-api/ClientApi.ts"
 import { clientUnsafeRequests } from "../src/client-api/ClientUnsafeRequests.ts"
+import { ClientIpLimitLive } from "../src/client-api/ClientIpLimitLive.ts"
 import { AppConfig, type ServiceName } from "../src/platform/AppConfig.ts"
 import { ExchangeApi } from "../src/exchange-api/ExchangeApi.ts"
 import { exchangeErrorShape } from "../src/exchange-api/ExchangeError.ts"
@@ -60,8 +61,9 @@ const clientRoutes = apiRoutes(
     CommentsHttpLive
   )
 ).pipe(
-  // Per-IP limits of the sign-in routes (src/ratelimit/ClientIpLimits.ts).
-  Layer.provide(SignInIpLimitLive)
+  // Per-IP limits: the sign-in routes' own (src/client-api/accounts/sessions/SignInIpLimit.ts) and every feature
+  // route's (src/client-api/ClientIpLimit.ts).
+  Layer.provide([SignInIpLimitLive, ClientIpLimitLive])
 )
 const exchangeRoutes = apiRoutes(
   ExchangeApi,

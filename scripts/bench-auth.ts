@@ -33,7 +33,11 @@ const appEnv = (extra: Record<string, string> = {}) => {
   const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-auth-"))
   dirs.push(dir)
   // The sign-in limits stay on (their counters are part of a sign-in's cost) but high: one IP signs in thousands of times.
-  const limits = { SIGNIN_IP_RATE_LIMIT: "1000000000", SIGNIN_ADDRESS_RATE_LIMIT: "1000000000" }
+  const limits = {
+    SIGNIN_IP_RATE_LIMIT: "1000000000",
+    SIGNIN_ADDRESS_RATE_LIMIT: "1000000000",
+    RATE_LIMIT_CLIENT_IP_LIMIT: "1000000000"
+  }
   return { DATA_DIR: dir, CLIENT_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0", ...limits, ...extra }
 }
 

@@ -54,6 +54,7 @@ const main = async () => {
       ADMIN_WALLETS: privateKeyToAccount(FUZZ_ADMIN_KEY).address,
       // One caller: the per-IP limit would answer most exchange requests with 429 before the route runs.
       RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "100000000",
+      RATE_LIMIT_CLIENT_IP_LIMIT: "100000000",
       ...jwks.env
     },
     ["--services", "client,exchange,search,indexer"]

@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { Validation } from "../platform/http/Validation.ts"
+import { ClientIpLimit } from "./ClientIpLimit.ts"
 import { ClaimsApi } from "./listings/claims/ClaimsApi.ts"
 import { ImagesApi } from "./accounts/images/ImagesApi.ts"
 import { LaunchesApi } from "./listings/launches/LaunchesApi.ts"
@@ -25,9 +26,6 @@ import { UsersApi } from "./accounts/users/UsersApi.ts"
  * feeds. Declared once here; the server, OpenAPI document, typed client and `app_*` MCP tools derive from it.
  */
 export class ClientApi extends HttpApi.make("client")
-  .add(healthGroup("/healthz"))
-  .add(IpGroup)
-  .add(ProbesGroup)
   .add(SessionsApi)
   .add(UsersApi)
   .add(ImagesApi)
@@ -47,6 +45,11 @@ export class ClientApi extends HttpApi.make("client")
   .add(ContentApi)
   .add(CommentsApi)
   .add(EngagementApi)
+  // The per-IP limit covers the groups added before it: every feature route, not the probes and health below.
+  .middleware(ClientIpLimit)
+  .add(healthGroup("/healthz"))
+  .add(IpGroup)
+  .add(ProbesGroup)
   // Must stay last: it covers only the groups added before it.
   .middleware(Validation)
   .annotateMerge(

@@ -25,6 +25,11 @@ export interface RateLimitSettings {
   readonly enabled: boolean
   /** Per client IP on the exchange API's public routes (pools, tokens, stats, positions, status). */
   readonly exchangePublic: RateLimitRule
+  /**
+   * Per client IP on every client API route but the probes, health and `/v1/ip` (RATE_LIMIT_CLIENT_IP_LIMIT per
+   * RATE_LIMIT_CLIENT_IP_WINDOW_SECONDS, 1,200 per 60 s: a browsing user makes a few dozen a minute; a NAT of many).
+   */
+  readonly clientIp: RateLimitRule
   /** RATE_LIMIT_LOCAL_BATCH (default 100; 0: a round trip per request) and RATE_LIMIT_FLUSH_MS (default 100). */
   readonly local: LocalCounting
 }
@@ -39,6 +44,10 @@ export const rateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.
     limit: Config.Int("RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT").pipe(Config.withDefault(600)),
     windowSeconds: Config.Int("RATE_LIMIT_EXCHANGE_PUBLIC_WINDOW_SECONDS").pipe(Config.withDefault(60))
   }),
+  clientIp: Config.all({
+    limit: Config.Int("RATE_LIMIT_CLIENT_IP_LIMIT").pipe(Config.withDefault(1200)),
+    windowSeconds: Config.Int("RATE_LIMIT_CLIENT_IP_WINDOW_SECONDS").pipe(Config.withDefault(60))
+  }),
   local: Config.all({
     batch: Config.Int("RATE_LIMIT_LOCAL_BATCH").pipe(Config.withDefault(100)),
     flushMs: Config.Int("RATE_LIMIT_FLUSH_MS").pipe(Config.withDefault(100))
@@ -52,6 +61,7 @@ export const defaultRateLimitSettings: RateLimitSettings = {
   redisUrl: Option.none(),
   enabled: true,
   exchangePublic: { limit: 600, windowSeconds: 60 },
+  clientIp: { limit: 1200, windowSeconds: 60 },
   local: defaultLocalCounting
 }
 
