@@ -55,6 +55,9 @@ const main = async () => {
       // One caller: the per-IP limit would answer most exchange requests with 429 before the route runs.
       RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "100000000",
       RATE_LIMIT_CLIENT_IP_LIMIT: "100000000",
+      // Every session mode signs in from this one address (a sign-in is a nonce and a verify).
+      SIGNIN_IP_RATE_LIMIT: "100000000",
+      SIGNIN_ADDRESS_RATE_LIMIT: "100000000",
       ...jwks.env
     },
     ["--services", "client,exchange,search,indexer"]

@@ -4,6 +4,7 @@ import { FuelLedger } from "../social/fuel/FuelLedger.ts"
 import { FuelRepo } from "../social/fuel/FuelRepo.ts"
 import { CommentsRepo } from "../comments/CommentsRepo.ts"
 import { UserYaps } from "../comments/UserYaps.ts"
+import { ImageCollectorLive } from "./images/ImageCollector.ts"
 import { ImagesHttp } from "./images/ImagesHttp.ts"
 import { ImageStore } from "./images/ImageStore.ts"
 import { ImageUploadLimitsLive } from "./images/ImageUploadLimitsLive.ts"
@@ -33,11 +34,11 @@ export const AccountServicesLive = Layer.mergeAll(
 export const FuelLedgerLive = FuelLedger.layer.pipe(Layer.provideMerge(FuelRepo.layer))
 
 /**
- * The client API's account routes (sessions, users, images) with everything they need except the process's
+ * The client API's account routes (sessions, users, images) and the collector of unreferenced images, with everything they need except the process's
  * infrastructure (database, AppConfig, file system) and the signature verifier, which defaults to EOA-only
  * verification until the composition root provides a chain-backed one (see SignatureVerifier).
  */
-export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp).pipe(
+export const AccountsHttpLive = Layer.mergeAll(SessionsHttp, UsersHttp, ImagesHttp, ImageCollectorLive).pipe(
   Layer.provideMerge(AccountServicesLive),
   // The profile's fuel widget, counters and badges read the fuel ledger (indexed FuelVault events) and badges; its
   // yaps widget and counter read the comments.

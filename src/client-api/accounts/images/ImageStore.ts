@@ -75,7 +75,12 @@ export class ImageStore extends Context.Service<
           catch: () => notAnImage(`the ${type.toUpperCase()} data cannot be decoded`)
         })
         const file = `${createHash("sha256").update(webp).digest("hex")}.webp`
-        if (!(yield* fs.exists(pathOf(file)).pipe(Effect.orDie))) {
+        if (yield* fs.exists(pathOf(file)).pipe(Effect.orDie)) {
+          // Stored before: a fresh mtime gives it a fresh grace period against the collector (ImageCollector.ts),
+          // which may otherwise take it as unreferenced before the caller references it.
+          const now = new Date()
+          yield* fs.utimes(pathOf(file), now, now).pipe(Effect.ignore)
+        } else {
           // Write then rename: a reader never sees a half-written file, and concurrent equal uploads are harmless.
           const temporary = pathOf(`.upload-${randomUUID()}`)
           yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.orDie)
