@@ -10,6 +10,7 @@ import {
   webSocket
 } from "viem"
 import { socketClientCache } from "viem/utils"
+import { measured } from "./RpcMetrics.ts"
 
 /** The viem chain of a chain id and RPC URL (anvil's id 31337 is named as the devnet). */
 export const devnetChain = (chainId: number, rpcUrl: string): Chain =>
@@ -57,10 +58,10 @@ export interface PublicClientOptions {
 const closers = new WeakMap<PublicClient, () => Promise<void>>()
 
 /**
- * A viem public client over `urls` (one URL or RPC_URL's list). One URL: its transport, HTTP or WebSocket. Several:
- * viem's `fallback` over them in order, with `rank`: every `rankIntervalMs` each URL answers an `eth_blockNumber`
- * ping, and requests go first to the best by stability (0.7) and latency (0.3) over the last 10 pings; a request
- * that fails on one URL is sent to the next. Close it with `closePublicClient`.
+ * A viem public client over `urls` (one URL or RPC_URL's list), each URL's transport HTTP or WebSocket and measured
+ * (layers/RpcMetrics.ts). Several: viem's `fallback` over them in order, with `rank`: every `rankIntervalMs` each URL
+ * answers an `eth_blockNumber` ping, and requests go first to the best by stability (0.7) and latency (0.3) over the
+ * last 10 pings; a request that fails on one URL is sent to the next. Close it with `closePublicClient`.
  */
 export const makePublicClient = (
   chainId: number,
@@ -73,22 +74,24 @@ export const makePublicClient = (
     typeof timeoutMsOrOptions === "number" ? { timeoutMs: timeoutMsOrOptions } : (timeoutMsOrOptions ?? {})
   const timeout = options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }
   const transports = list.map((url) =>
-    isWebSocketUrl(url) ? recoveringWebSocket(url, options.timeoutMs) : http(url, { retryCount: 0, ...timeout })
+    measured(
+      isWebSocketUrl(url) ? recoveringWebSocket(url, options.timeoutMs) : http(url, { retryCount: 0, ...timeout }),
+      url
+    )
   )
   let closed = false
-  const transport =
-    transports.length === 1
-      ? transports[0]!
-      : fallback(transports, {
-          retryCount: 0,
-          rank: {
-            interval: options.rankIntervalMs ?? 10_000,
-            // viem's default ping is net_listening, which some providers do not serve (that would rank them last).
-            // viem's ranking loop cannot be stopped: after close it pings nothing.
-            ping: ({ transport: t }) => (closed ? undefined : t.request({ method: "eth_blockNumber" })),
-            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs })
-          }
-        })
+  // A fallback even over one URL: its outer transport keeps viem's deduplication of identical requests in flight,
+  // which the measured inner ones turn off (each of their requests is one the provider sees).
+  const transport = fallback(transports, {
+    retryCount: 0,
+    rank: transports.length > 1 && {
+      interval: options.rankIntervalMs ?? 10_000,
+      // viem's default ping is net_listening, which some providers do not serve (that would rank them last).
+      // viem's ranking loop cannot be stopped: after close it pings nothing.
+      ping: ({ transport: t }) => (closed ? undefined : t.request({ method: "eth_blockNumber" })),
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs })
+    }
+  })
   const client = createPublicClient({ chain: devnetChain(chainId, list[0]!), transport }) as PublicClient
   closers.set(client, async () => {
     closed = true

@@ -36,7 +36,7 @@ export interface RpcProxy {
   readonly faults: RpcFaults
   /**
    * HTTP requests seen and answered (`answered` counts those whose answer was written, faulted or not), those answered
-   * with a fault, and the 429s among them; WebSocket connections accepted and refused, and JSON-RPC messages relayed
+   * with a fault (a delayed one counts), and among them the 429s and the eth_getLogs range refusals; WebSocket connections accepted and refused, and JSON-RPC messages relayed
    * each way over them (subscription notifications included in `wsToClient`).
    */
   readonly counts: {
@@ -44,6 +44,9 @@ export interface RpcProxy {
     answered: number
     faulted: number
     rateLimited: number
+    rangeRefused: number
+    /** Forwarded answers that carry the node's own JSON-RPC error (a revert, an unknown block). */
+    nodeErrors: number
     wsConnections: number
     wsRefused: number
     wsToNode: number
@@ -80,6 +83,8 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     answered: 0,
     faulted: 0,
     rateLimited: 0,
+    rangeRefused: 0,
+    nodeErrors: 0,
     wsConnections: 0,
     wsRefused: 0,
     wsToNode: 0,
@@ -149,6 +154,7 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
       const { fromBlock, toBlock } = req.params[0]
       if (BigInt(toBlock) - BigInt(fromBlock) + 1n > BigInt(range.maxBlocks)) {
         counts.faulted++
+        counts.rangeRefused++
         const error = { code: range.code, message: range.message }
         return reply(range.httpStatus, { jsonrpc: "2.0", id: req.id, error })
       }
@@ -166,7 +172,9 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
         return reply(200, { jsonrpc: "2.0", id: req.id, result })
       }
     }
-    reply(200, await forward(raw))
+    const forwarded = await forward(raw)
+    if ((JSON.parse(forwarded) as { error?: unknown }).error !== undefined) counts.nodeErrors++
+    reply(200, forwarded)
   }
 
   const server = Http.createServer((req, res) => {

@@ -45,6 +45,27 @@ export const quoteWorkerUtilization = Metric.gauge("quote_worker_utilization", {
   description: "Share of route-finder worker time spent busy (0..1)"
 })
 
+export const rpcRequests = totalCounter(
+  "rpc_requests_total",
+  "JSON-RPC requests the process sent to the chain, by method and endpoint (the RPC URL, redacted); each attempt counts"
+)
+
+export const rpcErrors = totalCounter(
+  "rpc_errors_total",
+  "Failed JSON-RPC requests by method, endpoint and class (range: an eth_getLogs size refusal or timeout; retryable: " +
+    "transport, timeout, rate limit, 5xx; fatal: anything else), as the indexer's error table sorts them"
+)
+
+export const rpcRateLimited = totalCounter(
+  "rpc_rate_limited_total",
+  "JSON-RPC requests the provider answered with HTTP 429 (or a rate-limit error), by endpoint"
+)
+
+export const rpcRequestDuration = secondsHistogram(
+  "rpc_request_duration_seconds",
+  "JSON-RPC request durations (answered or failed) by method and endpoint"
+)
+
 // Series are cached per label set: `withAttributes` builds a new metric object, and this runs on every request.
 const series = new Map<string, Metric.Metric<number, unknown>>()
 const labelled = <In, S>(metric: Metric.Metric<In, S>, labels: Record<string, string>): Metric.Metric<In, S> => {
@@ -69,6 +90,29 @@ export const recordHttpRequest = (
   },
   seconds: number
 ) => Metric.update(labelled(httpRequestDuration, { ...labels, status: String(labels.status) }), seconds)
+
+/**
+ * One JSON-RPC request to the chain (layers/RpcMetrics.ts records every request of the app's viem clients).
+ * `errorClass` is set when it failed; `rateLimited` when the failure was a 429.
+ */
+export const recordRpcRequest = (
+  labels: { readonly method: string; readonly endpoint: string },
+  seconds: number,
+  failure?: { readonly errorClass: string; readonly rateLimited: boolean }
+) =>
+  Effect.all(
+    [
+      Metric.update(labelled(rpcRequests, labels), 1),
+      Metric.update(labelled(rpcRequestDuration, labels), seconds),
+      failure === undefined
+        ? Effect.void
+        : Metric.update(labelled(rpcErrors, { ...labels, class: failure.errorClass }), 1),
+      failure?.rateLimited === true
+        ? Metric.update(labelled(rpcRateLimited, { endpoint: labels.endpoint }), 1)
+        : Effect.void
+    ],
+    { discard: true }
+  )
 
 export const recordRateLimitRejection = (bucket: string) => Metric.update(labelled(rateLimitRejections, { bucket }), 1)
 
