@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import * as NodeOs from "node:os"
 import { execSync } from "node:child_process"
 import { Chain } from "../src/platform/Chain.ts"
+import { emptyDeployments } from "../src/platform/Deployments.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
 import { makePublicClient } from "../layers/PublicClient.ts"
 import { FeedRepo } from "../src/client-api/social/feed/FeedRepo.ts"
@@ -24,7 +25,6 @@ const url = new URL(admin)
 url.pathname = `/${dbName}`
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
-const zero = addr(0) as `0x${string}`
 const chainStub = Layer.succeed(
   Chain,
   Chain.of({
@@ -32,24 +32,7 @@ const chainStub = Layer.succeed(
     rpcUrl: "http://127.0.0.1:1",
     publicClient: makePublicClient(31337, "http://127.0.0.1:1"),
     mode: "external",
-    deployments: {
-      chainId: 31337,
-      startBlock: 0,
-      launches: [],
-      contracts: {
-        weth9: zero,
-        factory: zero,
-        positionManager: zero,
-        swapRouter02: zero,
-        quoterV2: zero,
-        tickLens: zero,
-        multicall3: zero,
-        permit2: zero,
-        universalRouter: zero,
-        stablecoin: zero
-      },
-      launchpad: { fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero }
-    }
+    deployments: emptyDeployments(31337)
   })
 )
 

@@ -100,6 +100,32 @@ export const Deployments = Schema.Struct({
 })
 export type Deployments = typeof Deployments.Type
 
+/**
+ * A deployment record with every address zero and no launches: for a process or test that needs the record's shape
+ * but no contracts (a call to one of them fails loudly).
+ */
+export const emptyDeployments = (chainId: number): Deployments => {
+  const zero = "0x0000000000000000000000000000000000000000" as const
+  return {
+    chainId,
+    startBlock: 0,
+    contracts: {
+      weth9: zero,
+      factory: zero,
+      positionManager: zero,
+      swapRouter02: zero,
+      quoterV2: zero,
+      tickLens: zero,
+      multicall3: zero,
+      permit2: zero,
+      universalRouter: zero,
+      stablecoin: zero
+    },
+    launchpad: { fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero },
+    launches: []
+  }
+}
+
 /** Every contract address of a deployment, launchpad included (for "is this one of ours" checks). */
 export const deploymentAddresses = (deployments: Deployments): ReadonlyArray<string> => [
   ...Object.values(deployments.contracts).filter((a) => a !== undefined),

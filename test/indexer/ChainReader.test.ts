@@ -1,17 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { ConfigProvider, Effect, Exit } from "effect"
 import type { PublicClient } from "viem"
 import { ChainReader, INITIAL_BLOCK_RANGE } from "../../src/indexer/fetch/ChainReader.ts"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
-import { defaultIndexerSettings, IndexerConfig, indexerSettingsConfig } from "../../src/indexer/IndexerConfig.ts"
-import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
+import { indexerSettingsConfig } from "../../src/indexer/IndexerConfig.ts"
+import { readerOver, zero } from "./fake-reader.ts"
 
 /**
  * Unit tests of the fetch stage's pure behaviour with a fake client (no chain): error sorting, range shrinking on
  * "too many results", and retry of transport errors.
  */
-const zero = "0x0000000000000000000000000000000000000000" as const
-
 const fakeClient = (handler: (method: string, params: any) => unknown): PublicClient =>
   ({
     request: async ({ method, params }: { method: string; params: unknown }) => handler(method, params),
@@ -19,29 +17,7 @@ const fakeClient = (handler: (method: string, params: any) => unknown): PublicCl
   }) as unknown as PublicClient
 
 const readerWith = (client: PublicClient, maxBlockRange = 1000, targetLogsPerRequest = 10_000) =>
-  ChainReader.layer.pipe(
-    Layer.provide(
-      Layer.mergeAll(
-        IndexerSource.make({
-          client,
-          chainId: 1,
-          startBlock: 0n,
-          baseTokens: [],
-          contracts: {
-            factory: zero,
-            positionManager: zero,
-            weth: zero,
-            fireRegistry: zero,
-            fireLaunch: zero,
-            fireGraduator: zero,
-            fuelVault: zero,
-            fireStream: zero
-          }
-        }),
-        IndexerConfig.layerWith({ ...defaultIndexerSettings(1), maxBlockRange, targetLogsPerRequest })
-      )
-    )
-  )
+  readerOver(client, { maxBlockRange, targetLogsPerRequest })
 
 describe("RPC errors", () => {
   it("sorts provider errors into range, retryable and fatal", () => {

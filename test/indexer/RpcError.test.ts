@@ -1,17 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { PublicClient } from "viem"
 import { ChainReader } from "../../src/indexer/fetch/ChainReader.ts"
 import { makeRateLimit } from "../../src/indexer/fetch/RateLimit.ts"
 import { failedStepDelayMs } from "../../src/indexer/Indexer.ts"
 import { backoffMs, classifyRpcError, parseRetryAfter, rangeHintOf } from "../../src/indexer/fetch/RpcError.ts"
-import { defaultIndexerSettings, IndexerConfig } from "../../src/indexer/IndexerConfig.ts"
-import { IndexerSource } from "../../src/indexer/IndexerSource.ts"
+import { readerOver, zero } from "./fake-reader.ts"
 import { rangeErrorVectors, viemErrorOf } from "./rpc-error-vectors.ts"
 
 /** The classification table against the providers' real texts, and what the reader does with each answer. */
-const zero = "0x0000000000000000000000000000000000000000" as const
-
 describe("provider range errors (test vectors)", () => {
   for (const v of rangeErrorVectors) {
     it(`${v.provider}: a range refusal${v.hint === undefined ? "" : ` hinting ${v.hint} blocks`}`, () => {
@@ -103,29 +100,7 @@ const cappedNode = (cap: number, refusal: (from: number, to: number) => unknown)
     },
     getBlockNumber: async () => 100n
   } as unknown as PublicClient
-  const layer = ChainReader.layer.pipe(
-    Layer.provide(
-      Layer.mergeAll(
-        IndexerSource.make({
-          client,
-          chainId: 1,
-          startBlock: 0n,
-          baseTokens: [],
-          contracts: {
-            factory: zero,
-            positionManager: zero,
-            weth: zero,
-            fireRegistry: zero,
-            fireLaunch: zero,
-            fireGraduator: zero,
-            fuelVault: zero,
-            fireStream: zero
-          }
-        }),
-        IndexerConfig.layerWith({ ...defaultIndexerSettings(1), maxBlockRange: 1000 })
-      )
-    )
-  )
+  const layer = readerOver(client, { maxBlockRange: 1000 })
   return { asked, reader: ChainReader.pipe(Effect.provide(layer)) }
 }
 

@@ -16,7 +16,7 @@ import { inject } from "vitest"
 import { type AnvilInstance, rpcRequest, startAnvil } from "../../layers/Anvil.ts"
 import { Chain } from "../../src/platform/Chain.ts"
 import { readDeploymentsSync } from "../../layers/Deployments.ts"
-import type { Deployments } from "../../src/platform/Deployments.ts"
+import { type Deployments, emptyDeployments } from "../../src/platform/Deployments.ts"
 import { devnetAccounts, makeSender, type Sender } from "../../scripts/devnet/tx.ts"
 
 /**
@@ -129,29 +129,6 @@ export const startAnvilChain = async (options: AnvilChainOptions = {}): Promise<
       await anvil.stop()
       NodeFs.rmSync(home, { recursive: true, force: true })
     }
-  }
-}
-
-/** A placeholder for `state: "empty"`: every address zero, so a test that needs contracts fails loudly. */
-const emptyDeployments = (chainId: number): Deployments => {
-  const zero = "0x0000000000000000000000000000000000000000" as const
-  return {
-    chainId,
-    startBlock: 0,
-    contracts: {
-      weth9: zero,
-      factory: zero,
-      positionManager: zero,
-      swapRouter02: zero,
-      quoterV2: zero,
-      tickLens: zero,
-      multicall3: zero,
-      permit2: zero,
-      universalRouter: zero,
-      stablecoin: zero
-    },
-    launchpad: { fireRegistry: zero, fireLaunch: zero, fireGraduator: zero, fuelVault: zero, fireStream: zero },
-    launches: []
   }
 }
 
