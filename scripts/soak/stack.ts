@@ -40,6 +40,8 @@ export const startStack = async (entry: "dist" | "src", extraEnv: Record<string,
     // The soak comes from one IP: the per-IP public limit would refuse most of it. The limiter still runs.
     RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000",
     RATE_LIMIT_CLIENT_IP_LIMIT: "1000000000",
+    // A few sign-ins a second, each a nonce and a verify, all from this address.
+    SIGNIN_IP_RATE_LIMIT: "1000000000",
     ...extraEnv
   }
   delete env.DATABASE_URL
