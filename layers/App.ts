@@ -89,7 +89,7 @@ const indexerRoutes = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(GraphqlSchema.layer, TableSizes.layer).pipe(Layer.provide(GraphqlPoolLive))),
   Layer.provide(GraphqlConfig.layer),
   // The indexer service runs the chain follower (a fiber for the life of the layer) from the process's chain.
-  Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain)))))
+  Layer.provide(Layer.unwrap(Effect.map(Chain, (chain) => IndexerLive(sourceFromChain(chain), chain.deployments))))
 )
 type RoutesOf<L extends Layer.Any> = Layer.Layer<never, Layer.Error<L>, Layer.Services<L>>
 type AnyRoutes =

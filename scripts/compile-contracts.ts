@@ -23,7 +23,8 @@ export const contractNames = [
   "FireLaunch",
   "FireGraduator",
   "FuelVault",
-  "FireStream"
+  "FireStream",
+  "DevnetToken"
 ] as const
 export type ContractName = (typeof contractNames)[number]
 

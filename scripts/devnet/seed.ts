@@ -65,7 +65,7 @@ const sqrtBigInt = (n: bigint): bigint => {
 }
 
 /** sqrt(amount1 / amount0) * 2^96 for a pool price given as a ratio of raw amounts. */
-const sqrtPriceX96 = (amount1: bigint, amount0: bigint) => sqrtBigInt((amount1 << 192n) / amount0)
+export const sqrtPriceX96 = (amount1: bigint, amount0: bigint) => sqrtBigInt((amount1 << 192n) / amount0)
 
 /** A Uniswap v3 path: token, fee, token, fee, token… */
 export const encodePath = (tokens: ReadonlyArray<Address>, fees: ReadonlyArray<number>): Hex => {

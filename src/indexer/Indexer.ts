@@ -1,4 +1,5 @@
 import { Cause, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { bootstrapPools } from "./bootstrap/Bootstrap.ts"
 import { ChainReader } from "./fetch/ChainReader.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { IndexerEvents } from "./IndexerEvents.ts"
@@ -56,6 +57,8 @@ export const runIndexer = Effect.gen(function* () {
     yield* Effect.forEach(base, (t) => Effect.map(reader.tokenMetadata(t, head0), (m) => [t, m] as const))
   )
   yield* store.ensureTokens(metadata)
+  // Tracked pools that predate the start block (or the checkpoint): read from the chain before the loop loads its state.
+  yield* bootstrapPools
   const loop = yield* makeLoop(progress)
 
   let failures = 0

@@ -1,8 +1,9 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type { Address, PublicClient } from "viem"
 import type { HeadAnnouncements } from "../platform/Chain.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { Indexer, IndexerServicesLive } from "./Indexer.ts"
+import { indexerScopeConfig, type ScopeDefaults, withScope } from "./IndexerScope.ts"
 import { IndexerSource } from "./IndexerSource.ts"
 
 /** What the indexer needs from the process's chain (the `Chain` service has this shape). */
@@ -18,6 +19,7 @@ export interface ChainLike {
       readonly factory: Address
       readonly positionManager: Address
       readonly stablecoin?: Address | undefined
+      readonly multicall3?: Address | undefined
     }
     readonly launchpad?:
       | {
@@ -28,7 +30,10 @@ export interface ChainLike {
           readonly fireStream: Address
         }
       | undefined
-    readonly stablecoins?: ReadonlyArray<{ readonly address: Address }> | undefined
+    readonly stablecoins?:
+      | ReadonlyArray<{ readonly address: Address; readonly pegUsd?: number | undefined }>
+      | undefined
+    readonly indexing?: ScopeDefaults["indexing"]
   }
 }
 
@@ -51,17 +56,28 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
       fireStream: launchpad?.fireStream,
       stablecoin: c.stablecoin
     },
-    baseTokens: (chain.deployments.stablecoins ?? []).map((s) => s.address),
+    baseTokens: [],
+    stablecoins: (chain.deployments.stablecoins ?? []).map((s) => ({ address: s.address, pegUsd: s.pegUsd ?? 1 })),
+    multicall3: c.multicall3,
     reindexOnDeepReorg: chain.mode === "devnet"
   }
 }
 
 /**
  * The running indexer of a process (the `indexer` service): the fiber plus the services readers use
- * (IndexerStatus, IndexerEvents). Settings from FINALITY_DEPTH and INDEXER_*.
+ * (IndexerStatus, IndexerEvents). Settings from FINALITY_DEPTH and INDEXER_*; the scope (base tokens, stablecoins,
+ * tracked pools) from the deployments record with its INDEXER_* overrides (IndexerScope.ts).
  */
-export const IndexerLive = (source: IndexerSource["Service"]) =>
+export const IndexerLive = (source: IndexerSource["Service"], scope: ScopeDefaults = {}) =>
   Indexer.layer.pipe(
     Layer.provideMerge(IndexerServicesLive(source.chainId)),
-    Layer.provideMerge(Layer.mergeAll(IndexerSource.make(source), IndexerConfig.layer(source.chainId)))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.effect(
+          IndexerSource,
+          Effect.map(indexerScopeConfig(scope), (s) => IndexerSource.of(withScope(source, s)))
+        ),
+        IndexerConfig.layer(source.chainId)
+      )
+    )
   )

@@ -39,6 +39,15 @@ export class IndexerSource extends Context.Service<
      */
     readonly baseTokens: ReadonlyArray<Address>
     /**
+     * The USD anchors: each stablecoin at its peg (USD per token). `contracts.stablecoin` is one at $1 unless listed
+     * here with another peg. Stablecoins are base tokens.
+     */
+    readonly stablecoins?: ReadonlyArray<{ readonly address: Address; readonly pegUsd: number }> | undefined
+    /** Pools that existed before the start block and are tracked from it (read over RPC, then followed). */
+    readonly trackedPools?: TrackedPools | undefined
+    /** Multicall3, which batches the reads of the tracked pools (the canonical address when absent). */
+    readonly multicall3?: Address | undefined
+    /**
      * A reorg deeper than the kept block hashes normally stops the indexer (the index and a real chain disagree below
      * finality: an operator decides). On the embedded devnet it is routine — a killed process restarts the chain from
      * its last saved state — so there the index is rebuilt from the start block instead.
@@ -49,8 +58,30 @@ export class IndexerSource extends Context.Service<
   static readonly make = (source: IndexerSource["Service"]) => Layer.succeed(IndexerSource, source)
 }
 
-/** The base tokens of a source, lowercased and deduplicated (WETH and the stablecoin first). */
+/** Which pools are tracked from the start besides those the launchpad's events bring. */
+export interface TrackedPools {
+  /** By address. */
+  readonly addresses: ReadonlyArray<Address>
+  /** Every pool among the base tokens, found with the factory's getPool over `feeTiers`. */
+  readonly amongBaseTokens: boolean
+  readonly feeTiers: ReadonlyArray<number>
+}
+
+/** The base tokens of a source, lowercased and deduplicated (WETH and the stablecoin first, then the stablecoins). */
 export const baseTokensOf = (source: IndexerSource["Service"]): ReadonlyArray<string> => {
-  const all = [source.contracts.weth, source.contracts.stablecoin, ...source.baseTokens]
+  const all = [
+    source.contracts.weth,
+    source.contracts.stablecoin,
+    ...(source.stablecoins ?? []).map((s) => s.address),
+    ...source.baseTokens
+  ]
   return [...new Set(all.flatMap((a) => (a === undefined ? [] : [a.toLowerCase()])))]
+}
+
+/** Stablecoin → peg (USD per token), lowercased: `contracts.stablecoin` at $1 unless listed with another peg. */
+export const stablecoinsOf = (source: IndexerSource["Service"]): ReadonlyMap<string, number> => {
+  const pegs = new Map<string, number>()
+  if (source.contracts.stablecoin !== undefined) pegs.set(source.contracts.stablecoin.toLowerCase(), 1)
+  for (const s of source.stablecoins ?? []) pegs.set(s.address.toLowerCase(), s.pegUsd)
+  return pegs
 }

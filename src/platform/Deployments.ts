@@ -56,9 +56,28 @@ export type LaunchpadContracts = typeof LaunchpadContracts.Type
 /** Another stablecoin of the chain: a routing connector (base token) besides WETH and `contracts.stablecoin`. */
 export const KnownStablecoin = Schema.Struct({
   symbol: Schema.String,
-  address: Address
+  address: Address,
+  /** Its USD value (default 1): USD prices start from every stablecoin at its peg. */
+  pegUsd: Schema.optional(Schema.Number.check(Schema.isGreaterThan(0)))
 })
 export type KnownStablecoin = typeof KnownStablecoin.Type
+
+/**
+ * What the indexer tracks besides the launchpad's pools (env overrides: INDEXER_BASE_TOKENS, INDEXER_POOLS,
+ * INDEXER_POOLS_AMONG_BASE_TOKENS, INDEXER_FEE_TIERS; src/indexer/IndexerScope.ts). Tracked pools that exist before the
+ * start block are read from the chain at the block before it (slot0, liquidity, ticks, balances), then followed.
+ */
+export const IndexingScope = Schema.Struct({
+  /** Routing connectors and indexed base tokens besides WETH and the stablecoins (e.g. WBTC). */
+  baseTokens: Schema.optional(Schema.Array(Address)),
+  /** Pools tracked from the start, by address. */
+  pools: Schema.optional(Schema.Array(Address)),
+  /** Also track every pool among the base tokens (found with the factory's getPool over `feeTiers`). */
+  poolsAmongBaseTokens: Schema.optional(Schema.Boolean),
+  /** The fee tiers `poolsAmongBaseTokens` looks at (default 100, 500, 3000, 10000). */
+  feeTiers: Schema.optional(Schema.Array(Schema.Int.check(Schema.isGreaterThan(0))))
+})
+export type IndexingScope = typeof IndexingScope.Type
 
 /** One launch seeded on the devnet (FireLaunch `Ignited`). */
 export const SeededLaunch = Schema.Struct({
@@ -93,6 +112,8 @@ export const Deployments = Schema.Struct({
   launchpad: Schema.optional(LaunchpadContracts),
   /** The chain's other main stablecoins (e.g. USDT, DAI): routing connectors and indexed base tokens. */
   stablecoins: Schema.optional(Schema.Array(KnownStablecoin)),
+  /** Base tokens and pools tracked from the start block. */
+  indexing: Schema.optional(IndexingScope),
   /** Devnet only: the launches its seed made (scripts and tests use them); may be left out (then none). */
   launches: Schema.Array(SeededLaunch).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   /** Devnet only: the pools its seed made. */

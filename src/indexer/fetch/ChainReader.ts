@@ -1,5 +1,5 @@
 import { Context, Duration, Effect, Layer } from "effect"
-import { type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
+import { type Abi, type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
@@ -36,6 +36,18 @@ export interface TokenMetadata {
   readonly decimals: number
   readonly totalSupply: bigint
 }
+
+/** A view call for `multicall`. */
+export interface ViewCall {
+  readonly address: Address
+  readonly abi: Abi
+  readonly functionName: string
+  readonly args?: ReadonlyArray<unknown>
+}
+
+export type ViewResult =
+  | { readonly status: "success"; readonly result: unknown }
+  | { readonly status: "failure"; readonly error: unknown }
 
 export interface CanonicalPoolConfig {
   readonly fee: number
@@ -74,6 +86,15 @@ export class ChainReader extends Context.Service<
       from: bigint,
       to: bigint
     ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
+    /**
+     * View calls at `blockNumber` in one eth_call through Multicall3 (`aggregate3`, failures allowed): one result per
+     * call, in order. Callers chunk large sets (Bootstrap.ts).
+     */
+    readonly multicall: (
+      multicall3: Address,
+      calls: ReadonlyArray<ViewCall>,
+      blockNumber: bigint
+    ) => Effect.Effect<ReadonlyArray<ViewResult>, RpcError>
     /** At `blockNumber`, or at the head when undefined. */
     readonly canonicalPoolConfig: (
       tokenIsToken0: boolean,
@@ -260,6 +281,19 @@ export class ChainReader extends Context.Service<
         header,
         headers: (numbers) => Effect.forEach(numbers, header, { concurrency: settings.rpcConcurrency }),
         logs,
+        multicall: (multicall3, calls, blockNumber) =>
+          read(
+            "eth_call",
+            () =>
+              client.multicall({
+                contracts: calls as never,
+                multicallAddress: multicall3,
+                blockNumber,
+                allowFailure: true,
+                // One eth_call per request: the caller sizes the chunks.
+                batchSize: 0
+              }) as Promise<ReadonlyArray<ViewResult>>
+          ),
         canonicalPoolConfig: (tokenIsToken0, blockNumber) =>
           read("eth_call", () =>
             client.readContract({

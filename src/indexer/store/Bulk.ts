@@ -53,7 +53,9 @@ const columnTypes: Record<string, string> = {
   burn_count: "int4",
   fees0: "numeric",
   fees1: "numeric",
-  balance: "numeric"
+  balance: "numeric",
+  liquidity_gross: "numeric",
+  liquidity_net: "numeric"
 }
 
 /** How each Postgres type travels: the array's element OID and the JS value its binary codec takes. */

@@ -125,7 +125,10 @@ export const poolStateMerge = `ON CONFLICT (chain_id, pool) DO UPDATE SET
 export const derivePools = (sql: SqlClient.SqlClient, chainId: number, f: Filter) =>
   Effect.all([derivePoolStates(sql, chainId, f), derivePositions(sql, chainId, f)], { discard: true, concurrency: 1 })
 
-/** Pool counters, reserves and volumes, and slot0 (the last Swap or Initialize). */
+/**
+ * Pool counters, reserves and volumes, and slot0 (the last Swap or Initialize). A pool tracked from before the start
+ * block starts from its snapshot (pool_snapshots: reserves and slot0 read at one block), as if it were its first event.
+ */
 export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "pool")
   const ws = where(f, "pool", "s.")
@@ -149,6 +152,7 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
         UNION ALL SELECT pool, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 1, block_number FROM burns WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, -amount0, -amount1, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM collects WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM pool_initializations WHERE chain_id = $1 AND ${w}
+        UNION ALL SELECT pool, reserve0, reserve1, 0, 0, 0, 0, NULL, 0, 0, 0, block_number FROM pool_snapshots WHERE chain_id = $1 AND ${w}
       ) e GROUP BY pool
       ${poolStateMerge}`,
         p
@@ -162,6 +166,8 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
           SELECT pool, sqrt_price_x96, tick, block_number, log_index FROM swaps WHERE chain_id = $1 AND ${w}
           UNION ALL
           SELECT pool, sqrt_price_x96, tick, block_number, log_index FROM pool_initializations WHERE chain_id = $1 AND ${w}
+          UNION ALL
+          SELECT pool, sqrt_price_x96, tick, block_number, log_index FROM pool_snapshots WHERE chain_id = $1 AND ${w}
         ) x ORDER BY pool, block_number DESC, log_index DESC
       ) l
       WHERE ps.chain_id = $1 AND ps.pool = l.pool`,
@@ -172,7 +178,10 @@ export const derivePoolStates = (sql: SqlClient.SqlClient, chainId: number, f: F
   )
 }
 
-/** Initialized ticks, pool-level positions and NFT positions (from mints, burns and position-manager events). */
+/**
+ * Initialized ticks, pool-level positions and NFT positions (from mints, burns and position-manager events; the ticks
+ * of a pool tracked from before the start block start from its tick_snapshots).
+ */
 export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Filter) => {
   const w = where(f, "pool")
   const p = params(chainId, f)
@@ -187,6 +196,7 @@ export const derivePositions = (sql: SqlClient.SqlClient, chainId: number, f: Fi
         UNION ALL SELECT pool, tick_upper, amount, -amount FROM mints WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, tick_lower, -amount, -amount FROM burns WHERE chain_id = $1 AND ${w}
         UNION ALL SELECT pool, tick_upper, -amount, amount FROM burns WHERE chain_id = $1 AND ${w}
+        UNION ALL SELECT pool, tick, liquidity_gross, liquidity_net FROM tick_snapshots WHERE chain_id = $1 AND ${w}
       ) x GROUP BY pool, tick
       ON CONFLICT (chain_id, pool, tick) DO UPDATE SET
         liquidity_gross = ticks.liquidity_gross + excluded.liquidity_gross,

@@ -13,6 +13,8 @@ import {
   refreshTokenSummaries
 } from "./Derive.ts"
 import { upsertFolded } from "./Folded.ts"
+import { insertSnapshots } from "./Snapshots.ts"
+import type { PoolSnapshot } from "../bootstrap/PoolReads.ts"
 
 export interface Checkpoint {
   readonly blockNumber: bigint
@@ -94,6 +96,17 @@ export class Store extends Context.Service<
     ) => Effect.Effect<ProjectionState, SqlError.SqlError>
     readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, SqlError.SqlError>
     readonly commit: (input: CommitInput) => Effect.Effect<Touched, WriteError>
+    /** Which of `addresses` (lowercase) already have a row in `table`. */
+    readonly known: (
+      table: "pools" | "tokens",
+      addresses: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>, SqlError.SqlError>
+    /** Pools read at `block` (bootstrap/Bootstrap.ts) written as indexed up to it, with their new tokens. */
+    readonly bootstrap: (
+      block: BlockHeader,
+      snapshots: ReadonlyArray<PoolSnapshot>,
+      tokenMetadata: ReadonlyMap<string, TokenMetadata>
+    ) => Effect.Effect<void, WriteError>
     readonly rollback: (target: RollbackTarget) => Effect.Effect<Touched, WriteError>
     /**
      * Holds a session-level advisory lock for the scope; waits (polling) while another process holds it. Every commit
@@ -302,7 +315,7 @@ const make = (chainId: number) =>
               .unsafe(text, [chainId, a])
               .pipe(Effect.map((rs) => (rs as ReadonlyArray<{ k: string }>).map((r) => r.k)))
           const touchedPools = yield* keys(
-            ["swaps", "mints", "burns", "collects", "pool_initializations", "position_events"]
+            ["swaps", "mints", "burns", "collects", "pool_initializations", "position_events", "pool_snapshots"]
               .map((t) => above(t, "pool"))
               .join(" UNION ")
           )
@@ -330,7 +343,8 @@ const make = (chainId: number) =>
             `SELECT address AS k FROM tokens WHERE chain_id = $1 AND first_block > $2::int8`
           )
 
-          for (const table of eventTables)
+          // A pool snapshot above the kept block goes with its pool (re-read at the next start: Bootstrap.ts).
+          for (const table of [...eventTables, "pool_snapshots", "tick_snapshots"])
             yield* sql.unsafe(`DELETE FROM ${table} WHERE chain_id = $1 AND block_number > $2::int8`, [chainId, a])
           for (const table of ["pool_states", "ticks", "positions", "nft_positions", "pool_candles"]) {
             yield* sql.unsafe(`DELETE FROM ${table} WHERE chain_id = $1 AND pool = ANY($2::text[])`, [
@@ -411,6 +425,33 @@ const make = (chainId: number) =>
           "ON CONFLICT (chain_id, address) DO NOTHING"
         ),
       commit,
+      known: (table, addresses) =>
+        addresses.length === 0
+          ? Effect.succeed(new Set<string>())
+          : sql
+              .unsafe(`SELECT address FROM ${table} WHERE chain_id = $1 AND address = ANY($2::text[])`, [
+                chainId,
+                addresses
+              ])
+              .pipe(Effect.map((rs) => new Set((rs as ReadonlyArray<{ address: string }>).map((r) => r.address)))),
+      bootstrap: (block, snapshots, tokenMetadata) =>
+        sql.withTransaction(
+          fence.pipe(
+            Effect.andThen(
+              insertSnapshots(
+                sql,
+                chainId,
+                block,
+                snapshots,
+                tokenRows(
+                  tokenMetadata,
+                  () => block.number,
+                  () => false
+                )
+              )
+            )
+          )
+        ),
       rollback,
       lock: (key, onWait) =>
         Effect.gen(function* () {
