@@ -131,3 +131,26 @@ layer(AccountsServer({ CORS_ORIGINS: APP }), { timeout: "90 seconds", excludeTes
     )
   }
 )
+
+layer(AccountsServer({ COOKIE_SECURE: "false" }), { timeout: "90 seconds", excludeTestServices: true })(
+  "COOKIE_SECURE=false (plain-http development)",
+  (it) => {
+    it.effect("the cookie is fire_session without Secure, the only name read, and is checked for its origin", () =>
+      Effect.gen(function* () {
+        const res = yield* signIn(newAccount())
+        const setCookie = res.headers.get("set-cookie") ?? ""
+        assert.match(setCookie, /^fire_session=[^;]+;/)
+        assert.notMatch(setCookie, /; Secure/)
+        const token = res.body.token as string
+        const hosted = yield* client("/v1/users/me", { headers: { cookie: `__Host-fire_session=${token}` } })
+        assert.strictEqual(hosted.status, 401)
+        assert.strictEqual(
+          (yield* client("/v1/users/me", { headers: { cookie: `fire_session=${token}` } })).status,
+          200
+        )
+        const cross = yield* patchProfile({ cookie: `fire_session=${token}`, ...json, origin: EVIL })
+        assert.deepStrictEqual([cross.status, cross.body.code], [403, "CROSS_SITE_REQUEST"])
+      })
+    )
+  }
+)
