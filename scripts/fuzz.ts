@@ -52,12 +52,18 @@ const main = async () => {
       MAX_BODY_BYTES: String(maxBodyBytes),
       JWT_SECRET: `fuzz-${crypto.randomUUID()}-${crypto.randomUUID()}`,
       ADMIN_WALLETS: privateKeyToAccount(FUZZ_ADMIN_KEY).address,
-      // One caller: the per-IP limit would answer most exchange requests with 429 before the route runs.
+      // One caller, one address, a wallet per session: the per-IP, per-address and per-user limits would answer
+      // most requests with 429 before the route runs (and refuse the fuzz's own sign-ins: 120 a minute per IP).
+      // The limiters still run, with the fuzz's own limits; the production defaults are not touched.
       RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "100000000",
       RATE_LIMIT_CLIENT_IP_LIMIT: "100000000",
       // Every session mode signs in from this one address (a sign-in is a nonce and a verify).
       SIGNIN_IP_RATE_LIMIT: "100000000",
       SIGNIN_ADDRESS_RATE_LIMIT: "100000000",
+      QUOTE_OPEN_RATE_LIMIT: "100000000",
+      COMMENT_RATE_LIMIT: "100000000",
+      COMMENT_EDIT_RATE_LIMIT: "100000000",
+      CLAIM_RATE_LIMIT: "100000000",
       ...jwks.env
     },
     ["--services", "client,exchange,search,indexer"]

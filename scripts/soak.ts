@@ -1,6 +1,6 @@
 import { startStack, rssOf } from "./soak/stack.ts"
 import { Recorder, report } from "./soak/stats.ts"
-import { chainActivity, operations, readDeployments, subscriptions } from "./soak/workload.ts"
+import { chainActivity, codeOf, operations, readDeployments, statusOf, subscriptions } from "./soak/workload.ts"
 
 /**
  * `npm run soak`: starts the whole stack as a child process (temp DATA_DIR: embedded Postgres, anvil devnet), then
@@ -92,7 +92,7 @@ const main = async () => {
         r.inFlight++
         op.run()
           .then(
-            (status) => r.request(op.routeClass, status, performance.now() - t, op.name),
+            (outcome) => r.request(op.routeClass, statusOf(outcome), performance.now() - t, op.name, codeOf(outcome)),
             (error) => {
               r.request(op.routeClass, 0, performance.now() - t, op.name)
               r.error(`${op.routeClass}: ${error instanceof Error ? error.message : String(error)}`)

@@ -37,11 +37,16 @@ export const startStack = async (entry: "dist" | "src", extraEnv: Record<string,
     EMBEDDED_PG_PORT: "0",
     DEVNET_PORT: "0",
     LOG_FORMAT: "json",
-    // The soak comes from one IP: the per-IP public limit would refuse most of it. The limiter still runs.
+    // The soak's many simulated users come from one IP: the per-IP limits would refuse most of them (40 req/s
+    // against windows of 60 to 1,200 a minute, 20 sockets against 10). The limiters still run, with the soak's own
+    // limits; the production defaults are not touched.
     RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000",
     RATE_LIMIT_CLIENT_IP_LIMIT: "1000000000",
     // A few sign-ins a second, each a nonce and a verify, all from this address.
     SIGNIN_IP_RATE_LIMIT: "1000000000",
+    GRAPHQL_RATE_LIMIT: "1000000000",
+    GRAPHQL_WS_MAX_SOCKETS_PER_IP: "1000",
+    QUOTE_OPEN_RATE_LIMIT: "1000000000",
     ...extraEnv
   }
   delete env.DATABASE_URL

@@ -11,15 +11,16 @@ export class Recorder {
   subscriptionEvents = 0
   chainTxs = 0
 
-  request(routeClass: string, status: number, ms: number, name = routeClass) {
+  request(routeClass: string, status: number, ms: number, name = routeClass, code?: string) {
+    const answer = code === undefined ? `${status}` : `${status} ${code}`
     if (status < 200 || status >= 300)
-      this.refusals.set(`${name} → ${status}`, (this.refusals.get(`${name} → ${status}`) ?? 0) + 1)
+      this.refusals.set(`${name} → ${answer}`, (this.refusals.get(`${name} → ${answer}`) ?? 0) + 1)
     const list = this.latencies.get(routeClass) ?? []
     list.push(ms)
     this.latencies.set(routeClass, list)
     const key = `${status}`
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1)
-    if (status >= 500) this.error(`${routeClass}: HTTP ${status}`)
+    if (status >= 500) this.error(`${routeClass}: HTTP ${answer}`)
   }
 
   error(message: string) {

@@ -17,14 +17,24 @@ export interface Operation {
   /** The request kind, for the report of non-2xx answers (e.g. `GET /api/v1/pools/:pool`). */
   readonly name?: string
   readonly weight: number
-  readonly run: () => Promise<number>
+  readonly run: () => Promise<Outcome>
 }
 
+/** An answer's status; for a 5xx also the `code` of its error body, so that the report says which failure it was. */
+export type Outcome = number | { readonly status: number; readonly code: string | undefined }
+
+export const statusOf = (outcome: Outcome) => (typeof outcome === "number" ? outcome : outcome.status)
+export const codeOf = (outcome: Outcome) => (typeof outcome === "number" ? undefined : outcome.code)
+
 const timeoutMs = 15_000
-const call = async (url: string, init?: RequestInit) => {
+const call = async (url: string, init?: RequestInit): Promise<Outcome> => {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
-  await res.arrayBuffer()
-  return res.status
+  if (res.status < 500) {
+    await res.arrayBuffer()
+    return res.status
+  }
+  const body = (await res.json().catch(() => undefined)) as { code?: unknown } | undefined
+  return { status: res.status, code: typeof body?.code === "string" ? body.code : undefined }
 }
 const json = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
