@@ -40,6 +40,7 @@ const unit = [
   "test/social/GiftRules.test.ts",
   "test/social/GiftsClock.test.ts",
   "test/standalone/StandsAlone.test.ts",
+  "test/standalone/TestsRunAlone.test.ts",
   "test/users/ImageSniff.test.ts"
 ]
 
