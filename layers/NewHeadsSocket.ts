@@ -2,6 +2,7 @@ import { Effect, type Scope } from "effect"
 import WebSocket from "ws"
 import { backoffMs } from "../src/indexer/fetch/RpcError.ts"
 import type { HeadAnnouncements } from "../src/platform/Chain.ts"
+import { recordNewHeads } from "../src/platform/metrics/Metrics.ts"
 import { redactUrl } from "../src/platform/RedactUrl.ts"
 
 export interface NewHeadsSocketOptions {
@@ -78,9 +79,11 @@ export const subscribeNewHeads = (
         let subscribed = false
         yield* connection(() => {
           subscribed = true
+          Effect.runSyncWith(context)(recordNewHeads(where, true))
           if (failures > 0) log(Effect.logInfo(`chain: newHeads subscription at ${where} is back`))
           failures = 0
         })
+        yield* recordNewHeads(where, false, subscribed)
         if (subscribed)
           yield* Effect.logWarning(
             `chain: newHeads socket at ${where} closed; reconnecting, heads polled over HTTP meanwhile`

@@ -4,6 +4,8 @@ import { TxStatus } from "../../src/exchange-api/tokens/TxStatus.ts"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
 import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { Chain } from "../../src/platform/Chain.ts"
+import { metricsText } from "../../src/platform/metrics/MetricsText.ts"
+import { redactUrl } from "../../src/platform/RedactUrl.ts"
 import { AnvilChain } from "../support/AnvilChain.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import { until } from "../support/until.ts"
@@ -22,6 +24,13 @@ import { externalChain, indexerOf, scopedProxy, transfer } from "./support.ts"
  *   catches up. 5 s rather than 30 s: the recovery path is the same past viem's single reconnect attempt, and the
  *   30 s case is covered above.
  */
+/** A sample of the metrics text (what /metrics serves) for `name{endpoint="…"}`. */
+const sample = (name: string, endpoint: string) =>
+  Effect.map(metricsText, (text) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(`endpoint="${endpoint}"`))
+    return line === undefined ? undefined : Number(line.split(" ").at(-1))
+  })
+
 const TxStatusOf = (chain: Chain["Service"]) => TxStatus.layer.pipe(Layer.provide(Layer.succeed(Chain, chain)))
 
 layer(Layer.merge(TestDatabase, AnvilChain.layer), { timeout: "300 seconds", excludeTestServices: true })(
@@ -53,6 +62,9 @@ layer(Layer.merge(TestDatabase, AnvilChain.layer), { timeout: "300 seconds", exc
             yield* status.awaitBlock(before.blockNumber, "60 seconds")
             const httpBefore = proxy.counts.requests
 
+            const endpoint = redactUrl(proxy.wsUrl)
+            assert.strictEqual(yield* sample("rpc_newheads_live", endpoint), 1)
+            const dropsBefore = (yield* sample("rpc_newheads_drops_total", endpoint)) ?? 0
             const dropStarted = Date.now()
             const drop = Effect.runPromise(Effect.promise(() => proxy.dropWebSockets(30_000)))
             yield* Effect.promise(() => until("the socket is seen down", () => !heads.live()))
@@ -73,10 +85,13 @@ layer(Layer.merge(TestDatabase, AnvilChain.layer), { timeout: "300 seconds", exc
             assert.isBelow(Date.now() - dropStarted, 30_000, "all of the above happened during the drop")
             assert.isFalse(heads.live())
             assert.isAbove(proxy.counts.requests, httpBefore, "requests went on over HTTP")
+            assert.strictEqual(yield* sample("rpc_newheads_live", endpoint), 0)
+            assert.strictEqual(yield* sample("rpc_newheads_drops_total", endpoint), dropsBefore + 1)
 
             // After the drop: subscribed again (backoff ≤ 10 s), the next block is announced and indexed.
             yield* Effect.promise(() => drop)
             yield* Effect.promise(() => until("the newHeads subscription is back", heads.live, 15_000))
+            assert.strictEqual(yield* sample("rpc_newheads_live", endpoint), 1)
             const after = yield* Effect.promise(() => transfer(anvil))
             yield* Effect.promise(() =>
               until("the block after the drop is announced", () => announced.includes(after.blockNumber))

@@ -66,6 +66,15 @@ export const rpcRequestDuration = secondsHistogram(
   "JSON-RPC request durations (answered or failed) by method and endpoint"
 )
 
+export const rpcNewHeadsLive = Metric.gauge("rpc_newheads_live", {
+  description: "1 while the newHeads subscription on the endpoint (RPC_WS_URL, redacted) is live, else 0"
+})
+
+export const rpcNewHeadsDrops = totalCounter(
+  "rpc_newheads_drops_total",
+  "Live newHeads subscriptions that closed (a dropped socket; it reconnects with backoff), by endpoint"
+)
+
 // Series are cached per label set: `withAttributes` builds a new metric object, and this runs on every request.
 const series = new Map<string, Metric.Metric<number, unknown>>()
 const labelled = <In, S>(metric: Metric.Metric<In, S>, labels: Record<string, string>): Metric.Metric<In, S> => {
@@ -112,6 +121,13 @@ export const recordRpcRequest = (
         : Effect.void
     ],
     { discard: true }
+  )
+
+/** The newHeads subscription on `endpoint` went live, or closed (`dropped`: it had been live). */
+export const recordNewHeads = (endpoint: string, live: boolean, dropped = false) =>
+  Effect.andThen(
+    Metric.update(labelled(rpcNewHeadsLive, { endpoint }), live ? 1 : 0),
+    dropped ? Metric.update(labelled(rpcNewHeadsDrops, { endpoint }), 1) : Effect.void
   )
 
 export const recordRateLimitRejection = (bucket: string) => Metric.update(labelled(rateLimitRejections, { bucket }), 1)
