@@ -24,7 +24,11 @@ export const contractNames = [
   "FireGraduator",
   "FuelVault",
   "FireStream",
-  "DevnetToken"
+  "DevnetToken",
+  // Test tokens with unusual metadata (tests of token handling; not deployed by the launchpad)
+  "Bytes32MetadataToken",
+  "NoDecimalsToken",
+  "FeeOnTransferToken"
 ] as const
 export type ContractName = (typeof contractNames)[number]
 

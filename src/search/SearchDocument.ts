@@ -13,7 +13,7 @@ export class TokenDocument extends Schema.Class<TokenDocument>("TokenDocument")(
   chainId: Schema.Int,
   name: Schema.String,
   symbol: Schema.String,
-  decimals: Schema.Int,
+  decimals: Schema.NullOr(Schema.Int).annotate({ description: "null when the token has no readable decimals()" }),
   creator: Schema.NullOr(Address).annotate({
     description: "Creator of the launch (null for base tokens such as WETH)"
   }),

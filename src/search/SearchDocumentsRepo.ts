@@ -19,7 +19,7 @@ interface TokenRow {
   readonly address: string
   readonly name: string
   readonly symbol: string
-  readonly decimals: number
+  readonly decimals: number | null
   readonly totalSupply: string
   readonly isLaunch: boolean
   readonly holderCount: number
@@ -127,7 +127,7 @@ const POOL_SELECT = (rows: string) => `
     LEFT JOIN tokens lt ON lt.chain_id = l.chain_id AND lt.address = l.token`
 
 const toToken = (r: TokenRow): TokenDocument => {
-  const supply = Number(r.totalSupply) / 10 ** r.decimals
+  const supply = r.decimals === null ? 0 : Number(r.totalSupply) / 10 ** r.decimals
   return new TokenDocument({
     id: tokenId(r.address, r.chainId),
     address: r.address,

@@ -17,7 +17,8 @@ interface PoolRow {
  * Reads the router's pool state from the indexer's tables (pools, pool_states, ticks, tokens, indexer_checkpoints)
  * in one REPEATABLE READ transaction, so pools, ticks and the block number describe the same committed state.
  * No RPC: the indexer already folded slot0, in-range liquidity and liquidityNet per initialized tick from the logs.
- * Uninitialized pools (no sqrtPrice yet) are left out.
+ * Uninitialized pools (no sqrtPrice yet) are left out, and so are pools of a token without known decimals (the
+ * indexer stores them NULL): such a token is then resolved on the chain and refused (TOKEN_DECIMALS_FETCH_FAILED).
  */
 export class PoolSnapshotLoader extends Context.Service<
   PoolSnapshotLoader,
@@ -44,7 +45,9 @@ export class PoolSnapshotLoader extends Context.Service<
               const rows = yield* sql<PoolRow>`
           SELECT p.address, p.token0, p.token1, p.fee, p.tick_spacing, s.sqrt_price_x96::text, s.tick, s.liquidity::text
           FROM pools p JOIN pool_states s ON s.chain_id = p.chain_id AND s.pool = p.address
-          WHERE p.chain_id = ${chainId} AND s.sqrt_price_x96 IS NOT NULL ${filter}`
+          WHERE p.chain_id = ${chainId} AND s.sqrt_price_x96 IS NOT NULL ${filter}
+            AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.chain_id = p.chain_id
+                              AND t.address IN (p.token0, p.token1) AND t.decimals IS NULL)`
               const tickFilter = only === undefined ? sql`` : sql`AND pool IN ${sql.in(only)}`
               const ticks = yield* sql<{ pool: string; tick: number; liquidityNet: string }>`
           SELECT pool, tick, liquidity_net::text FROM ticks
@@ -83,7 +86,7 @@ export class PoolSnapshotLoader extends Context.Service<
           if (addresses !== undefined && addresses.length === 0) return []
           const only = addresses === undefined ? sql`` : sql`AND address IN ${sql.in(addresses)}`
           const rows = yield* sql<{ address: Address; decimals: number; symbol: string }>`
-          SELECT address, decimals, symbol FROM tokens WHERE chain_id = ${chainId} ${only}`
+          SELECT address, decimals, symbol FROM tokens WHERE chain_id = ${chainId} AND decimals IS NOT NULL ${only}`
           return rows.map((t) => ({ address: t.address, decimals: t.decimals, symbol: t.symbol }))
         }).pipe(Effect.orDie)
 

@@ -1,11 +1,12 @@
 import { Context, Effect, Layer } from "effect"
 import { BaseError, ContractFunctionRevertedError, ContractFunctionExecutionError, parseAbi } from "viem"
 import { Chain } from "../../platform/Chain.ts"
+import { decodeTokenText, TOKEN_TEXT_SELECTORS } from "../../platform/TokenText.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import type { QuoteToken } from "../../../workers/routing/types.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 
-const erc20 = parseAbi(["function decimals() view returns (uint8)", "function symbol() view returns (string)"])
+const erc20 = parseAbi(["function decimals() view returns (uint8)"])
 
 /**
  * Token facts a quote needs (decimals, symbol). Indexed tokens come from the pool snapshot (no RPC); any other
@@ -55,9 +56,14 @@ export class TokenRegistry extends Context.Service<
               )
             )
           )
+          // Raw call: a bytes32 symbol (MKR style) decodes too (src/platform/TokenText.ts).
           const symbol = yield* rpc("symbol", () =>
-            chain.publicClient.readContract({ address, abi: erc20, functionName: "symbol" })
-          ).pipe(Effect.catch(() => Effect.succeed(address.slice(0, 8))))
+            chain.publicClient.call({ to: address, data: TOKEN_TEXT_SELECTORS.symbol })
+          ).pipe(
+            Effect.map(({ data }) => (data === undefined ? null : decodeTokenText(data))),
+            Effect.catch(() => Effect.succeed(null)),
+            Effect.map((text) => (text === null || text === "" ? address.slice(0, 8) : text))
+          )
           return { address, decimals: Number(decimals), symbol }
         })
 

@@ -37,7 +37,7 @@ export const TokenOverview = Schema.Struct({
   chainId: Schema.Int,
   name: Schema.String,
   symbol: Schema.String,
-  decimals: Schema.Int,
+  decimals: Schema.NullOr(Schema.Int).annotate({ description: "null when the token has no readable decimals()" }),
   totalSupply: RawAmount,
   priceUsd: Usd,
   priceEth: Schema.NullOr(Schema.Number).annotate({
@@ -81,7 +81,7 @@ export const TokenPrice = Schema.Struct({
   tokenId: Schema.String,
   address: Schema.String,
   symbol: Schema.String,
-  decimals: Schema.Int,
+  decimals: Schema.NullOr(Schema.Int).annotate({ description: "null when the token has no readable decimals()" }),
   priceUsd: Usd,
   priceEth: Schema.NullOr(Schema.Number)
 }).annotate({ identifier: "TokenPrice" })

@@ -41,7 +41,9 @@ export const fireMeta = (t: TokenRow, chainId: number, claim: ClaimState | null)
 export const tokenOverview = (t: TokenRow, chainId: number, claim: ClaimState | null) => {
   const circulating = BigInt(t.totalSupply) - BigInt(t.lockedSupply)
   const circulatingSupply = circulating < 0n ? 0n : circulating
-  const price = t.priceUsd
+  // A token of unknown decimals has no USD values (its amounts have no scale).
+  const price = t.decimals === null ? null : t.priceUsd
+  const decimals = t.decimals ?? 0
   return {
     tokenId: idOf(t.address, chainId),
     address: t.address,
@@ -52,11 +54,11 @@ export const tokenOverview = (t: TokenRow, chainId: number, claim: ClaimState | 
     totalSupply: t.totalSupply,
     priceUsd: price,
     priceEth: t.priceEth,
-    tvlUsd: price === null ? null : toUnits(t.pooledAmount, t.decimals) * price,
+    tvlUsd: price === null ? null : toUnits(t.pooledAmount, decimals) * price,
     volume24hUsd: t.volume24hUsd,
     swaps24h: t.swaps24h,
-    marketCapUsd: price === null ? null : toUnits(circulatingSupply.toString(), t.decimals) * price,
-    fdvUsd: price === null ? null : toUnits(t.totalSupply, t.decimals) * price,
+    marketCapUsd: price === null ? null : toUnits(circulatingSupply.toString(), decimals) * price,
+    fdvUsd: price === null ? null : toUnits(t.totalSupply, decimals) * price,
     circulatingSupply: circulatingSupply.toString(),
     holderCount: t.holderCount,
     transferCount: t.transferCount,

@@ -5,7 +5,7 @@ export interface TokenRow {
   readonly address: string
   readonly name: string
   readonly symbol: string
-  readonly decimals: number
+  readonly decimals: number | null
   readonly totalSupply: string
   readonly isLaunch: boolean
   readonly firstBlock: string

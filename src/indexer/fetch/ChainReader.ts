@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { type Abi, type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
+import { decodeTokenText, TOKEN_TEXT_SELECTORS } from "../../platform/TokenText.ts"
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
@@ -33,7 +34,8 @@ export interface BlockHeader {
 export interface TokenMetadata {
   readonly name: string
   readonly symbol: string
-  readonly decimals: number
+  /** Null when the token has no readable `decimals()` (optional in ERC-20). */
+  readonly decimals: number | null
   readonly totalSupply: bigint
 }
 
@@ -308,8 +310,21 @@ export class ChainReader extends Context.Service<
           ),
         tokenMetadata: (token, blockNumber) => {
           // At the batch's block; a node without state that old answers at the head (ERC-20 metadata does not
-          // change); a token that does not implement a field gets a neutral value.
-          const at = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", block: bigint | undefined) =>
+          // change). A token without `name()`/`symbol()` gets "", without `totalSupply()` 0; without a readable
+          // `decimals()` it gets null, never a guessed 18: its amounts have no known scale (its prices stay null and
+          // quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED).
+          const atHeadIfFatal = <A>(f: (block: bigint | undefined) => Effect.Effect<A, RpcError>, fallback: A) =>
+            f(blockNumber).pipe(
+              Effect.catchIf(
+                (e) => e.kind === "fatal",
+                () => f(undefined)
+              ),
+              Effect.catchIf(
+                (e) => e.kind === "fatal",
+                () => Effect.succeed(fallback)
+              )
+            )
+          const number = (functionName: "decimals" | "totalSupply") => (block: bigint | undefined) =>
             read(
               "eth_call",
               () =>
@@ -318,25 +333,26 @@ export class ChainReader extends Context.Service<
                   abi: readAbi.erc20,
                   functionName,
                   ...(block === undefined ? {} : { blockNumber: block })
-                }) as Promise<A>
+                }) as Promise<number | bigint>
             )
-          const field = <A>(functionName: "name" | "symbol" | "decimals" | "totalSupply", fallback: A) =>
-            at<A>(functionName, blockNumber).pipe(
-              Effect.catchIf(
-                (e) => e.kind === "fatal",
-                () => at<A>(functionName, undefined)
-              ),
-              Effect.catchIf(
-                (e) => e.kind === "fatal",
-                () => Effect.succeed(fallback)
-              )
-            )
+          // Raw calls: `name()`/`symbol()` may return a string or a bytes32 (src/platform/TokenText.ts).
+          const text = (functionName: "name" | "symbol") => (block: bigint | undefined) =>
+            read("eth_call", () =>
+              client.call({
+                to: token as Address,
+                data: TOKEN_TEXT_SELECTORS[functionName],
+                ...(block === undefined ? {} : { blockNumber: block })
+              })
+            ).pipe(Effect.map(({ data }) => (data === undefined ? "" : (decodeTokenText(data) ?? ""))))
           return Effect.all(
             {
-              name: field("name", ""),
-              symbol: field("symbol", ""),
-              decimals: field("decimals", 18),
-              totalSupply: field("totalSupply", 0n)
+              name: atHeadIfFatal(text("name"), ""),
+              symbol: atHeadIfFatal(text("symbol"), ""),
+              decimals: atHeadIfFatal(
+                (block) => Effect.map(number("decimals")(block), (d) => Number(d)),
+                null as number | null
+              ),
+              totalSupply: atHeadIfFatal((block) => Effect.map(number("totalSupply")(block), (t) => BigInt(t)), 0n)
             },
             { concurrency: 4 }
           )

@@ -107,7 +107,7 @@ export const discover = (
       token_is_token0: tokenIsToken0,
       position_id: a.positionId
     })
-    state.tokens.set(a.token, { decimals: 18, isLaunch: true })
+    state.tokens.set(a.token, { decimals: null, isLaunch: true }) // read from the chain before projection
     batch.newTokens.push({ address: a.token, isLaunch: true, firstBlock: d.log.blockNumber })
     batch.newLaunches.push(a.token)
     batch.touchedTokens.add(a.token)
@@ -129,7 +129,7 @@ export const discover = (
     batch.touchedPools.add(address)
     for (const token of [token0, token1]) {
       if (!state.tokens.has(token)) {
-        state.tokens.set(token, { decimals: 18, isLaunch: false })
+        state.tokens.set(token, { decimals: null, isLaunch: false }) // read from the chain before projection
         batch.newTokens.push({ address: token, isLaunch: false, firstBlock: d.log.blockNumber })
       }
     }

@@ -10,12 +10,15 @@ export const priceFromSqrt = (sqrtPriceX96: bigint, decimals0: number, decimals1
 
 export const finiteOrNull = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : x)
 
-export const decimalsOf = (state: ProjectionState, token: string) => state.tokens.get(token)?.decimals ?? 18
+/** A token's decimals; null when unknown (never guessed: a wrong scale would make every price and amount wrong). */
+export const decimalsOf = (state: ProjectionState, token: string): number | null =>
+  state.tokens.get(token)?.decimals ?? null
 
-export const poolPrice = (state: ProjectionState, pool: PoolInfo): number | null =>
-  pool.sqrtPriceX96 === null
-    ? null
-    : priceFromSqrt(pool.sqrtPriceX96, decimalsOf(state, pool.token0), decimalsOf(state, pool.token1))
+export const poolPrice = (state: ProjectionState, pool: PoolInfo): number | null => {
+  const d0 = decimalsOf(state, pool.token0)
+  const d1 = decimalsOf(state, pool.token1)
+  return pool.sqrtPriceX96 === null || d0 === null || d1 === null ? null : priceFromSqrt(pool.sqrtPriceX96, d0, d1)
+}
 
 /**
  * USD price of a token through its reference pool: stablecoin = 1, WETH through the stablecoin/WETH pool, a launched
@@ -48,4 +51,6 @@ export const poolUsdPrices = (state: ProjectionState, pool: PoolInfo): readonly 
   return [usd0, usd1]
 }
 
-export const human = (amount: bigint, decimals: number): number => Number(amount) / 10 ** decimals
+/** An amount in whole tokens; null when the token's decimals are unknown. */
+export const human = (amount: bigint, decimals: number | null): number | null =>
+  decimals === null ? null : Number(amount) / 10 ** decimals

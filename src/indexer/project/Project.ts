@@ -13,11 +13,11 @@ const tvlOf = (
   state: ProjectionState,
   pool: PoolInfo,
   [usd0, usd1]: readonly [number | null, number | null] = poolUsdPrices(state, pool)
-): number | null =>
-  usd0 === null || usd1 === null
-    ? null
-    : human(pool.reserve0, decimalsOf(state, pool.token0)) * usd0 +
-      human(pool.reserve1, decimalsOf(state, pool.token1)) * usd1
+): number | null => {
+  const h0 = human(pool.reserve0, decimalsOf(state, pool.token0))
+  const h1 = human(pool.reserve1, decimalsOf(state, pool.token1))
+  return usd0 === null || usd1 === null || h0 === null || h1 === null ? null : h0 * usd0 + h1 * usd1
+}
 
 /**
  * The project stage: decoded logs of one batch (sorted by block and log index, discovery already applied) → rows of
@@ -98,8 +98,9 @@ export const project = (
         const [usd0, usd1] = poolUsdPrices(state, pool)
         const d0 = decimalsOf(state, pool.token0)
         const d1 = decimalsOf(state, pool.token1)
-        const amountUsd =
-          usd0 !== null ? human(abs(a.amount0), d0) * usd0 : usd1 !== null ? human(abs(a.amount1), d1) * usd1 : null
+        const h0 = human(abs(a.amount0), d0)
+        const h1 = human(abs(a.amount1), d1)
+        const amountUsd = usd0 !== null && h0 !== null ? h0 * usd0 : usd1 !== null && h1 !== null ? h1 * usd1 : null
         const tvlUsd = tvlOf(state, pool, [usd0, usd1])
         ev.swaps.push({
           ...m(),

@@ -5,7 +5,8 @@
  * batch (the projection mutates it while it builds rows, so a batch that does not commit leaves it stale).
  */
 export interface TokenInfo {
-  readonly decimals: number
+  /** Null for a token without a readable `decimals()`: its amounts have no known scale, so it gets no prices. */
+  readonly decimals: number | null
   readonly isLaunch: boolean
 }
 
