@@ -128,16 +128,18 @@ const connectExternal = Effect.fnUntraced(function* (rpcUrl: string, settings: C
   }
   const urls = parseRpcUrls(rpcUrl)
   const wsUrl = Option.getOrUndefined(settings.rpcWsUrl ?? Option.none())
-  for (const [name, url] of [...urls.map((u) => ["RPC_URL", u] as const), ["RPC_WS_URL", wsUrl] as const]) {
-    if (url === undefined) continue
-    if (!/^(https?|wss?):\/\/[^/]/i.test(url) || !URL.canParse(url))
+  if (urls.length === 0) return yield* new ChainError({ message: "RPC_URL is empty: set it to the chain's RPC URL" })
+  const isUrl = (url: string, schemes: RegExp) => schemes.test(url) && URL.canParse(url)
+  for (const [i, url] of urls.entries()) {
+    if (!isUrl(url, /^(https?|wss?):\/\/[^/]/i))
       return yield* new ChainError({
-        message: `${name} has ${redactUrl(url)}, not an http(s):// or ws(s):// URL: fix ${name} (several RPC_URLs are separated by commas)`
+        message:
+          `RPC_URL${urls.length > 1 ? ` entry ${i + 1}` : ""} (${redactUrl(url)}) is not an http(s):// or ws(s):// URL: ` +
+          "fix RPC_URL (several URLs are separated by commas)"
       })
   }
-  if (urls.length === 0) return yield* new ChainError({ message: "RPC_URL is empty: set it to the chain's RPC URL" })
-  if (wsUrl !== undefined && !/^wss?:/i.test(wsUrl))
-    return yield* new ChainError({ message: `RPC_WS_URL ${redactUrl(wsUrl)} is not a ws(s):// URL: fix RPC_WS_URL` })
+  if (wsUrl !== undefined && !isUrl(wsUrl, /^wss?:\/\/[^/]/i))
+    return yield* new ChainError({ message: `RPC_WS_URL (${redactUrl(wsUrl)}) is not a ws(s):// URL: fix RPC_WS_URL` })
   const file = deploymentsFile.value
   const deployments = yield* Effect.try({
     try: () => readDeploymentsSync(file),
@@ -187,7 +189,7 @@ const connectExternal = Effect.fnUntraced(function* (rpcUrl: string, settings: C
     if (chainId !== deployments.chainId) {
       return yield* new ChainError({
         message:
-          `RPC_URL ${redactUrl(url)} serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
+          `RPC_URL${urls.length > 1 ? ` entry ${redactUrl(url)}` : ""} serves chain id ${chainId}, but DEPLOYMENTS_FILE ${file} is for chain id ${deployments.chainId}: ` +
           "point RPC_URL and DEPLOYMENTS_FILE at the same chain"
       })
     }

@@ -97,6 +97,18 @@ describe("start-up failures: one line naming what to change, exit 1", () => {
     expect(line).toContain(`RPC_URL http://127.0.0.1:${closedPort} does not answer`)
   }, 120_000)
 
+  it("an RPC_URL list with an entry that is not a URL, and an RPC_WS_URL that is not a WebSocket", async () => {
+    const file = inject("devnetDeploymentsFile")
+    const line = await failedStart({ RPC_URL: `${otherChain.rpcUrl}, 127.0.0.1:8545`, DEPLOYMENTS_FILE: file })
+    expect(line).toContain("RPC_URL entry 2 ((invalid URL)) is not an http(s):// or ws(s):// URL: fix RPC_URL")
+    const ws = await failedStart({
+      RPC_URL: otherChain.rpcUrl,
+      RPC_WS_URL: "https://node.example/v2/KEY",
+      DEPLOYMENTS_FILE: file
+    })
+    expect(ws).toContain("RPC_WS_URL (https://node.example/…) is not a ws(s):// URL: fix RPC_WS_URL")
+  }, 120_000)
+
   it("RPC_URL's chain is not DEPLOYMENTS_FILE's", async () => {
     const file = inject("devnetDeploymentsFile")
     const line = await failedStart({ RPC_URL: otherChain.rpcUrl, DEPLOYMENTS_FILE: file })
