@@ -31,7 +31,6 @@ import { RateLimiter } from "../src/platform/ratelimit/RateLimiter.ts"
 import { MetricsListenerLive } from "../src/platform/metrics/MetricsListener.ts"
 import { NotificationsHttpLive } from "../src/client-api/notifications/NotificationsLive.ts"
 import { SearchApi } from "../src/search/SearchApi.ts"
-import { SearchHttp } from "../src/search/SearchHttp.ts"
 import { Health } from "../src/platform/system/Health.ts"
 import { ClientSystemHttp } from "../src/client-api/ClientSystemHttp.ts"
 import { ExchangeSystemHttp } from "../src/exchange-api/ExchangeSystemHttp.ts"
@@ -43,7 +42,7 @@ import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
 import { Chain } from "../src/platform/Chain.ts"
 import { ChainLive } from "./Chain.ts"
 import { DataDirLock } from "./DataDirLock.ts"
-import { SearchServicesLive } from "../src/search/SearchLive.ts"
+import { SearchHttpLive, SearchServicesLive } from "../src/search/SearchLive.ts"
 import { DatabaseLive } from "./Sql.ts"
 
 /** The routes of each service. Later features add their handler layers here. */
@@ -72,7 +71,7 @@ const exchangeRoutes = apiRoutes(
   // The exchange API's own error shape for decode failures, its per-IP limit of the public routes, partner keys.
   Layer.provide([ExchangeValidationLive, PublicRateLimitLive, PartnerAuthLive])
 )
-const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttp)).pipe(
+const searchRoutes = apiRoutes(SearchApi, Layer.mergeAll(SearchSystemHttp, SearchHttpLive)).pipe(
   Layer.provide(SearchServicesLive)
 )
 /** Agent tools: `/mcp` on the client and exchange services, derived from the same APIs (src/mcp). */

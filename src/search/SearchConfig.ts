@@ -18,16 +18,22 @@ export interface SearchSettings {
   readonly refreshMs: number
   /** Documents per Postgres page and per Typesense import request. */
   readonly batchSize: number
+  /** Answers of the search routes cached per request target, dropped when the index changes (src/search/SearchCache.ts). */
+  readonly cacheEnabled: boolean
+  /** Fresh cache hits answered at the Node listener (src/search/SearchFastLane.ts); off: through the Effect app. */
+  readonly fastLane: boolean
 }
 
 export const defaultSearchSettings: SearchSettings = {
   typesense: Option.none(),
   pollMs: 1_000,
   refreshMs: 900_000,
-  batchSize: 1_000
+  batchSize: 1_000,
+  cacheEnabled: true,
+  fastLane: true
 }
 
-/** `TYPESENSE_URL`, `TYPESENSE_API_KEY`, `TYPESENSE_COLLECTION_PREFIX`, `TYPESENSE_TIMEOUT_MS`, `SEARCH_POLL_MS`, `SEARCH_REFRESH_MS`, `SEARCH_BATCH_SIZE`. */
+/** `TYPESENSE_URL`, `TYPESENSE_API_KEY`, `TYPESENSE_COLLECTION_PREFIX`, `TYPESENSE_TIMEOUT_MS`, `SEARCH_POLL_MS`, `SEARCH_REFRESH_MS`, `SEARCH_BATCH_SIZE`, `SEARCH_CACHE`, `SEARCH_FAST_LANE`. */
 export const searchSettingsConfig: Config.Config<SearchSettings> = Config.all({
   typesense: Config.all({
     url: Config.String("TYPESENSE_URL"),
@@ -37,7 +43,9 @@ export const searchSettingsConfig: Config.Config<SearchSettings> = Config.all({
   }).pipe(Config.option),
   pollMs: Config.Int("SEARCH_POLL_MS").pipe(Config.withDefault(defaultSearchSettings.pollMs)),
   refreshMs: Config.Int("SEARCH_REFRESH_MS").pipe(Config.withDefault(defaultSearchSettings.refreshMs)),
-  batchSize: Config.Int("SEARCH_BATCH_SIZE").pipe(Config.withDefault(defaultSearchSettings.batchSize))
+  batchSize: Config.Int("SEARCH_BATCH_SIZE").pipe(Config.withDefault(defaultSearchSettings.batchSize)),
+  cacheEnabled: Config.Boolean("SEARCH_CACHE").pipe(Config.withDefault(true)),
+  fastLane: Config.Boolean("SEARCH_FAST_LANE").pipe(Config.withDefault(true))
 })
 
 export class SearchConfig extends Context.Service<SearchConfig, SearchSettings>()("app/search/SearchConfig") {

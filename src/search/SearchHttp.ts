@@ -1,7 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../platform/ApiError.ts"
 import { SearchApi } from "./SearchApi.ts"
+import { SearchCache } from "./SearchCache.ts"
+import { SearchConfig } from "./SearchConfig.ts"
 import { SearchDocumentsRepo } from "./SearchDocumentsRepo.ts"
 import {
   ChainSync,
@@ -82,6 +85,23 @@ export const SearchHttp = HttpApiBuilder.group(
     const index = yield* SearchIndex
     const sync = yield* SearchSync
     const repo = yield* SearchDocumentsRepo
+    const cache = yield* SearchCache
+    const { cacheEnabled } = yield* SearchConfig
+
+    /**
+     * A query route's answer through the SearchCache, keyed by the request target: the value encoded by the route's
+     * success schema, as HttpApi encodes it (so the bytes are the same); with the cache off, the value itself.
+     */
+    const cached = <A, I>(schema: Schema.Codec<A, I>) => {
+      const encode = Schema.encodeSync(schema)
+      return <E, R>(value: Effect.Effect<A, E, R>) =>
+        cacheEnabled
+          ? Effect.gen(function* () {
+              const request = yield* HttpServerRequest.HttpServerRequest
+              return yield* cache.respond(request.url, Effect.map(value, encode))
+            })
+          : value
+    }
 
     const unavailable = (message: string) => new ServiceUnavailable({ code: "SEARCH_UNAVAILABLE", message })
     const ready = Effect.flatMap(sync.status, (s) =>
@@ -102,67 +122,75 @@ export const SearchHttp = HttpApiBuilder.group(
 
     return handlers
       .handle("search", ({ query }) =>
-        Effect.gen(function* () {
-          const base = yield* queryBase(query)
-          const sort = query.sort ?? "relevance"
-          const r = yield* run({ tokens: { ...base, sort }, pools: { ...base, sort } })
-          return new CombinedResults({
-            query: base.q,
-            tokens: tokenResults(r.tokens ?? EMPTY, base),
-            pools: poolResults(r.pools ?? EMPTY, base)
+        cached(CombinedResults)(
+          Effect.gen(function* () {
+            const base = yield* queryBase(query)
+            const sort = query.sort ?? "relevance"
+            const r = yield* run({ tokens: { ...base, sort }, pools: { ...base, sort } })
+            return new CombinedResults({
+              query: base.q,
+              tokens: tokenResults(r.tokens ?? EMPTY, base),
+              pools: poolResults(r.pools ?? EMPTY, base)
+            })
           })
-        })
+        )
       )
       .handle("searchTokens", ({ query }) =>
-        Effect.gen(function* () {
-          const base = yield* queryBase(query)
-          const sort: TokenSort = query.sort ?? "relevance"
-          const r = yield* run({ tokens: { ...base, sort } })
-          return tokenResults(r.tokens ?? EMPTY, base)
-        })
+        cached(TokenResults)(
+          Effect.gen(function* () {
+            const base = yield* queryBase(query)
+            const sort: TokenSort = query.sort ?? "relevance"
+            const r = yield* run({ tokens: { ...base, sort } })
+            return tokenResults(r.tokens ?? EMPTY, base)
+          })
+        )
       )
       .handle("searchPools", ({ query }) =>
-        Effect.gen(function* () {
-          const base = yield* queryBase(query)
-          const sort: PoolSort = query.sort ?? "relevance"
-          const r = yield* run({ pools: { ...base, sort } })
-          return poolResults(r.pools ?? EMPTY, base)
-        })
+        cached(PoolResults)(
+          Effect.gen(function* () {
+            const base = yield* queryBase(query)
+            const sort: PoolSort = query.sort ?? "relevance"
+            const r = yield* run({ pools: { ...base, sort } })
+            return poolResults(r.pools ?? EMPTY, base)
+          })
+        )
       )
       .handle("autocomplete", ({ query }) =>
-        Effect.gen(function* () {
-          const base = yield* queryBase(query, DEFAULT_SUGGESTIONS)
-          const r = yield* run({ tokens: { ...base, sort: "relevance" }, pools: { ...base, sort: "relevance" } })
-          return new Suggestions({
-            query: base.q,
-            tokens: (r.tokens ?? EMPTY).hits.map(
-              ({ document: t, match }) =>
-                new TokenSuggestion({
-                  id: t.id,
-                  address: t.address,
-                  chainId: t.chainId,
-                  symbol: t.symbol,
-                  name: t.name,
-                  image: t.image,
-                  priceUsd: t.priceUsd,
-                  liquidityUsd: t.liquidityUsd,
-                  match
-                })
-            ),
-            pools: (r.pools ?? EMPTY).hits.map(
-              ({ document: p, match }) =>
-                new PoolSuggestion({
-                  id: p.id,
-                  address: p.address,
-                  chainId: p.chainId,
-                  fee: p.fee,
-                  tvlUsd: p.tvlUsd,
-                  match,
-                  label: `${p.token0.symbol}/${p.token1.symbol} ${p.fee / 10_000}%`
-                })
-            )
+        cached(Suggestions)(
+          Effect.gen(function* () {
+            const base = yield* queryBase(query, DEFAULT_SUGGESTIONS)
+            const r = yield* run({ tokens: { ...base, sort: "relevance" }, pools: { ...base, sort: "relevance" } })
+            return new Suggestions({
+              query: base.q,
+              tokens: (r.tokens ?? EMPTY).hits.map(
+                ({ document: t, match }) =>
+                  new TokenSuggestion({
+                    id: t.id,
+                    address: t.address,
+                    chainId: t.chainId,
+                    symbol: t.symbol,
+                    name: t.name,
+                    image: t.image,
+                    priceUsd: t.priceUsd,
+                    liquidityUsd: t.liquidityUsd,
+                    match
+                  })
+              ),
+              pools: (r.pools ?? EMPTY).hits.map(
+                ({ document: p, match }) =>
+                  new PoolSuggestion({
+                    id: p.id,
+                    address: p.address,
+                    chainId: p.chainId,
+                    fee: p.fee,
+                    tvlUsd: p.tvlUsd,
+                    match,
+                    label: `${p.token0.symbol}/${p.token1.symbol} ${p.fee / 10_000}%`
+                  })
+              )
+            })
           })
-        })
+        )
       )
       .handle("searchHealth", () =>
         Effect.gen(function* () {

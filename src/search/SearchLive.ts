@@ -1,8 +1,11 @@
 import { Effect, Layer, Option } from "effect"
 import { IndexerEvents } from "../indexer/IndexerEvents.ts"
 import { EmbeddedSearchIndexLive } from "./embedded/EmbeddedSearchIndex.ts"
+import { SearchCache } from "./SearchCache.ts"
 import { SearchConfig } from "./SearchConfig.ts"
 import { SearchDocumentsRepo } from "./SearchDocumentsRepo.ts"
+import { SearchFastLaneLive } from "./SearchFastLane.ts"
+import { SearchHttp } from "./SearchHttp.ts"
 import { SearchSync } from "./SearchSync.ts"
 import { TypesenseSearchIndex } from "./typesense/TypesenseSearchIndex.ts"
 
@@ -25,3 +28,6 @@ export const SearchServicesLive = SearchSync.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(SearchIndexLive, SearchDocumentsRepo.layer, IndexerEvents.layer)),
   Layer.provideMerge(SearchConfig.layer)
 )
+
+/** The search routes and their fast lane over one SearchCache (the routes fill it, the lane answers its hits). */
+export const SearchHttpLive = Layer.mergeAll(SearchHttp, SearchFastLaneLive).pipe(Layer.provide(SearchCache.layer))

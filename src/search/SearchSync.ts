@@ -54,6 +54,11 @@ export class SearchSync extends Context.Service<
     readonly awaitBlock: (chainId: number, block: bigint) => Effect.Effect<void>
     /** Full rebuild now (the reindex command; tests that write rows directly). */
     readonly rebuild: Effect.Effect<{ readonly tokens: number; readonly pools: number }>
+    /**
+     * Calls `listener` after each write to the index (documents upserted or removed, a rebuild committed), once the
+     * write is done: the search answers computed before it may be stale (SearchCache drops them).
+     */
+    readonly onIndexChange: (listener: () => void) => void
   }
 >()("app/search/SearchSync") {
   static readonly layer = Layer.effect(
@@ -74,6 +79,10 @@ export class SearchSync extends Context.Service<
       const persistent = index.backend !== "embedded"
       // Database time from which claims and hides are still to be applied (set when a full load starts).
       let listingsSince: string | null = null
+      const listeners: Array<() => void> = []
+      const changed = Effect.sync(() => {
+        for (const listener of listeners) listener()
+      })
 
       const setBlock = (chainId: number, block: bigint) =>
         Effect.gen(function* () {
@@ -115,15 +124,18 @@ export class SearchSync extends Context.Service<
           after = { chainId: page.at(-1)!.chainId, address: page.at(-1)!.address }
         }
         yield* run.commit
+        yield* changed
         for (const cp of checkpoints) yield* setBlock(cp.chainId, cp.blockNumber)
         yield* Ref.update(status, (s) => ({ ...s, lastUpdateAt: Date.now() }))
         return { tokens, pools }
       })
 
       /** Rebuilds the documents of the changed keys; keys without a row any more are removed. */
-      const apply = (changed: ChangedKeys) =>
+      const apply = (changedKeys: ChangedKeys) =>
+        changedKeys.tokens.length === 0 && changedKeys.pools.length === 0 ? Effect.void : applyKeys(changedKeys)
+      const applyKeys = (changedKeys: ChangedKeys) =>
         Effect.gen(function* () {
-          const keys = yield* repo.expand(changed)
+          const keys = yield* repo.expand(changedKeys)
           const [tokens, pools] = yield* Effect.all([
             repo.tokens(keys.chainId, keys.tokens),
             repo.pools(keys.chainId, keys.pools)
@@ -135,7 +147,7 @@ export class SearchSync extends Context.Service<
             keys.tokens.filter((a) => !foundTokens.has(a)).map((a) => tokenId(a, keys.chainId)),
             keys.pools.filter((a) => !foundPools.has(a)).map((a) => tokenId(a, keys.chainId))
           )
-        })
+        }).pipe(Effect.ensuring(changed))
 
       const known = (chainId: number) => Effect.map(Ref.get(status), (s) => s.blocks.get(chainId))
 
@@ -247,7 +259,10 @@ export class SearchSync extends Context.Service<
             }),
             Effect.asVoid
           ),
-        rebuild: rebuild.pipe(Effect.orDie)
+        rebuild: rebuild.pipe(Effect.orDie),
+        onIndexChange: (listener) => {
+          listeners.push(listener)
+        }
       })
     })
   )

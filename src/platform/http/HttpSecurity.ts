@@ -66,8 +66,8 @@ const overTls = (trustProxy: boolean, forwardedProto: string | undefined) =>
 
 /**
  * The security headers of a response, given the request's `X-Forwarded-Proto`, in the order they are sent. The one
- * definition for both ways a response leaves: `decorate` below (the Effect HTTP app) and the exchange fast lane
- * (src/exchange-api/cache/ExchangeFastLane.ts), which answers cache hits at the Node listener and must send the same headers.
+ * definition for both ways a response leaves: `decorate` below (the Effect HTTP app) and the fast lane
+ * (src/platform/http/CachedFastLane.ts), which answers cache hits at the Node listener and must send the same headers.
  */
 export const makeSecurityHeaders = (hstsMaxAgeSeconds: number, trustProxy: boolean) => {
   const plain: Readonly<Record<string, string>> = baseHeaders

@@ -68,7 +68,7 @@ export type FastHandler = (request: IncomingMessage, response: ServerResponse) =
  * Requests a feature can answer from memory at the Node listener, before the Effect HTTP app: no router, no HttpApi
  * decode/encode, no request fiber (bench:http: that pipeline alone allows ~0.3 of bare node:http's throughput).
  * A handler must answer exactly as the app would (status, headers, body), so it may only take requests whose answer
- * it already knows (e.g. the exchange cache's fresh entries, src/exchange-api/cache/ExchangeFastLane.ts); everything else
+ * it already knows (a ResponseCache's fresh entries, src/platform/http/CachedFastLane.ts); everything else
  * returns `false`. Not installed when ACCESS_LOG is on, so that the access log sees every request.
  */
 export class FastLane extends Context.Service<
