@@ -76,6 +76,24 @@ export const clientAttacks: ReadonlyArray<Attack> = [
     }
   },
   {
+    finding: "L4",
+    name: "client API read flood: 1,250 GET /v1/tokens/{token} from one IP, 8 in flight",
+    expected: "429 past RATE_LIMIT_CLIENT_IP_LIMIT (1,200/min)",
+    required: true,
+    run: async (target) => {
+      const ip = attackerIp()
+      const t0 = performance.now()
+      const answers = await pool(1_250, 8, (i) =>
+        send(`${target.client}/v1/tokens/${target.tokens[i % target.tokens.length]}`, { ip })
+      )
+      return {
+        answered: tally(answers),
+        refused: countOf(answers, 429) > 0,
+        effect: `${countOf(answers, 200)} token pages read, in ${(performance.now() - t0).toFixed(0)} ms`
+      }
+    }
+  },
+  {
     finding: "L2",
     name: "comment edit loop: a comment edited 14 times, each naming another of 15 users",
     expected: "429 past COMMENT_EDIT_RATE_LIMIT (10/min); ≤ COMMENT_MENTION_LIFETIME_CAP (10) users notified",

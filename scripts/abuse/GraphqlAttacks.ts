@@ -14,7 +14,11 @@ const slowest = (answers: ReadonlyArray<Answer>) => ms(Math.max(...answers.map((
 const openSocket = (url: string, ip: string) =>
   new Promise<{ ws: WebSocket; status: number }>((resolve) => {
     const ws = new WebSocket(url, "graphql-transport-ws", { headers: { "x-forwarded-for": ip } })
-    ws.once("open", () => resolve({ ws, status: 101 }))
+    // connection_init at once, as a client would: the server closes a socket without it after 3 s, freeing its slot.
+    ws.once("open", () => {
+      ws.send(JSON.stringify({ type: "connection_init" }))
+      resolve({ ws, status: 101 })
+    })
     ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode ?? 0 }))
     ws.once("error", () => resolve({ ws, status: 0 }))
   })
@@ -97,12 +101,12 @@ export const graphqlAttacks: ReadonlyArray<Attack> = [
       const ip = attackerIp()
       const sockets = []
       for (let i = 0; i < 30; i++) sockets.push(await openSocket(wsUrl(target), ip))
+      const held = sockets.filter((s) => s.ws.readyState === WebSocket.OPEN).length
       for (const s of sockets) s.ws.terminate()
-      const opened = sockets.filter((s) => s.status === 101).length
       return {
         answered: tally(sockets),
-        refused: opened <= 10 && countOf(sockets, 429) > 0,
-        effect: `${opened} sockets held open`
+        refused: held <= 10 && countOf(sockets, 429) > 0,
+        effect: `${held} sockets open at the end`
       }
     }
   },
