@@ -2,8 +2,8 @@
  * HTTP part of `npm run bench:quotes`: `GET /api/v1/quote` throughput of the built app (`--services exchange,indexer`,
  * its own embedded PostgreSQL and seeded devnet, as `npm start` runs it) under autocannon at `connections`
  * connections, cycling through quotes of every launch pool (buy exactIn, sell exactOut, two sizes each). No partner
- * key is configured (every request passes, as in local development); the per-IP and per-key limits are set out of
- * reach. Answers null when the app has no quote routes yet.
+ * key is configured (every request passes, as in local development); the per-IP, per-key and open per-IP limits are
+ * set out of reach. Answers null when the app has no quote routes yet.
  */
 import autocannon from "autocannon"
 import * as NodeFs from "node:fs"
@@ -66,6 +66,8 @@ const startQuoteApp = async (log: (line: string) => void, encoder: "viem" | "sdk
       RATE_LIMIT_STORE: "memory",
       RATE_LIMIT_EXCHANGE_PUBLIC_LIMIT: "1000000000",
       QUOTE_RATE_LIMIT: "1000000000",
+      // No partner key: the routes run open (QUOTE_OPEN), whose per-IP window would answer 429 after 60 requests.
+      QUOTE_OPEN_RATE_LIMIT: "1000000000",
       QUOTE_CALLDATA_ENCODER: encoder
     },
     ["--services", "exchange,indexer"]
