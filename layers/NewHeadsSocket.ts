@@ -30,10 +30,11 @@ export const subscribeNewHeads = (
     /** One connection, from connect to close; `onLive` runs when its subscription is confirmed. */
     const connection = (onLive: () => void) =>
       Effect.callback<void>((resume) => {
-        const socket = new WebSocket(url)
+        // A connect that hangs (a blackholed address) is given up like a refused one.
+        const socket = new WebSocket(url, { handshakeTimeout: 10_000 })
         let answeredPing = true
         const ping = setInterval(() => {
-          if (!answeredPing) return socket.terminate()
+          if (!answeredPing || socket.readyState !== WebSocket.OPEN) return socket.terminate()
           answeredPing = false
           socket.ping()
         }, pingIntervalMs)
