@@ -13,6 +13,7 @@ const unit = [
   "test/contracts/artifacts.test.ts",
   "test/graphql/GraphiqlAssets.test.ts",
   "test/indexer/BackfillProgress.test.ts",
+  "test/indexer/Bloom.test.ts",
   "test/indexer/ChainReader.test.ts",
   "test/indexer/Decision.test.ts",
   "test/indexer/Discover.test.ts",

@@ -21,18 +21,24 @@ const staticKinds: ReadonlyArray<SourceKind> = [
 const childKinds: ReadonlyArray<SourceKind> = ["token", "pool"]
 const staticTopics = topicsOf(staticKinds)
 const childTopics = topicsOf(childKinds)
+const allTopics = [...new Set([...staticTopics, ...childTopics])]
 
 /**
  * The raw logs of a block range, fetched before the range is projected (possibly while the previous range is, see
  * Indexer.ts): the launchpad's contracts', and those of the children (launched tokens, pools) known when asked.
+ * Final blocks are read by ranges of blocks, the blocks near the head each by its hash (ChainReader's `blockLogs`).
  */
 export interface RangeLogs {
   readonly from: bigint
   readonly to: bigint
+  /** The last block read by ranges; the blocks after it (to `to`) were read by hash, into `recent`. */
+  readonly rangeTo: bigint
   readonly statics: ReadonlyArray<RawLog>
   /** The child addresses whose logs `children` holds: a child discovered in the range itself is fetched later. */
   readonly childAddresses: ReadonlySet<string>
   readonly children: ReadonlyArray<RawLog>
+  /** Every log of the blocks read by hash (the children discovered in the range are picked from them). */
+  readonly recent: ReadonlyArray<RawLog>
 }
 
 export interface BuiltBatch {
@@ -73,26 +79,46 @@ const childSources = (state: ProjectionState) => {
   return children
 }
 
-/** Fetches [from, to]: the static contracts' logs and the known children's, both requests at once. */
+/**
+ * Fetches [from, to]: the static contracts' logs and the known children's, both requests at once. `recentHeaders`
+ * are the range's last blocks, those within FINALITY_DEPTH of the head (the batch's unfinalized headers): their logs
+ * are read block by block, by hash, so that a node that does not have them yet cannot answer them empty.
+ */
 export const fetchRange = (
   contracts: IndexedContracts,
   state: ProjectionState,
   from: bigint,
-  to: bigint
+  to: bigint,
+  recentHeaders: ReadonlyArray<BlockHeader> = []
 ): Effect.Effect<RangeLogs, RpcError, ChainReader | IndexerConfig> => {
   // Read here, not when the effect runs: a forked fetch starts later, and the caller may change `state` meanwhile.
   const childAddresses = new Set(childSources(state).keys())
+  const recentFrom = recentHeaders[0]?.number ?? to + 1n
+  const rangeTo = recentFrom - 1n < to ? recentFrom - 1n : to
   return Effect.gen(function* () {
     const reader = yield* ChainReader
     const { rpcConcurrency } = yield* IndexerConfig
-    const [statics, children] = yield* Effect.all(
+    const statics = staticSources(contracts)
+    const [rangeStatics, rangeChildren, recent] = yield* Effect.all(
       [
-        reader.logs([...staticSources(contracts).keys()], staticTopics, from, to),
-        reader.logs([...childAddresses], childTopics, from, to)
+        reader.logs([...statics.keys()], staticTopics, from, rangeTo),
+        reader.logs([...childAddresses], childTopics, from, rangeTo),
+        Effect.map(
+          Effect.forEach(recentHeaders, (h) => reader.blockLogs(h, allTopics), { concurrency: rpcConcurrency }),
+          (perBlock) => perBlock.flat()
+        )
       ],
-      { concurrency: Math.min(2, rpcConcurrency) }
+      { concurrency: Math.min(3, rpcConcurrency) }
     )
-    return { from, to, statics, childAddresses, children }
+    return {
+      from,
+      to,
+      rangeTo,
+      statics: [...rangeStatics, ...recent.filter((l) => statics.has(l.address))],
+      childAddresses,
+      children: [...rangeChildren, ...recent.filter((l) => childAddresses.has(l.address))],
+      recent
+    }
   })
 }
 
@@ -149,7 +175,14 @@ export const buildBatch = (
     // Children discovered in this range (a launch's token and pool) were not asked for: their logs now.
     const children = childSources(state)
     const discovered = [...children.keys()].filter((a) => !range.childAddresses.has(a))
-    const late = discovered.length === 0 ? [] : yield* reader.logs(discovered, childTopics, from, to)
+    const isDiscovered = new Set(discovered)
+    const late =
+      discovered.length === 0
+        ? []
+        : [
+            ...(yield* reader.logs(discovered, childTopics, from, range.rangeTo)),
+            ...range.recent.filter((l) => isDiscovered.has(l.address))
+          ]
     const childLogs = decodeLogs([...range.children, ...late], (a) => children.get(a))
     yield* fillTimestamps(childLogs)
 

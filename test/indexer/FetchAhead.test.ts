@@ -16,7 +16,11 @@ interface Call {
 const recording = (client: PublicClient, calls: Array<Call>): PublicClient => ({
   ...client,
   request: ((args: { method: string; params?: ReadonlyArray<unknown> }) => {
-    if (args.method === "eth_getLogs") {
+    const filter = args.params?.[0] as { blockHash?: Hex } | undefined
+    if (args.method === "eth_getLogs" && filter?.blockHash !== undefined) {
+      // A block near the head, read by its hash once its header is read (ChainReader's blockLogs).
+      calls.push({ method: "eth_getLogs by hash", block: -1n, key: filter.blockHash })
+    } else if (args.method === "eth_getLogs") {
       const f = args.params![0] as { fromBlock: Hex; toBlock: Hex; address: ReadonlyArray<string>; topics: unknown }
       calls.push({
         method: args.method,

@@ -47,7 +47,9 @@ const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
   ["HTTP 429 with Retry-After", { rateLimit: { every: 4, retryAfterSeconds: 0 } }],
   ["HTTP 429 without Retry-After", { rateLimit: { every: 4 } }],
   ["timeouts", { hang: { every: 7 } }],
-  ["a lagging node behind a load balancer (20 blocks)", { lag: { blocks: 20 } }]
+  ["a lagging node behind a load balancer (20 blocks)", { lag: { blocks: 20 } }],
+  // Within FINALITY_DEPTH (2 here): those blocks' logs are read by hash and checked against the header's bloom.
+  ["a lagging node (2 blocks) that answers empty logs past its head", { lag: { blocks: 2, emptyLogs: true } }]
 ]
 
 /** The seeded devnet of this file (anvil stops with the layer) and its tables indexed at `head` through a clean RPC. */

@@ -268,11 +268,19 @@ export type Seeded = Awaited<ReturnType<typeof seed>>
 
 /**
  * `blocks` blocks of activity, one transaction each, varied by `salt` so that two branches differ: swaps on a launch
- * pool and on the stablecoin pool, token transfers, fuel, and (from 5 blocks) a new launch with its pool.
+ * pool and on the stablecoin pool, token transfers, fuel, and (from 5 blocks) a new launch with its pool. `afterBlock` runs
+ * between two blocks (to let a follower catch up).
  */
-export const branch = async (d: Devnet, s: Seeded, blocks: number, salt: number) => {
+export const branch = async (
+  d: Devnet,
+  s: Seeded,
+  blocks: number,
+  salt: number,
+  afterBlock: () => Promise<unknown> = async () => undefined
+) => {
   const { buyer, other, giver, creatorA } = d.accounts
   for (let i = 0; i < blocks; i++) {
+    if (i > 0) await afterBlock()
     const amount = parseEther("0.01") * BigInt(1 + ((i + salt) % 7))
     if (i === 2 && blocks >= 5) await ignite(d, creatorA, `Fork${salt}x${i}`)
     else if (i % 4 === 0) await swap(d, buyer, d.uni.weth, s.a.token, s.a.fee, amount)

@@ -23,10 +23,17 @@ export interface RpcFaults {
   /** Every `every`-th request is never answered (the client's timeout ends it). */
   hang?: { readonly every: number } | undefined
   /**
-   * A load balancer over an up-to-date node and one `blocks` behind: every other request goes to the lagging one, whose
-   * eth_blockNumber and block headers stop at its head, and which refuses eth_getLogs past it as geth does.
+   * A load balancer over an up-to-date node and one `blocks` behind: half the requests go to the lagging one, whose
+   * eth_blockNumber and block headers stop at its head, and which refuses eth_getLogs past it as geth does; with
+   * `emptyLogs`, it answers them as if the blocks had no logs instead (a range is cut at its head, a block it does not
+   * have by hash answers []), as some providers' nodes do.
    */
-  lag?: { readonly blocks: number } | undefined
+  lag?: { readonly blocks: number; readonly emptyLogs?: boolean } | undefined
+  /**
+   * Until this time (ms since the epoch), eth_getBlockByNumber answers come from a node on another fork: every block's
+   * hash and parent hash differ from the chain's (consistently: a block's parent hash is its parent's changed hash).
+   */
+  forkedHeadersUntil?: number | undefined
 }
 
 export interface RpcProxy {
@@ -76,6 +83,8 @@ class RpcAnswerError extends Error {
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}`
+/** The hash another fork has for a block: its last digit changed. */
+const forked = (hash: string) => `${hash.slice(0, -1)}${hash.endsWith("0") ? "1" : "0"}`
 
 export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): Promise<RpcProxy> => {
   const counts = {
@@ -91,13 +100,22 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     wsToClient: 0,
     methods: {} as Record<string, number>
   }
+  // Which node answers: a fixed pseudo-random sequence (mulberry32), not strict alternation, which can lock onto a
+  // client's request pattern (a step of two requests would always get its eth_blockNumber from the same node).
+  let seed = 1
+  const lagDraw = () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
   const forward = async (body: string): Promise<string> =>
     (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).text()
   const call = async (method: string, params: Array<unknown>) =>
     (JSON.parse(await forward(JSON.stringify({ jsonrpc: "2.0", id: 0, method, params }))) as { result: any }).result
 
   /** The lagging node's answer to `req`, consistent with its head `laggedHead`; undefined: same as the real node. */
-  const lagged = async (req: RpcRequest, laggedHead: bigint): Promise<unknown> => {
+  const lagged = async (req: RpcRequest, laggedHead: bigint, emptyLogs: boolean): Promise<unknown> => {
     const p = req.params ?? []
     switch (req.method) {
       case "eth_blockNumber":
@@ -108,11 +126,19 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
       }
       case "eth_getLogs": {
         const filter = p[0] ?? {}
-        if (filter.blockHash !== undefined) return undefined
+        if (filter.blockHash !== undefined) {
+          if (!emptyLogs) return undefined
+          const block = await call("eth_getBlockByHash", [filter.blockHash, false])
+          return block !== null && BigInt(block.number) > laggedHead ? [] : undefined
+        }
         const to = filter.toBlock === undefined || filter.toBlock === "latest" ? laggedHead : BigInt(filter.toBlock)
+        if (to <= laggedHead) return undefined
+        if (emptyLogs) {
+          if (BigInt(filter.fromBlock) > laggedHead) return []
+          return call(req.method, [{ ...filter, toBlock: hex(laggedHead) }])
+        }
         // What geth answers (ethereum/execution-apis tests/eth_getLogs/filter-error-future-block-range.io).
-        if (to > laggedHead) throw new RpcAnswerError(-32602, "block range extends beyond current head block")
-        return undefined
+        throw new RpcAnswerError(-32602, "block range extends beyond current head block")
       }
       default:
         return undefined
@@ -159,10 +185,10 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
         return reply(range.httpStatus, { jsonrpc: "2.0", id: req.id, error })
       }
     }
-    if (faults.lag && n % 2 === 1) {
+    if (faults.lag && lagDraw() < 0.5) {
       const head = BigInt(await call("eth_blockNumber", []))
       const laggedHead = head - BigInt(faults.lag.blocks) > 0n ? head - BigInt(faults.lag.blocks) : 0n
-      const result = await lagged(req, laggedHead).catch((e: unknown) => e)
+      const result = await lagged(req, laggedHead, faults.lag.emptyLogs === true).catch((e: unknown) => e)
       if (result instanceof RpcAnswerError) {
         counts.faulted++
         return reply(200, { jsonrpc: "2.0", id: req.id, error: { code: result.code, message: result.message } })
@@ -171,6 +197,18 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
         counts.faulted++
         return reply(200, { jsonrpc: "2.0", id: req.id, result })
       }
+    }
+    if (req.method === "eth_getBlockByNumber" && Date.now() < (faults.forkedHeadersUntil ?? 0)) {
+      const answer = JSON.parse(await forward(raw)) as { result?: { hash: string; parentHash: string } | null }
+      if (answer.result) {
+        counts.faulted++
+        answer.result = {
+          ...answer.result,
+          hash: forked(answer.result.hash),
+          parentHash: forked(answer.result.parentHash)
+        }
+      }
+      return reply(200, answer)
     }
     const forwarded = await forward(raw)
     if ((JSON.parse(forwarded) as { error?: unknown }).error !== undefined) counts.nodeErrors++

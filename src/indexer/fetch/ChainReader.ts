@@ -4,6 +4,7 @@ import { decodeTokenText, TOKEN_TEXT_SELECTORS } from "../../platform/TokenText.
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
+import { coversBloom, inBloom, isZeroBloom } from "./Bloom.ts"
 import { backoffMs, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 import { makeRateLimit } from "./RateLimit.ts"
@@ -29,6 +30,8 @@ export interface BlockHeader {
   readonly hash: string
   readonly parentHash: string
   readonly timestamp: bigint
+  /** The header's logsBloom, when read from the chain (tests may build headers without it). */
+  readonly logsBloom?: Hex | undefined
 }
 
 export interface TokenMetadata {
@@ -69,6 +72,17 @@ interface RpcLog {
   blockTimestamp?: Hex
 }
 
+const toRawLog = (l: RpcLog): RawLog => ({
+  address: l.address.toLowerCase(),
+  topics: l.topics,
+  data: l.data,
+  blockNumber: hexToBigInt(l.blockNumber),
+  blockHash: l.blockHash.toLowerCase(),
+  logIndex: hexToNumber(l.logIndex),
+  transactionHash: l.transactionHash.toLowerCase(),
+  blockTimestamp: l.blockTimestamp === undefined ? undefined : hexToBigInt(l.blockTimestamp)
+})
+
 /**
  * The fetch stage: every RPC the indexer makes. eth_getLogs adapts its block range (halved on a range/size error;
  * after an answer, the range that holds INDEXER_TARGET_LOGS logs at the density seen, at most doubled per answer and
@@ -97,6 +111,14 @@ export class ChainReader extends Context.Service<
       calls: ReadonlyArray<ViewCall>,
       blockNumber: bigint
     ) => Effect.Effect<ReadonlyArray<ViewResult>, RpcError>
+    /**
+     * Every log of the block `header` names, read by its hash (EIP-234) and checked against its logsBloom; none when
+     * the bloom holds none of `topic0s`. See `blockLogs` in the layer for why.
+     */
+    readonly blockLogs: (
+      header: BlockHeader,
+      topic0s: ReadonlyArray<Hex>
+    ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
     /** At `blockNumber`, or at the head when undefined. */
     readonly canonicalPoolConfig: (
       tokenIsToken0: boolean,
@@ -135,10 +157,10 @@ export class ChainReader extends Context.Service<
 
       const header = (number: bigint) =>
         rpcRetry(
-          request<{ number: Hex; hash: string; parentHash: string; timestamp: Hex } | null>("eth_getBlockByNumber", [
-            numberToHex(number),
-            false
-          ]).pipe(
+          request<{ number: Hex; hash: string; parentHash: string; timestamp: Hex; logsBloom?: Hex } | null>(
+            "eth_getBlockByNumber",
+            [numberToHex(number), false]
+          ).pipe(
             Effect.flatMap((b) =>
               b === null
                 ? Effect.fail(
@@ -148,7 +170,8 @@ export class ChainReader extends Context.Service<
                     number: hexToBigInt(b.number),
                     hash: b.hash.toLowerCase(),
                     parentHash: b.parentHash.toLowerCase(),
-                    timestamp: hexToBigInt(b.timestamp)
+                    timestamp: hexToBigInt(b.timestamp),
+                    logsBloom: b.logsBloom
                   })
             )
           )
@@ -164,22 +187,39 @@ export class ChainReader extends Context.Service<
               toBlock: numberToHex(to)
             }
           ])
-        ).pipe(
-          Effect.map((logs) =>
-            logs.map(
-              (l): RawLog => ({
-                address: l.address.toLowerCase(),
-                topics: l.topics,
-                data: l.data,
-                blockNumber: hexToBigInt(l.blockNumber),
-                blockHash: l.blockHash.toLowerCase(),
-                logIndex: hexToNumber(l.logIndex),
-                transactionHash: l.transactionHash.toLowerCase(),
-                blockTimestamp: l.blockTimestamp === undefined ? undefined : hexToBigInt(l.blockTimestamp)
-              })
+        ).pipe(Effect.map((logs) => logs.map(toRawLog)))
+
+      // Near the head (the blocks within FINALITY_DEPTH), a block's logs are read by its hash, all of them, and kept
+      // only if they are that block's: each names the hash, and together they set every bit of the header's
+      // logsBloom. A node behind a load balancer that does not have the block yet answers a range over it with no
+      // logs (or cuts the range at its head) and some answer [] for its hash: the bloom tells, and the same request is
+      // asked again (another node answers, or this one catches up). Why all logs and not the filters': it is one call
+      // per block whatever the number of filters and address chunks (a filtered answer cannot be checked against the
+      // bloom: a bit set by another contract's log looks the same), and none when the bloom holds no topic we follow.
+      // Measured on the devnet, one block per step (test/indexer/HeadLogs.test.ts): 2.06 eth_getLogs per block with a
+      // range per filter, at most 1 read by hash. The cost is the size of a busy block's answer (every log in it).
+      const blockLogs = (h: BlockHeader, topic0s: ReadonlyArray<Hex>) => {
+        const bloom = h.logsBloom
+        // A zero bloom is an empty block, or a chain that does not fill blooms: asked (it answers [] if empty).
+        if (bloom !== undefined && !isZeroBloom(bloom) && !topic0s.some((t) => inBloom(bloom, t)))
+          return Effect.succeed([] as ReadonlyArray<RawLog>)
+        const incomplete = (message: string) =>
+          Effect.fail(
+            new RpcError({ kind: "retryable", method: "eth_getLogs", message: `block ${h.number}: ${message}` })
+          )
+        return rpcRetry(
+          request<Array<RpcLog>>("eth_getLogs", [{ blockHash: h.hash }]).pipe(
+            Effect.map((logs) => logs.map(toRawLog)),
+            Effect.flatMap((logs) =>
+              logs.some((l) => l.blockHash !== h.hash || l.blockNumber !== h.number)
+                ? incomplete("eth_getLogs by blockHash answered logs of another block")
+                : bloom !== undefined && !coversBloom(logs, bloom)
+                  ? incomplete(`eth_getLogs by blockHash answered ${logs.length} logs, fewer than its logsBloom holds`)
+                  : Effect.succeed(logs)
             )
           )
         )
+      }
 
       // After a response of `logs` logs for `blocks` blocks, cut with range `current` (a request can be shorter: the end
       // of the asked interval): the range the density says holds targetLogsPerRequest, at most twice `current` (so
@@ -296,6 +336,7 @@ export class ChainReader extends Context.Service<
                 batchSize: 0
               }) as Promise<ReadonlyArray<ViewResult>>
           ),
+        blockLogs,
         canonicalPoolConfig: (tokenIsToken0, blockNumber) =>
           read("eth_call", () =>
             client.readContract({

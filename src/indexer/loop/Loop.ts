@@ -91,7 +91,7 @@ export const makeLoop = (progress: Progress) =>
       Effect.gen(function* () {
         const range = b.fetchedAhead
           ? yield* ahead.join
-          : yield* fetchRange(contracts, projection.state, b.from, b.to.number)
+          : yield* fetchRange(contracts, projection.state, b.from, b.to.number, b.unfinalized)
         const batch = yield* buildBatch(chainId, contracts, projection.state, range, b.to)
         if (!logsMatchHeaders(batch.logBlockHashes, b.headers)) {
           // The chain moved after the headers were read. Building changed the state: back to the committed one.
