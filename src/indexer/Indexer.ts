@@ -72,7 +72,12 @@ export const runIndexer = Effect.gen(function* () {
       Effect.catchCause((cause) => {
         const message = describe(cause)
         const fatal = fatalOf(cause)
-        if (Option.isSome(fatal) && fatal.value._tag === "ReorgTooDeep") return Effect.failCause(cause)
+        if (Option.isSome(fatal) && fatal.value._tag === "ReorgTooDeep")
+          return Effect.logError(`indexer: ${message}`).pipe(
+            Effect.andThen(loop.stop),
+            Effect.andThen(progress.stopped(message)),
+            Effect.andThen(Effect.failCause(cause))
+          )
         if (Option.isSome(fatal)) {
           // Another process may be the writer now: stop here (the supervisor restarts, which waits for the lock).
           return loop.stop.pipe(Effect.andThen(progress.failed(message)), Effect.andThen(Effect.failCause(cause)))

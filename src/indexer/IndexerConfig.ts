@@ -6,6 +6,11 @@ export interface IndexerSettings {
    * fire. A reorg deeper than this stops the indexer (it cannot find the common ancestor).
    */
   readonly finalityDepth: number
+  /**
+   * A reorg deeper than FINALITY_DEPTH is only believed after a second read of the block, this long after the first
+   * (doubled while unconfirmed ones repeat): a node on a stale fork or a flaky answer must not stop the indexer.
+   */
+  readonly reorgConfirmMs: number
   /** First and largest eth_getLogs block range (and batch size); shrunk on range/size errors and dense responses. */
   readonly maxBlockRange: number
   /**
@@ -27,6 +32,7 @@ export interface IndexerSettings {
 
 export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   finalityDepth: chainId === 31337 ? 2 : 12,
+  reorgConfirmMs: chainId === 31337 ? 500 : 10_000,
   // Measured by `BENCH_RANGES=100,250,500,1000,2000 npm run bench:indexer` (docs/BENCHMARKS.md): 1,000 was the fastest
   // backfill of the dense history; 2,000 hit viem's response-size cap and timeouts, then halved. Many providers also
   // cap eth_getLogs near 1,000 blocks.
@@ -43,7 +49,7 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
 })
 
 /**
- * `FINALITY_DEPTH`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`,
+ * `FINALITY_DEPTH`, `INDEXER_REORG_CONFIRM_MS`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`,
  * `INDEXER_RPC_CONCURRENCY`, `INDEXER_RPC_RPS`.
  */
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
@@ -60,6 +66,7 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
     )
   return Config.all({
     finalityDepth: int("FINALITY_DEPTH", d.finalityDepth),
+    reorgConfirmMs: int("INDEXER_REORG_CONFIRM_MS", d.reorgConfirmMs),
     maxBlockRange: positive("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),
     targetLogsPerRequest: positive("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),

@@ -1,6 +1,7 @@
 import { Context, type Duration, Effect, Layer, Option, Stream, SubscriptionRef } from "effect"
 
-export type IndexerPhase = "starting" | "waiting-for-lock" | "backfilling" | "following" | "retrying"
+/** `stopped`: a confirmed reorg deeper than FINALITY_DEPTH (`lastError` says what to do); an operator decides. */
+export type IndexerPhase = "starting" | "waiting-for-lock" | "backfilling" | "following" | "retrying" | "stopped"
 
 export interface IndexerStatusSnapshot {
   readonly chainId: number

@@ -7,14 +7,13 @@ import { IndexerStatus } from "../../src/indexer/IndexerStatus.ts"
 import { TestDatabase } from "../support/TestDatabase.ts"
 import type { Devnet } from "./devnet.ts"
 
-/** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */
-export const indexerLayer = (
+/** The indexer's services over a devnet (no fiber), with the test settings of `indexerLayer`. */
+export const indexerServicesOf = (
   d: Devnet,
   overrides: Partial<IndexerSettings> = {},
   source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
 ) =>
-  Indexer.layer.pipe(
-    Layer.provideMerge(IndexerServicesLive(31337)),
+  IndexerServicesLive(31337).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         IndexerSource.make({
@@ -34,6 +33,13 @@ export const indexerLayer = (
       )
     )
   )
+
+/** The indexer fiber over a devnet, with test settings (fast polling, a finality window deep enough for the reorg tests). */
+export const indexerLayer = (
+  d: Devnet,
+  overrides: Partial<IndexerSettings> = {},
+  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
+) => Indexer.layer.pipe(Layer.provideMerge(indexerServicesOf(d, overrides, source)))
 
 export const indexedTables = [
   "launches",

@@ -224,7 +224,7 @@ export class GraphqlSchema extends Context.Service<GraphqlSchema, GraphQLSchema>
           chainId: { type: new GraphQLNonNull(GraphQLInt) },
           phase: {
             type: new GraphQLNonNull(GraphQLString),
-            description: "starting | waiting-for-lock | backfilling | following | retrying"
+            description: "starting | waiting-for-lock | backfilling | following | retrying | stopped"
           },
           ready: { type: new GraphQLNonNull(GraphQLBoolean), description: "caught up with the head" },
           lastIndexedBlock: { type: BigIntScalar },

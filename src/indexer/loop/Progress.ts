@@ -87,6 +87,7 @@ export const makeProgress = Effect.gen(function* () {
         })
       }),
     failed: (message: string) => status.update((s) => ({ ...s, phase: "retrying", lastError: message })),
+    stopped: (message: string) => status.update((s) => ({ ...s, phase: "stopped", lastError: message })),
     waitingForLock: status.update((s) => ({ ...s, phase: "waiting-for-lock" })),
     starting: status.update((s) => ({ ...s, phase: "starting" }))
   }

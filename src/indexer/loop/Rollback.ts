@@ -8,10 +8,21 @@ import type { Progress } from "./Progress.ts"
 import { afterRollback, describeTarget, noRollback, repeatDelay, rollbackKey } from "./RepeatedRollback.ts"
 
 /**
- * The chain replaced blocks below the kept hashes (deeper than FINALITY_DEPTH): the index and the chain disagree
- * below finality. Fatal: an operator decides (or, on the embedded devnet, the index is rebuilt; see IndexerSource).
+ * The chain replaced blocks below the kept hashes (deeper than FINALITY_DEPTH), confirmed by a second read: the index
+ * and the chain disagree below finality. Fatal: an operator decides (docs/OPERATIONS.md, "Reorg deeper than
+ * FINALITY_DEPTH"), or, on the embedded devnet, the index is rebuilt (see IndexerSource).
  */
 export class ReorgTooDeep extends Data.TaggedError("ReorgTooDeep")<{ readonly message: string }> {}
+
+/** The walk back found no common ancestor among the kept hashes, but a second read gave the indexed block again. */
+interface Unconfirmed {
+  readonly _tag: "Unconfirmed"
+  readonly block: bigint
+}
+
+/** The wait before the second read: INDEXER_REORG_CONFIRM_MS, doubled per unconfirmed one in a row, at most 5 min. */
+export const confirmDelay = (confirmMs: number, unconfirmedInARow: number): Duration.Duration =>
+  Duration.millis(Math.min(300_000, confirmMs * 2 ** Math.min(unconfirmedInARow, 10)))
 
 /** Applies a `Reorg` step: finds the common ancestor, rolls the tables back to it, reports it. */
 export const makeRollbacks = (progress: Progress) =>
@@ -20,6 +31,45 @@ export const makeRollbacks = (progress: Progress) =>
     const settings = yield* IndexerConfig
     const reader = yield* ChainReader
     const store = yield* Store
+    let unconfirmedInARow = 0
+
+    /**
+     * Every kept hash down to `deepest` differs from the chain's answers: a reorg deeper than FINALITY_DEPTH, or
+     * answers from a node that is not on the chain (a load balancer's node on a stale fork, a flaky answer). Only a
+     * later read tells them apart: `deepest` is read again after `confirmDelay`. If the chain has the indexed block
+     * again, the first answers were wrong and there is nothing to undo: wait, the next step reads again. Otherwise
+     * the reorg is confirmed: stop (or, on the embedded devnet, re-index from the start block).
+     */
+    const beyondKept = (from: bigint, deepest: { readonly number: bigint; readonly hash: string } | undefined) =>
+      Effect.gen(function* () {
+        let seen = "no kept hash to compare"
+        if (deepest !== undefined) {
+          const delay = confirmDelay(settings.reorgConfirmMs, unconfirmedInARow)
+          yield* Effect.logWarning(
+            `indexer: the chain's block ${deepest.number} is not the one indexed, deeper than FINALITY_DEPTH ` +
+              `(${settings.finalityDepth}); reading it again in ${Duration.format(delay)} to confirm`
+          )
+          yield* Effect.sleep(delay)
+          const again = yield* reader.header(deepest.number)
+          if (again.hash === deepest.hash) {
+            unconfirmedInARow++
+            return { _tag: "Unconfirmed", block: deepest.number } satisfies Unconfirmed
+          }
+          seen = `indexed ${deepest.hash}, the chain has ${again.hash}, read twice ${Duration.format(delay)} apart`
+        }
+        if (!source.reindexOnDeepReorg) {
+          return yield* new ReorgTooDeep({
+            message:
+              `reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from} ` +
+              `(block ${deepest?.number ?? from}: ${seen}); the indexer stopped: see docs/OPERATIONS.md, ` +
+              `"Reorg deeper than FINALITY_DEPTH"`
+          })
+        }
+        yield* Effect.logWarning(
+          `indexer: the chain no longer contains the indexed blocks below ${from}; re-indexing from the start block`
+        )
+        return { _tag: "BeforeStart", startBlock: source.startBlock } satisfies RollbackTarget
+      })
 
     /**
      * Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. Past the
@@ -27,21 +77,13 @@ export const makeRollbacks = (progress: Progress) =>
      */
     const findAncestor = (from: bigint) =>
       Effect.gen(function* () {
+        let deepest: { readonly number: bigint; readonly hash: string } | undefined
         for (let n = from; n >= source.startBlock; n--) {
           const stored = yield* store.storedHash(n)
-          if (Option.isNone(stored)) {
-            if (!source.reindexOnDeepReorg) {
-              return yield* new ReorgTooDeep({
-                message: `reorg deeper than FINALITY_DEPTH (${settings.finalityDepth}) below block ${from}`
-              })
-            }
-            yield* Effect.logWarning(
-              `indexer: the chain no longer contains the indexed blocks below ${from}; re-indexing from the start block`
-            )
-            break
-          }
+          if (Option.isNone(stored)) return yield* beyondKept(from, deepest)
           const remote = yield* reader.header(n)
           if (remote.hash === stored.value) return { _tag: "Block", header: remote } satisfies RollbackTarget
+          deepest = { number: n, hash: stored.value }
         }
         return { _tag: "BeforeStart", startBlock: source.startBlock } satisfies RollbackTarget
       })
@@ -66,7 +108,14 @@ export const makeRollbacks = (progress: Progress) =>
     return {
       apply: ({ from, tip }: Extract<Step, { _tag: "Reorg" }>) =>
         Effect.gen(function* () {
-          const target: RollbackTarget = yield* findAncestor(from)
+          const found = yield* findAncestor(from)
+          if (found._tag === "Unconfirmed") {
+            const message =
+              `a reorg deeper than FINALITY_DEPTH below block ${from} was not confirmed (block ${found.block} read ` +
+              `again is the one indexed): answers from a node behind or on another fork, waited out`
+            return yield* Effect.logWarning(`indexer: ${message}`).pipe(Effect.andThen(progress.failed(message)))
+          }
+          const target: RollbackTarget = found
           yield* waitIfRepeated(tip, target)
           yield* Effect.logWarning(`indexer: reorg, rolling back from ${tip} to ${describeTarget(target)}`)
           const touched = yield* store.rollback(target)
@@ -75,6 +124,7 @@ export const makeRollbacks = (progress: Progress) =>
       /** A batch was committed: the next rollback is not a repeat. */
       committed: Effect.sync(() => {
         history = noRollback
+        unconfirmedInARow = 0
       })
     }
   })
