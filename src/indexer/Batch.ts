@@ -31,14 +31,17 @@ const allTopics = [...new Set([...staticTopics, ...childTopics])]
 export interface RangeLogs {
   readonly from: bigint
   readonly to: bigint
-  /** The last block read by ranges; the blocks after it (to `to`) were read by hash, into `recent`. */
-  readonly rangeTo: bigint
   readonly statics: ReadonlyArray<RawLog>
-  /** The child addresses whose logs `children` holds: a child discovered in the range itself is fetched later. */
+  /** The child addresses whose logs `children` holds: a child discovered in the range itself is added later. */
   readonly childAddresses: ReadonlySet<string>
   readonly children: ReadonlyArray<RawLog>
-  /** Every log of the blocks read by hash (the children discovered in the range are picked from them). */
-  readonly recent: ReadonlyArray<RawLog>
+  /**
+   * Logs read without an address list: every log of the blocks read by hash, and the children's topics over the
+   * ranges when they were asked for by topic. The logs of children discovered in the range are picked from these.
+   */
+  readonly unfiltered: ReadonlyArray<RawLog>
+  /** The last block whose logs of children discovered in the range must still be asked for by address. */
+  readonly lateTo: bigint
 }
 
 export interface BuiltBatch {
@@ -82,7 +85,11 @@ const childSources = (state: ProjectionState) => {
 /**
  * Fetches [from, to]: the static contracts' logs and the known children's, both requests at once. `recentHeaders`
  * are the range's last blocks, those within FINALITY_DEPTH of the head (the batch's unfinalized headers): their logs
- * are read block by block, by hash, so that a node that does not have them yet cannot answer them empty.
+ * are read block by block, by hash, so that a node that does not have them yet cannot answer them empty. Past
+ * INDEXER_CHILD_TOPIC_THRESHOLD children, the children's events are asked for by topic from any address and kept when
+ * a known child emitted them (as Ponder does for factory children): one request per range instead of one per chunk of
+ * INDEXER_ADDRESSES_PER_REQUEST addresses, so the calls do not grow with the launches (the answers hold other
+ * contracts' Transfers and pool events, which the range's density adapts to).
  */
 export const fetchRange = (
   contracts: IndexedContracts,
@@ -97,12 +104,15 @@ export const fetchRange = (
   const rangeTo = recentFrom - 1n < to ? recentFrom - 1n : to
   return Effect.gen(function* () {
     const reader = yield* ChainReader
-    const { rpcConcurrency } = yield* IndexerConfig
+    const { rpcConcurrency, childTopicThreshold } = yield* IndexerConfig
+    const byTopic = childAddresses.size > childTopicThreshold
     const statics = staticSources(contracts)
     const [rangeStatics, rangeChildren, recent] = yield* Effect.all(
       [
         reader.logs([...statics.keys()], staticTopics, from, rangeTo),
-        reader.logs([...childAddresses], childTopics, from, rangeTo),
+        byTopic
+          ? reader.logsByTopic(childTopics, from, rangeTo)
+          : reader.logs([...childAddresses], childTopics, from, rangeTo),
         Effect.map(
           Effect.forEach(recentHeaders, (h) => reader.blockLogs(h, allTopics), { concurrency: rpcConcurrency }),
           (perBlock) => perBlock.flat()
@@ -110,14 +120,15 @@ export const fetchRange = (
       ],
       { concurrency: Math.min(3, rpcConcurrency) }
     )
+    const known = (l: RawLog) => childAddresses.has(l.address)
     return {
       from,
       to,
-      rangeTo,
       statics: [...rangeStatics, ...recent.filter((l) => statics.has(l.address))],
       childAddresses,
-      children: [...rangeChildren, ...recent.filter((l) => childAddresses.has(l.address))],
-      recent
+      children: [...(byTopic ? rangeChildren.filter(known) : rangeChildren), ...recent.filter(known)],
+      unfiltered: byTopic ? [...rangeChildren, ...recent] : recent,
+      lateTo: byTopic ? from - 1n : rangeTo
     }
   })
 }
@@ -180,8 +191,8 @@ export const buildBatch = (
       discovered.length === 0
         ? []
         : [
-            ...(yield* reader.logs(discovered, childTopics, from, range.rangeTo)),
-            ...range.recent.filter((l) => isDiscovered.has(l.address))
+            ...(yield* reader.logs(discovered, childTopics, from, range.lateTo)),
+            ...range.unfiltered.filter((l) => isDiscovered.has(l.address))
           ]
     const childLogs = decodeLogs([...range.children, ...late], (a) => children.get(a))
     yield* fillTimestamps(childLogs)

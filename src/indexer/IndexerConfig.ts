@@ -22,6 +22,11 @@ export interface IndexerSettings {
   readonly pollIntervalMs: number
   /** Addresses per eth_getLogs filter (providers limit the list). */
   readonly addressesPerRequest: number
+  /**
+   * Past this many children (launched tokens and pools), their events are asked for by topic only, from any address,
+   * and kept when they come from a known child: a request per address chunk would grow with the launches.
+   */
+  readonly childTopicThreshold: number
   /** Concurrent RPC requests for headers and reads. */
   readonly rpcConcurrency: number
   /** Requests per second the indexer's RPC calls keep to (a hosted plan's limit); 0 = no limit. */
@@ -43,13 +48,14 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   targetLogsPerRequest: 10_000,
   pollIntervalMs: chainId === 31337 ? 200 : 2_000,
   addressesPerRequest: 500,
+  childTopicThreshold: 500,
   rpcConcurrency: 16,
   rpcRequestsPerSecond: 0,
   lockKey: 0x6669_7265 // "fire"
 })
 
 /**
- * `FINALITY_DEPTH`, `INDEXER_REORG_CONFIRM_MS`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`,
+ * `FINALITY_DEPTH`, `INDEXER_REORG_CONFIRM_MS`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`, `INDEXER_CHILD_TOPIC_THRESHOLD`,
  * `INDEXER_RPC_CONCURRENCY`, `INDEXER_RPC_RPS`.
  */
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
@@ -71,6 +77,7 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
     targetLogsPerRequest: positive("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),
     addressesPerRequest: int("INDEXER_ADDRESSES_PER_REQUEST", d.addressesPerRequest),
+    childTopicThreshold: int("INDEXER_CHILD_TOPIC_THRESHOLD", d.childTopicThreshold),
     rpcConcurrency: int("INDEXER_RPC_CONCURRENCY", d.rpcConcurrency),
     rpcRequestsPerSecond: int("INDEXER_RPC_RPS", d.rpcRequestsPerSecond),
     lockKey: int("INDEXER_LOCK_KEY", d.lockKey)

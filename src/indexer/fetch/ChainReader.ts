@@ -102,6 +102,12 @@ export class ChainReader extends Context.Service<
       from: bigint,
       to: bigint
     ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
+    /** Logs of the topic0s from any address over [from, to], sorted by (block, logIndex). */
+    readonly logsByTopic: (
+      topic0s: ReadonlyArray<Hex>,
+      from: bigint,
+      to: bigint
+    ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
     /**
      * View calls at `blockNumber` in one eth_call through Multicall3 (`aggregate3`, failures allowed): one result per
      * call, in order. Callers chunk large sets (Bootstrap.ts).
@@ -181,7 +187,8 @@ export class ChainReader extends Context.Service<
         rpcRetry(
           request<Array<RpcLog>>("eth_getLogs", [
             {
-              address: addresses,
+              // No address list: any emitter (the children by topic, see `logsByTopic`).
+              ...(addresses.length === 0 ? {} : { address: addresses }),
               topics: [topic0s],
               fromBlock: numberToHex(from),
               toBlock: numberToHex(to)
@@ -313,6 +320,11 @@ export class ChainReader extends Context.Service<
         )
       }
 
+      const byTopicOnly = (topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
+        from > to
+          ? Effect.succeed([] as ReadonlyArray<RawLog>)
+          : logsOfChunk(`${topic0s.join(",")}|any`, [], topic0s, from, to)
+
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
       const newHeads = yield* makeNewHeads(heads)
 
@@ -336,6 +348,7 @@ export class ChainReader extends Context.Service<
                 batchSize: 0
               }) as Promise<ReadonlyArray<ViewResult>>
           ),
+        logsByTopic: byTopicOnly,
         blockLogs,
         canonicalPoolConfig: (tokenIsToken0, blockNumber) =>
           read("eth_call", () =>
