@@ -28,7 +28,9 @@ export const contractNames = [
   // Test tokens with unusual metadata (tests of token handling; not deployed by the launchpad)
   "Bytes32MetadataToken",
   "NoDecimalsToken",
-  "FeeOnTransferToken"
+  "FeeOnTransferToken",
+  // Run only through eth_call with a state override (src/exchange-api/quotes/TransferCheck.ts)
+  "TransferProbe"
 ] as const
 export type ContractName = (typeof contractNames)[number]
 

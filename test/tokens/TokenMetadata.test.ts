@@ -5,6 +5,8 @@ import { type Address, encodeAbiParameters, parseEther, stringToHex } from "viem
 import {
   Bytes32MetadataTokenAbi,
   Bytes32MetadataTokenBytecode,
+  FeeOnTransferTokenAbi,
+  FeeOnTransferTokenBytecode,
   NoDecimalsTokenAbi,
   NoDecimalsTokenBytecode
 } from "../../contracts/generated/index.ts"
@@ -18,7 +20,8 @@ import { AnvilChain } from "../support/AnvilChain.ts"
  * Token metadata that is not the common case, on real anvil with the indexer and the exchange: a token whose
  * name()/symbol() return bytes32 (MKR style) and a token without decimals(), each in a pool with a launch token (so
  * the indexer follows it). The bytes32 text is decoded; the missing decimals are stored as unknown (never 18), the
- * token gets no prices and quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED.
+ * token gets no prices and quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED. A fee-on-transfer token is refused
+ * (FEE_ON_TRANSFER_UNSUPPORTED) whether it is the input, the output or in the middle of the route.
  */
 describe("decodeTokenText", () => {
   it("decodes an ABI string, a bytes32 (trailing zeros trimmed, UTF-8), and refuses garbage", () => {
@@ -100,6 +103,51 @@ layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "180 seconds", excludeTestS
           assert.strictEqual(refused.body.code, "TOKEN_DECIMALS_FETCH_FAILED", JSON.stringify(refused.body))
         }
       })
+    )
+
+    it.effect(
+      "a fee-on-transfer token is detected by a simulated transfer and refused: FEE_ON_TRANSFER_UNSUPPORTED",
+      () =>
+        Effect.gen(function* () {
+          const chain = yield* AnvilChain
+          const account = chain.accounts[8]!
+          const c = chain.deployments.contracts
+          const launch = chain.deployments.launches.find((l) => l.canonical && !l.graduated)!
+          // 2 % burned on every transfer.
+          const fot = yield* Effect.promise(() =>
+            chain.sender.deploy(account, { abi: FeeOnTransferTokenAbi, bytecode: FeeOnTransferTokenBytecode }, [
+              "Taxed",
+              "TAX",
+              200n,
+              parseEther("1000000000000"),
+              account.address
+            ])
+          )
+          yield* buyWithWeth(account, launch.token, launch.fee, parseEther("2"))
+          yield* createPool(
+            account,
+            fot as Address,
+            launch.token,
+            (yield* balanceOf(launch.token, account.address)) / 2n
+          )
+          yield* indexedHead
+          const quote = (tokenIn: string, tokenOut: string) =>
+            exchange(
+              `/api/v1/quote?${query({ chainId, tokenInAddress: tokenIn, tokenOutAddress: tokenOut, amount: "1000000000000", recipient: account.address })}`
+            )
+          // The same pool shape with a plain token routes (launch token <-> WETH <-> stablecoin still quote).
+          assert.strictEqual((yield* quote(c.weth9, launch.token)).status, 200)
+          for (const [a, b] of [
+            [launch.token, fot],
+            [fot, launch.token],
+            [fot, c.weth9]
+          ] as const) {
+            const refused = yield* quote(a, b)
+            assert.strictEqual(refused.status, 400, JSON.stringify(refused.body))
+            assert.strictEqual(refused.body.code, "FEE_ON_TRANSFER_UNSUPPORTED")
+            assert.deepStrictEqual(refused.body.details.tokens, [{ address: fot.toLowerCase(), feeBps: 200 }])
+          }
+        })
     )
   }
 )

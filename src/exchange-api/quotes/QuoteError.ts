@@ -16,7 +16,9 @@ export const QUOTE_ERROR_STATUS = {
   CHAIN_NOT_SUPPORTED: 400,
   RPC_ERROR: 500,
   QUOTE_TIMEOUT: 500,
-  ROUTE_BUILD_FAILED: 500
+  ROUTE_BUILD_FAILED: 500,
+  /** Not in the spec: a token on the route takes a fee on transfer (src/exchange-api/quotes/TransferCheck.ts). */
+  FEE_ON_TRANSFER_UNSUPPORTED: 400
 } as const
 
 export type QuoteErrorReason = keyof typeof QUOTE_ERROR_STATUS

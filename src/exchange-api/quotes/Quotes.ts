@@ -12,6 +12,7 @@ import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { TokenRegistry } from "./TokenRegistry.ts"
+import { TransferCheck } from "./TransferCheck.ts"
 
 /** A 400 outside the QuoteErrorReason list (allowlist, router options), with a stable code. */
 export class QuoteRejected extends Data.TaggedError("QuoteRejected")<{
@@ -78,6 +79,7 @@ export class Quotes extends Context.Service<
       const chain = yield* Chain
       const finder = yield* RouteFinder
       const registry = yield* TokenRegistry
+      const transfers = yield* TransferCheck
       const allowlist = yield* Allowlist
       const loader = yield* PoolSnapshotLoader
       const settings = yield* quoteSettings
@@ -202,6 +204,7 @@ export class Quotes extends Context.Service<
             minimum: settings.minAmount.toString()
           })
         }
+        yield* transfers.check([...new Set(result.routes.flatMap((r) => r.path))])
         const tokens = new Map<string, QuoteToken>([
           [tokenIn.address, tokenIn],
           [tokenOut.address, tokenOut]

@@ -23,7 +23,9 @@ const common =
   "Malformed chain ids, token addresses and amounts answer their reason (CHAIN_NOT_SUPPORTED, INVALID_TOKEN_ADDRESS, " +
   "INVALID_AMOUNT) rather than a generic INVALID_QUERY. AMOUNT_TOO_SMALL: below QUOTE_MIN_AMOUNT base units " +
   "(default 1000) or an exactIn amount that buys nothing. TOKEN_NOT_FOUND: no contract code at the address; " +
-  "TOKEN_DECIMALS_FETCH_FAILED: a contract whose `decimals()` cannot be read. 401 `Invalid API key` without a valid " +
+  "TOKEN_DECIMALS_FETCH_FAILED: a contract whose `decimals()` cannot be read. 400 FEE_ON_TRANSFER_UNSUPPORTED: a " +
+  "token on the route takes a fee on transfer (a simulated transfer delivers less than it takes; details.tokens " +
+  "lists each with its feeBps): such tokens are refused, not quoted. 401 `Invalid API key` without a valid " +
   "partner key (header `x-api-key`; QUOTE_API_KEY_HEADER renames it); 429 over the key's rate limit. Pool state comes " +
   "from the indexer (block in `blockNumber`): quote right before sending."
 

@@ -8,6 +8,7 @@ import { Quotes } from "./Quotes.ts"
 import { QuotesHttp } from "./QuotesHttp.ts"
 import { RouteFinder } from "./RouteFinder.ts"
 import { TokenRegistry } from "./TokenRegistry.ts"
+import { TransferCheck } from "./TransferCheck.ts"
 
 /**
  * The quote routes with their services: the RouteFinder (Piscina or inline, from QUOTE_WORKERS) kept current by
@@ -15,7 +16,7 @@ import { TokenRegistry } from "./TokenRegistry.ts"
  * Chain, IndexerEvents and the RateLimiter from the process.
  */
 const engine = Layer.mergeAll(Quotes.layer, PoolSyncLive).pipe(
-  Layer.provide(TokenRegistry.layer),
+  Layer.provide(Layer.mergeAll(TokenRegistry.layer, TransferCheck.layer)),
   Layer.provide(PoolSnapshotLoader.layer),
   Layer.provideMerge(RouteFinder.layer),
   Layer.provideMerge(Allowlist.layer),
