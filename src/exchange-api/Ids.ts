@@ -80,5 +80,6 @@ export const CursorPage = Schema.Struct({
 /** Raw on-chain integers (uint256/int256) travel as decimal strings. */
 export const RawAmount = Schema.String.annotate({ description: "Raw integer in base units, as a decimal string" })
 export const Usd = Schema.NullOr(Schema.Number).annotate({
-  description: "US dollars (via the stablecoin/WETH pool); null when the token has no price path"
+  description:
+    "US dollars from the market (stablecoins at their peg, WETH through its deepest stable pool, other tokens through their deepest pool with a base token); null when the token has no price path"
 })

@@ -1,10 +1,22 @@
 import { Effect, Option } from "effect"
 import type { Address } from "viem"
-import { ChainReader } from "../fetch/ChainReader.ts"
+import { ChainReader, type TokenMetadata } from "../fetch/ChainReader.ts"
+import { IndexerEvents } from "../IndexerEvents.ts"
+import { decimalsOf, finiteOrNull, human, poolUsdPrices } from "../project/Prices.ts"
+import { addPool } from "../project/State.ts"
+import type { SnapshotValue } from "../store/Snapshots.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
-import { baseTokensOf, IndexerSource } from "../IndexerSource.ts"
+import { baseTokensOf, IndexerSource, stablecoinsOf } from "../IndexerSource.ts"
 import { Store } from "../store/Store.ts"
-import { emptyStats, poolsAmong, type ReadContext, type ReadStats, readPools, readTokenMetadata } from "./PoolReads.ts"
+import {
+  emptyStats,
+  type PoolSnapshot,
+  poolsAmong,
+  type ReadContext,
+  type ReadStats,
+  readPools,
+  readTokenMetadata
+} from "./PoolReads.ts"
 
 /** Multicall3's address on nearly every EVM chain (deployed with a presigned transaction). */
 export const CANONICAL_MULTICALL3: Address = "0xcA11bde05977b3631167028862bE2a173976CA11"
@@ -18,6 +30,35 @@ export interface BootstrapResult {
   readonly stats: ReadStats
   readonly ms: number
 }
+
+/**
+ * What each snapshot is worth at its block: its tokens' USD prices from the market the snapshots make (with what the
+ * index already holds), and its TVL, as the projection computes them for a swap (project/Prices.ts).
+ */
+const valuesAt = (snapshots: ReadonlyArray<PoolSnapshot>, metadata: ReadonlyMap<string, TokenMetadata>) =>
+  Effect.gen(function* () {
+    const source = yield* IndexerSource
+    const store = yield* Store
+    const state = yield* store.loadState(
+      source.contracts.weth.toLowerCase(),
+      stablecoinsOf(source),
+      baseTokensOf(source)
+    )
+    for (const [token, m] of metadata) state.tokens.set(token, { decimals: m.decimals, isLaunch: false })
+    for (const p of snapshots) addPool(state, { ...p, sqrtPriceX96: p.sqrtPriceX96 })
+    return new Map<string, SnapshotValue>(
+      snapshots.map((p) => {
+        const pool = state.pools.get(p.address)!
+        const [usd0, usd1] = poolUsdPrices(state, pool)
+        const tvlUsd =
+          usd0 === null || usd1 === null
+            ? null
+            : human(p.reserve0, decimalsOf(state, p.token0)) * usd0 +
+              human(p.reserve1, decimalsOf(state, p.token1)) * usd1
+        return [p.address, { usd0, usd1, tvlUsd: finiteOrNull(tvlUsd) }]
+      })
+    )
+  })
 
 /**
  * Pools tracked from the start (IndexerScope.ts: by address, or every pool among the base tokens) that the index does
@@ -69,7 +110,18 @@ export const bootstrapPools = Effect.gen(function* () {
     tokens.filter((t) => !knownTokens.has(t))
   )
   const header = yield* reader.header(blockNumber)
-  yield* store.bootstrap(header, snapshots, metadata)
+  const values = yield* valuesAt(snapshots, metadata)
+  yield* store.bootstrap(header, snapshots, metadata, values)
+  // Search, the quote engine and the caches learn the pools as from a committed batch.
+  yield* (yield* IndexerEvents).publish({
+    kind: "batch",
+    chainId: source.chainId,
+    fromBlock: blockNumber,
+    toBlock: blockNumber,
+    pools: snapshots.map((p) => p.address),
+    tokens,
+    launches: []
+  })
   const result: BootstrapResult = {
     blockNumber,
     pools: snapshots.length,

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { type BuiltBatch, buildBatch, fetchRange } from "../Batch.ts"
 import { ChainReader } from "../fetch/ChainReader.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
-import { baseTokensOf, IndexerSource } from "../IndexerSource.ts"
+import { baseTokensOf, IndexerSource, stablecoinsOf } from "../IndexerSource.ts"
 import type { ProjectionState } from "../project/State.ts"
 import { type Checkpoint, type CommitInput, Store } from "../store/Store.ts"
 import {
@@ -24,9 +24,7 @@ const makeProjection = Effect.gen(function* () {
   const store = yield* Store
   const source = yield* IndexerSource
   const weth = source.contracts.weth.toLowerCase()
-  const stablecoin = source.contracts.stablecoin?.toLowerCase()
-  const base = baseTokensOf(source)
-  const load = store.loadState(weth, stablecoin, base)
+  const load = store.loadState(weth, stablecoinsOf(source), baseTokensOf(source))
   const projection: { state: ProjectionState; readonly reload: Effect.Effect<void, Effect.Error<typeof load>> } = {
     state: yield* load,
     reload: Effect.map(load, (state) => {

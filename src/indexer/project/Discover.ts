@@ -124,7 +124,11 @@ export const discover = (
   ) => {
     if (state.pools.has(address)) return
     const launchToken = newLaunchPools.has(address) ? (newLaunchPools.get(address)!.args.token as string) : undefined
-    addPool(state, { address, token0, token1, fee, sqrtPriceX96: null, reserve0: 0n, reserve1: 0n }, launchToken)
+    addPool(
+      state,
+      { address, token0, token1, fee, sqrtPriceX96: null, reserve0: 0n, reserve1: 0n, tick: null, liquidity: 0n },
+      launchToken
+    )
     batch.pools.push({ ...metaOf(chainId, d, timestamps), address, token0, token1, fee, tick_spacing: tickSpacing })
     batch.touchedPools.add(address)
     for (const token of [token0, token1]) {

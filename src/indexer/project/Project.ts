@@ -8,6 +8,10 @@ import type { PoolInfo, ProjectionState } from "./State.ts"
 
 const abs = (x: bigint) => (x < 0n ? -x : x)
 
+/** Whether a position's range holds the pool's current tick (its liquidity is then in range, as in UniswapV3Pool). */
+const inRange = (pool: PoolInfo, tickLower: number, tickUpper: number) =>
+  pool.tick !== null && tickLower <= pool.tick && pool.tick < tickUpper
+
 /** The pool's reserves in USD at its current prices; null when either token has no USD path. */
 const tvlOf = (
   state: ProjectionState,
@@ -85,6 +89,7 @@ export const project = (
         const pool = state.pools.get(d.log.address)
         if (pool === undefined) break
         pool.sqrtPriceX96 = a.sqrtPriceX96
+        pool.tick = a.tick
         ev.pool_initializations.push({ ...m(), pool: pool.address, sqrt_price_x96: a.sqrtPriceX96, tick: a.tick })
         batch.touchedPools.add(pool.address)
         break
@@ -93,6 +98,8 @@ export const project = (
         const pool = state.pools.get(d.log.address)
         if (pool === undefined) break
         pool.sqrtPriceX96 = a.sqrtPriceX96
+        pool.tick = a.tick
+        pool.liquidity = a.liquidity
         pool.reserve0 += a.amount0
         pool.reserve1 += a.amount1
         const [usd0, usd1] = poolUsdPrices(state, pool)
@@ -128,6 +135,7 @@ export const project = (
         if (pool === undefined) break
         pool.reserve0 += a.amount0
         pool.reserve1 += a.amount1
+        if (inRange(pool, a.tickLower, a.tickUpper)) pool.liquidity += a.amount
         ev.mints.push({
           ...m(),
           pool: pool.address,
@@ -150,6 +158,7 @@ export const project = (
         // The burned amounts stay in the pool (owed to the position) until a Collect takes them out.
         const pool = state.pools.get(d.log.address)
         if (pool === undefined) break
+        if (inRange(pool, a.tickLower, a.tickUpper)) pool.liquidity -= a.amount
         ev.burns.push({
           ...m(),
           pool: pool.address,

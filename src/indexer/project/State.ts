@@ -18,6 +18,9 @@ export interface PoolInfo {
   sqrtPriceX96: bigint | null
   reserve0: bigint
   reserve1: bigint
+  /** slot0's tick (null before Initialize) and the in-range liquidity: how deep the pool is at its price (Prices.ts). */
+  tick: number | null
+  liquidity: bigint
 }
 
 /** The registry's launch configuration (token-as-token0 view), as FireRegistry.LaunchConfigUpdated carries it. */
@@ -37,17 +40,23 @@ export const poolConfigOf = (c: LaunchConfig, tokenIsToken0: boolean) =>
 
 export interface ProjectionState {
   readonly weth: string
-  readonly stablecoin: string | undefined
+  /** The USD anchors: stablecoin → peg (USD per token). */
+  readonly stablecoins: ReadonlyMap<string, number>
   readonly baseTokens: ReadonlySet<string>
   readonly tokens: Map<string, TokenInfo>
   readonly pools: Map<string, PoolInfo>
   /** NFT id → pool, for position-manager events of indexed pools. */
   readonly positions: Map<string, string>
   /**
-   * The pool each token is priced through: a launched token through its launch pool, WETH through the first
-   * stablecoin/WETH pool. Chosen once, when the pool is registered, so that prices do not depend on batch limits.
+   * A launched token's launch pool: what prices it while no pool of it has liquidity at its price (a fresh launch's
+   * single-sided position starts out of range).
    */
   readonly refPool: Map<string, string>
+  /**
+   * Per token, its pools whose other token is a base token: the candidates that price it (Prices.ts). Only those: WETH
+   * has a pool with every launch, and is priced through its pools with stablecoins.
+   */
+  readonly pricingPools: Map<string, Array<string>>
   /**
    * The registry's current launch configuration, followed from its LaunchConfigUpdated events (the registry emits one
    * in its constructor). Null when the registry predates the start block: then the canonical check reads it by RPC.
@@ -57,28 +66,32 @@ export interface ProjectionState {
 
 export const emptyState = (
   weth: string,
-  stablecoin: string | undefined,
+  stablecoins: ReadonlyMap<string, number>,
   baseTokens: ReadonlyArray<string>
 ): ProjectionState => ({
   weth,
-  stablecoin,
-  baseTokens: new Set(baseTokens),
+  stablecoins,
+  baseTokens: new Set([...baseTokens, ...stablecoins.keys()]),
   tokens: new Map(),
   pools: new Map(),
   positions: new Map(),
   refPool: new Map(),
+  pricingPools: new Map(),
   launchConfig: null
 })
 
-/** The reference pool of WETH is a pool of exactly {stablecoin, WETH}. */
-export const isUsdPool = (state: ProjectionState, token0: string, token1: string) =>
-  state.stablecoin !== undefined &&
-  ((token0 === state.stablecoin && token1 === state.weth) || (token1 === state.stablecoin && token0 === state.weth))
-
-/** Registers a pool (and the reference-pool choice it implies) in the state. */
+/** Registers a pool (as a pricing candidate of each token the other of which is a base token) in the state. */
 export const addPool = (state: ProjectionState, pool: PoolInfo, launchToken?: string) => {
-  if (!state.pools.has(pool.address)) state.pools.set(pool.address, pool)
+  if (state.pools.has(pool.address)) return
+  state.pools.set(pool.address, pool)
   if (launchToken !== undefined && !state.refPool.has(launchToken)) state.refPool.set(launchToken, pool.address)
-  if (isUsdPool(state, pool.token0, pool.token1) && !state.refPool.has(state.weth))
-    state.refPool.set(state.weth, pool.address)
+  for (const [token, other] of [
+    [pool.token0, pool.token1],
+    [pool.token1, pool.token0]
+  ] as const) {
+    if (!state.baseTokens.has(other)) continue
+    const list = state.pricingPools.get(token)
+    if (list === undefined) state.pricingPools.set(token, [pool.address])
+    else list.push(pool.address)
+  }
 }

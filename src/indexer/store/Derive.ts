@@ -96,8 +96,13 @@ export const refreshTokenSummaries = (sql: SqlClient.SqlClient, chainId: number,
         price_usd = (
           SELECT CASE WHEN p.token0 = t.address THEN s.token0_price_usd ELSE s.token1_price_usd END
           FROM pools p CROSS JOIN LATERAL (
-            SELECT block_number, log_index, token0_price_usd, token1_price_usd FROM swaps s
-            WHERE s.chain_id = p.chain_id AND s.pool = p.address ORDER BY block_number DESC, log_index DESC LIMIT 1
+            SELECT * FROM (
+              (SELECT block_number, log_index, token0_price_usd, token1_price_usd FROM swaps s
+               WHERE s.chain_id = p.chain_id AND s.pool = p.address ORDER BY block_number DESC, log_index DESC LIMIT 1)
+              UNION ALL
+              (SELECT block_number, log_index, token0_price_usd, token1_price_usd FROM pool_snapshots s
+               WHERE s.chain_id = p.chain_id AND s.pool = p.address)
+            ) latest ORDER BY block_number DESC, log_index DESC LIMIT 1
           ) s
           WHERE p.chain_id = t.chain_id AND (p.token0 = t.address OR p.token1 = t.address)
           ORDER BY s.block_number DESC, s.log_index DESC LIMIT 1)
@@ -265,7 +270,7 @@ export const refreshPoolSummaries = (sql: SqlClient.SqlClient, chainId: number, 
                               WHERE t.chain_id = ps.chain_id AND t.pool = ps.pool AND t.tick <= ps.tick), 0),
         price = CASE WHEN ps.sqrt_price_x96 IS NULL THEN NULL
                 ELSE power(ps.sqrt_price_x96::float8 / (2::float8 ^ 96), 2) * power(10::float8, t0.decimals - t1.decimals) END,
-        tvl_usd = (SELECT tvl_usd FROM (${["swaps", "mints", "burns", "collects"]
+        tvl_usd = (SELECT tvl_usd FROM (${["swaps", "mints", "burns", "collects", "pool_snapshots"]
           .map(
             (e) => `
                      (SELECT block_number, log_index, tvl_usd FROM ${e} e WHERE e.chain_id = ps.chain_id AND e.pool = ps.pool

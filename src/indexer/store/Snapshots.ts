@@ -6,6 +6,13 @@ import type { Row } from "../project/Rows.ts"
 import { bulkInsert } from "./Bulk.ts"
 import { derivePools, refreshPoolSummaries, refreshTokenSummaries } from "./Derive.ts"
 
+/** A snapshot's tokens' USD prices and TVL at its block (null without a USD path). */
+export interface SnapshotValue {
+  readonly usd0: number | null
+  readonly usd1: number | null
+  readonly tvlUsd: number | null
+}
+
 /** The snapshot is the state at the end of its block: after every log of that block. */
 export const SNAPSHOT_LOG_INDEX = 2_147_483_647
 const NO_TRANSACTION = `0x${"0".repeat(64)}`
@@ -21,7 +28,8 @@ export const insertSnapshots = (
   chainId: number,
   block: BlockHeader,
   snapshots: ReadonlyArray<PoolSnapshot>,
-  tokens: ReadonlyArray<Row>
+  tokens: ReadonlyArray<Row>,
+  values: ReadonlyMap<string, SnapshotValue>
 ) =>
   Effect.gen(function* () {
     const meta = {
@@ -54,7 +62,10 @@ export const insertSnapshots = (
         tick: p.tick,
         liquidity: p.liquidity,
         reserve0: p.reserve0,
-        reserve1: p.reserve1
+        reserve1: p.reserve1,
+        token0_price_usd: values.get(p.address)?.usd0 ?? null,
+        token1_price_usd: values.get(p.address)?.usd1 ?? null,
+        tvl_usd: values.get(p.address)?.tvlUsd ?? null
       }))
     )
     yield* bulkInsert(

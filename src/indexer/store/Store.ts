@@ -13,7 +13,7 @@ import {
   refreshTokenSummaries
 } from "./Derive.ts"
 import { upsertFolded } from "./Folded.ts"
-import { insertSnapshots } from "./Snapshots.ts"
+import { insertSnapshots, type SnapshotValue } from "./Snapshots.ts"
 import type { PoolSnapshot } from "../bootstrap/PoolReads.ts"
 
 export interface Checkpoint {
@@ -91,7 +91,7 @@ export class Store extends Context.Service<
     readonly storedHash: (blockNumber: bigint) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
     readonly loadState: (
       weth: string,
-      stablecoin: string | undefined,
+      stablecoins: ReadonlyMap<string, number>,
       base: ReadonlyArray<string>
     ) => Effect.Effect<ProjectionState, SqlError.SqlError>
     readonly ensureTokens: (tokens: ReadonlyMap<string, TokenMetadata>) => Effect.Effect<void, SqlError.SqlError>
@@ -105,7 +105,8 @@ export class Store extends Context.Service<
     readonly bootstrap: (
       block: BlockHeader,
       snapshots: ReadonlyArray<PoolSnapshot>,
-      tokenMetadata: ReadonlyMap<string, TokenMetadata>
+      tokenMetadata: ReadonlyMap<string, TokenMetadata>,
+      values: ReadonlyMap<string, SnapshotValue>
     ) => Effect.Effect<void, WriteError>
     readonly rollback: (target: RollbackTarget) => Effect.Effect<Touched, WriteError>
     /**
@@ -171,9 +172,9 @@ const make = (chainId: number) =>
         first_block: firstBlock(address)
       }))
 
-    const loadState = (weth: string, stablecoin: string | undefined, base: ReadonlyArray<string>) =>
+    const loadState = (weth: string, stablecoins: ReadonlyMap<string, number>, base: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const state = emptyState(weth, stablecoin, base)
+        const state = emptyState(weth, stablecoins, base)
         const tokens = rowsOf<{ address: string; decimals: number; isLaunch: boolean }>(
           yield* sql`SELECT address, decimals, is_launch FROM tokens WHERE chain_id = ${chainId}`
         )
@@ -191,9 +192,11 @@ const make = (chainId: number) =>
           sqrtPriceX96: string | null
           reserve0: string | null
           reserve1: string | null
+          tick: number | null
+          liquidity: string | null
         }>(
           yield* sql`
-        SELECT p.address, p.token0, p.token1, p.fee, s.sqrt_price_x96, s.reserve0, s.reserve1
+        SELECT p.address, p.token0, p.token1, p.fee, s.sqrt_price_x96, s.reserve0, s.reserve1, s.tick, s.liquidity
         FROM pools p LEFT JOIN pool_states s ON s.chain_id = p.chain_id AND s.pool = p.address
         WHERE p.chain_id = ${chainId} ORDER BY p.block_number, p.log_index`
         )
@@ -207,7 +210,9 @@ const make = (chainId: number) =>
               fee: p.fee,
               sqrtPriceX96: p.sqrtPriceX96 === null ? null : BigInt(p.sqrtPriceX96),
               reserve0: BigInt(p.reserve0 ?? 0),
-              reserve1: BigInt(p.reserve1 ?? 0)
+              reserve1: BigInt(p.reserve1 ?? 0),
+              tick: p.tick,
+              liquidity: BigInt(p.liquidity ?? 0)
             },
             launchOfPool.get(p.address)
           )
@@ -434,7 +439,7 @@ const make = (chainId: number) =>
                 addresses
               ])
               .pipe(Effect.map((rs) => new Set((rs as ReadonlyArray<{ address: string }>).map((r) => r.address)))),
-      bootstrap: (block, snapshots, tokenMetadata) =>
+      bootstrap: (block, snapshots, tokenMetadata, values) =>
         sql.withTransaction(
           fence.pipe(
             Effect.andThen(
@@ -447,7 +452,8 @@ const make = (chainId: number) =>
                   tokenMetadata,
                   () => block.number,
                   () => false
-                )
+                ),
+                values
               )
             )
           )
