@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import type { Address } from "viem"
 import { ChainReader, type TokenMetadata } from "../fetch/ChainReader.ts"
 import { IndexerEvents } from "../IndexerEvents.ts"
-import { decimalsOf, finiteOrNull, human, poolUsdPrices } from "../project/Prices.ts"
+import { poolTvlUsd, poolUsdPrices } from "../project/Prices.ts"
 import { addPool } from "../project/State.ts"
 import type { SnapshotValue } from "../store/Snapshots.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
@@ -49,13 +49,8 @@ const valuesAt = (snapshots: ReadonlyArray<PoolSnapshot>, metadata: ReadonlyMap<
     return new Map<string, SnapshotValue>(
       snapshots.map((p) => {
         const pool = state.pools.get(p.address)!
-        const [usd0, usd1] = poolUsdPrices(state, pool)
-        const tvlUsd =
-          usd0 === null || usd1 === null
-            ? null
-            : human(p.reserve0, decimalsOf(state, p.token0)) * usd0 +
-              human(p.reserve1, decimalsOf(state, p.token1)) * usd1
-        return [p.address, { usd0, usd1, tvlUsd: finiteOrNull(tvlUsd) }]
+        const usd = poolUsdPrices(state, pool)
+        return [p.address, { usd0: usd[0], usd1: usd[1], tvlUsd: poolTvlUsd(state, pool, usd) }]
       })
     )
   })

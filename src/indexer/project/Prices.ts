@@ -27,9 +27,11 @@ export const poolPrice = (state: ProjectionState, pool: PoolInfo): number | null
  * one unit, sqrt(token · USD). A pool at a wild price with little liquidity (a dust pool) stays shallow whatever its
  * price: it cannot win over a deep pool, so it cannot move the price.
  */
-export const depthOf = (state: ProjectionState, pool: PoolInfo, otherUsd: number): number =>
-  (Number(pool.liquidity) / 10 ** ((decimalsOf(state, pool.token0) + decimalsOf(state, pool.token1)) / 2)) *
-  Math.sqrt(otherUsd)
+export const depthOf = (state: ProjectionState, pool: PoolInfo, otherUsd: number): number => {
+  const d0 = decimalsOf(state, pool.token0)
+  const d1 = decimalsOf(state, pool.token1)
+  return d0 === null || d1 === null ? 0 : (Number(pool.liquidity) / 10 ** ((d0 + d1) / 2)) * Math.sqrt(otherUsd)
+}
 
 /**
  * The USD price of `token` through the deepest of its pricing pools (State.ts `pricingPools`) whose other token
@@ -104,3 +106,14 @@ export const poolUsdPrices = (state: ProjectionState, pool: PoolInfo): readonly 
 /** An amount in whole tokens; null when the token's decimals are unknown. */
 export const human = (amount: bigint, decimals: number | null): number | null =>
   decimals === null ? null : Number(amount) / 10 ** decimals
+
+/** A pool's reserves in USD at the given prices of its tokens; null when either has no USD price or no decimals. */
+export const poolTvlUsd = (
+  state: ProjectionState,
+  pool: PoolInfo,
+  [usd0, usd1]: readonly [number | null, number | null]
+): number | null => {
+  const h0 = human(pool.reserve0, decimalsOf(state, pool.token0))
+  const h1 = human(pool.reserve1, decimalsOf(state, pool.token1))
+  return usd0 === null || usd1 === null || h0 === null || h1 === null ? null : finiteOrNull(h0 * usd0 + h1 * usd1)
+}
