@@ -9,6 +9,7 @@
  * (scripts/bench/quote-compare.ts); on set A, QuoterV2 `eth_call` latency per route and whether the
  * routers' route quotes equal QuoterV2's to the wei. Then `GET /api/v1/quote` throughput of the built app at
  * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it),
+ * Before it, calldata encoding in process, viem against the SDKs (scripts/bench/quote-calldata.ts). HTTP:
  * BENCH_HTTP_ROUNDS (3) rounds alternating with a second app that encodes calldata through the Uniswap SDKs
  * (QUOTE_CALLDATA_ENCODER=sdk, the path before issue 26; BENCH_HTTP_BASELINE=0 leaves it out).
  * Env: BENCH_LAUNCHES (20), BENCH_POOLS (1500), BENCH_REQUESTS (200 per set), BENCH_ALPHA_REQUESTS (100 per set:
@@ -20,6 +21,7 @@ import { routingConfigFor } from "../src/exchange-api/quotes/QuoteChains.ts"
 import { GENERATED_USDC, GENERATED_WETH, generateUniverse } from "../workers/routing/testing/generatePools.ts"
 import type { Address, PoolSnapshot, QuoteRequest, RoutingConfig } from "../workers/routing/types.ts"
 import { type AlphaResult, type AlphaRun, ensureAlphaInstalled, runAlphaRouter } from "./bench/alpharouter.ts"
+import { benchCalldataEncoding } from "./bench/quote-calldata.ts"
 import { compareWithAlpha } from "./bench/quote-compare.ts"
 import { summary, type TimedOutcome, timeQuotes } from "./bench/quote-engine.ts"
 import { buildDevnetPools } from "./bench/quote-devnet.ts"
@@ -201,6 +203,8 @@ try {
 } finally {
   await dev.devnet.anvil.stop()
 }
+log(`--- calldata encoding in process (best of 3 alternating rounds), load average ${loadAverage()}`)
+for (const line of benchCalldataEncoding()) log(`  ${line}`)
 if (HTTP) {
   log(`--- HTTP GET /api/v1/quote, autocannon -c ${CONNECTIONS} -d ${SECONDS}, load average ${loadAverage()}`)
   const http = await benchQuoteHttp(log, {
@@ -221,9 +225,15 @@ if (HTTP) {
       if (m === undefined) continue
       log(`  ${name}, median of ${list.length} rounds (${list.map((r) => r.rps.toFixed(0)).join(", ")} quotes/s):`)
       log(
-        `    ${m.rps.toFixed(0)} quotes/s over ${m.paths} distinct requests; latency p50 ${m.p50} ms, p99 ${m.p99} ms; non-2xx ${m.non2xx}, errors ${m.errors}`
+        `    ${m.rps.toFixed(0)} quotes/s over ${m.paths} distinct requests; latency p50 ${m.p50} ms, p99 ${m.p99} ms; non-2xx ${m.non2xx}, errors ${m.errors} (by status: ${m.statuses})`
       )
     }
+    const failed = [...http.viem, ...http.sdk].reduce((n, r) => n + r.non2xx + r.errors, 0)
+    // Answers that are errors (a 429 of a limit, a 500 QUOTE_TIMEOUT under load) are not quotes: say so with the figures.
+    if (failed > 0)
+      log(
+        `  NOTE: ${failed} non-2xx answers or errors over the rounds: those requests were not quotes (see the statuses)`
+      )
     const [v, b] = [median(http.viem), median(http.sdk)]
     if (v !== undefined && b !== undefined) log(`  ratio viem/sdk quotes/s: ${(v.rps / b.rps).toFixed(2)}`)
   }

@@ -18,6 +18,8 @@ export interface HttpFigures {
   readonly p99: number
   readonly errors: number
   readonly non2xx: number
+  /** Answers by HTTP status, e.g. `200: 2710, 500: 24`. */
+  readonly statuses: string
 }
 
 const RECIPIENT = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
@@ -105,7 +107,10 @@ const load = async (base: string, paths: ReadonlyArray<string>, connections: num
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
-    non2xx: r.non2xx
+    non2xx: r.non2xx,
+    statuses: Object.entries(r.statusCodeStats ?? {})
+      .map(([code, stat]) => `${code}: ${stat.count}`)
+      .join(", ")
   }
 }
 
