@@ -42,15 +42,16 @@ layer(Layer.merge(TestDatabase, Layer.effect(SeededDevnet, scopedSeededDevnet)),
           const status = yield* IndexerStatus
           yield* status.awaitBlock(yield* headOf(d), "60 seconds")
           const waitedOut = yield* firstStatus((s) => s.lastError?.includes("was not confirmed") === true)
-          // Every header answer is another fork's for 1.5 s: the indexed tip and every kept hash below it differ.
-          proxy.faults.forkedHeadersUntil = Date.now() + 1_500
+          // Every header answer is another fork's for 3 s: the indexed tip and every kept hash below it differ. The walk
+          // back (a few headers) ends well within it on a loaded machine, the second read (8 s later) well after it.
+          proxy.faults.forkedHeadersUntil = Date.now() + 3_000
           const seen = yield* Fiber.join(waitedOut).pipe(Effect.timeout("30 seconds"))
           yield* Effect.promise(() => branch(d, seeded, 3, 21))
           const newHead = yield* headOf(d)
           return { seen, status: yield* status.awaitBlock(newHead, "60 seconds"), dump: yield* dumpTables, newHead }
         }).pipe(
           Effect.provide(
-            indexerLayer(d, { finalityDepth: 2, reorgConfirmMs: 3_000 }, { client }).pipe(
+            indexerLayer(d, { finalityDepth: 2, reorgConfirmMs: 8_000 }, { client }).pipe(
               Layer.provideMerge(Layer.fresh(TestDatabase))
             )
           )
