@@ -83,6 +83,9 @@ layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "180 seconds", excludeTestS
         const side = nodecPool.token0.address === nodec.toLowerCase() ? nodecPool.token0 : nodecPool.token1
         assert.isNull(side.decimals)
         assert.isNull(side.priceUsd ?? null)
+        const ticks = (yield* exchange(`/api/v1/pools/${nodecPool.poolId}/ticks`)).body
+        assert.isAtLeast(ticks.ticks.length, 2, JSON.stringify(ticks))
+        for (const t of ticks.ticks) assert.isNull(t.price0, "no price at a tick without the token's scale")
         const mkrPool = pools.find((p) => [p.token0.address, p.token1.address].includes(mkr.toLowerCase()))
         const mkrSide = mkrPool.token0.address === mkr.toLowerCase() ? mkrPool.token0 : mkrPool.token1
         assert.strictEqual(mkrSide.symbol, "MKR")

@@ -161,8 +161,9 @@ export const PoolTicks = Schema.Struct({
       }),
       liquidityGross: RawAmount,
       liquidityActive: RawAmount.annotate({ description: "Liquidity active in [tick, next initialized tick)" }),
-      price0: Schema.Number.annotate({
-        description: "1.0001^tick adjusted for decimals: token1 per token0 at this tick"
+      price0: Schema.NullOr(Schema.Number).annotate({
+        description:
+          "1.0001^tick adjusted for decimals: token1 per token0 at this tick; null when a token's decimals are unknown"
       })
     })
   )

@@ -210,7 +210,11 @@ export const PoolsHttp = HttpApiBuilder.group(ExchangeApi, "pools", (handlers) =
                 liquidityNet: t.liquidityNet,
                 liquidityGross: t.liquidityGross,
                 liquidityActive: t.liquidityActive,
-                price0: priceAtTick(t.tick, pool.decimals0 ?? 18, pool.decimals1 ?? 18)
+                // No guessed scale: a token without readable decimals() has none (the indexer stores null).
+                price0:
+                  pool.decimals0 === null || pool.decimals1 === null
+                    ? null
+                    : priceAtTick(t.tick, pool.decimals0, pool.decimals1)
               }))
             }
           }).pipe(Effect.catchTag("SqlError", Effect.die))
