@@ -234,7 +234,7 @@ const http = async (databaseUrl: string, queries: ReadonlyArray<string>) => {
     const enc = encodeURIComponent
     const autoPaths = queries.map((s) => `/api/v1/autocomplete?q=${enc(s)}`)
     const searchPaths = queries.map((s) => `/api/v1/search?q=${enc(s)}&limit=20`)
-    // Each run starts once its queries are cached (entries live 30 s, so each fill comes just before its run).
+    // Each run starts once its queries are cached (entries live until the index changes; none changes here).
     const autoFill = await fill(autoPaths)
     const auto = await run(`${base}/api/v1/autocomplete`, autoPaths)
     const searchFill = await fill(searchPaths)

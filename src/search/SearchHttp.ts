@@ -1,7 +1,7 @@
-import { Effect, Schema } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Effect, type Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../platform/ApiError.ts"
+import { cachedAnswer } from "../platform/http/ResponseCache.ts"
 import { SearchApi } from "./SearchApi.ts"
 import { SearchCache } from "./SearchCache.ts"
 import { SearchConfig } from "./SearchConfig.ts"
@@ -88,19 +88,10 @@ export const SearchHttp = HttpApiBuilder.group(
     const cache = yield* SearchCache
     const { cacheEnabled } = yield* SearchConfig
 
-    /**
-     * A query route's answer through the SearchCache, keyed by the request target: the value encoded by the route's
-     * success schema, as HttpApi encodes it (so the bytes are the same); with the cache off, the value itself.
-     */
+    /** A query route's answer through the SearchCache; with the cache off, the value itself (the plain HttpApi path). */
     const cached = <A, I>(schema: Schema.Codec<A, I>) => {
-      const encode = Schema.encodeSync(schema)
-      return <E, R>(value: Effect.Effect<A, E, R>) =>
-        cacheEnabled
-          ? Effect.gen(function* () {
-              const request = yield* HttpServerRequest.HttpServerRequest
-              return yield* cache.respond(request.url, Effect.map(value, encode))
-            })
-          : value
+      const answer = cachedAnswer(cache, schema)
+      return <E, R>(value: Effect.Effect<A, E, R>) => (cacheEnabled ? answer(value) : value)
     }
 
     const unavailable = (message: string) => new ServiceUnavailable({ code: "SEARCH_UNAVAILABLE", message })

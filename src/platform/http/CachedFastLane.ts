@@ -7,12 +7,14 @@ import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
 import { callerIpOf, ipLimitKey, proxyTrustOf } from "../system/CallerIp.ts"
 import { httpSecurityConfig, makeSecurityHeaders } from "./HttpSecurity.ts"
 import { requestIdFrom } from "./RequestContext.ts"
-import { type CachedResponse, entryHeaders, matchesTag } from "./ResponseCache.ts"
+import { type CachedResponse, entryHeaders, isAnonymous, matchesTag } from "./ResponseCache.ts"
 import { FastLane } from "./Serve.ts"
 
 export interface CachedFastLaneOptions {
   /** The fresh entry of a request target (the service's ResponseCache `lookup`). */
   readonly lookup: (key: string) => CachedResponse | undefined
+  /** Only requests without credentials (no `Authorization`, no cookie): the cache holds anonymous answers only. */
+  readonly anonymousOnly?: boolean | undefined
   /** The per-IP limit the Effect path applies to these routes (its bucket and rule), if any. */
   readonly rateLimit?: { readonly bucket: string; readonly rule: RateLimitRule } | undefined
   /** Answers counted by status (attributes fixed by the caller, so no series key is computed per request). */
@@ -60,6 +62,7 @@ export const cachedFastLane = (options: CachedFastLaneOptions) =>
       const headers = request.headers
       if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
       if (headers["origin"] !== undefined) return false
+      if (options.anonymousOnly === true && !isAnonymous(headers)) return false
       const entry = lookup(url)
       if (entry === undefined) return false
       let limitHeaders: Record<string, string> | undefined

@@ -1,4 +1,4 @@
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 
@@ -130,3 +130,20 @@ export const makeResponseCache = (options: ResponseCacheOptions): ResponseCache 
 
   return { respond, lookup, invalidate, size: () => entries.size }
 }
+
+/**
+ * A route's answer through `cache`, keyed by the request target: the value encoded by the route's success `schema`
+ * as HttpApi encodes it (then `JSON.stringify`), so the bytes are those of the route without the cache.
+ */
+export const cachedAnswer = <A, I>(cache: ResponseCache, schema: Schema.Codec<A, I>) => {
+  const encode = Schema.encodeSync(schema)
+  return <E, R>(value: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return yield* cache.respond(request.url, Effect.map(value, encode))
+    })
+}
+
+/** A request without credentials (no `Authorization`, no cookie): the only ones whose answers a shared cache may give. */
+export const isAnonymous = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) =>
+  headers["authorization"] === undefined && headers["cookie"] === undefined
