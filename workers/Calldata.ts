@@ -7,6 +7,8 @@ import type { CalldataChain, CalldataOptions, MethodParameters } from "./Calldat
 import type { QuoteResult, QuoteToken } from "./routing/types.ts"
 import { encodeWithViem } from "./ViemCalldata.ts"
 
+export { slippageBound } from "./ViemCalldata.ts"
+
 // The SDKs are CommonJS; loaded through createRequire from ESM (the way they import under Node here), on first use:
 // they cost about a second of CPU, which process start-up should not wait for (route-finder worker threads load them
 // while importing workers/route-finder.ts; inline, the first quote does).
@@ -190,9 +192,3 @@ export const buildMethodParametersWithSdk = (
 }
 
 const ZERO = "0x0000000000000000000000000000000000000000"
-
-/** The slippage-bounded amount the calldata enforces: minimum out (exactIn) or maximum in (exactOut). */
-export const slippageBound = (quote: QuoteResult, slippage: CalldataOptions["slippage"]) =>
-  quote.type === "exactIn"
-    ? (quote.amountOut * slippage.denominator) / (slippage.denominator + slippage.numerator)
-    : (quote.amountIn * (slippage.denominator + slippage.numerator)) / slippage.denominator

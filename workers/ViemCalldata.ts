@@ -125,6 +125,34 @@ const encodePath = ({ fees, path }: Walked, exactOut: boolean): Hex => {
   return exactOut ? encodePacked(types.reverse(), values.reverse()) : encodePacked(types, values)
 }
 
+type Slippage = CalldataOptions["slippage"]
+/** The SDK's Trade.minimumAmountOut (sdk-core Fraction arithmetic: out·(den−num)/den, truncating, clamped at 0). */
+export const minimumAmountOut = (amountOut: bigint, { denominator, numerator }: Slippage) => {
+  const bound = (amountOut * (denominator - numerator)) / denominator
+  return bound > 0n ? bound : 0n
+}
+/** The SDK's Trade.maximumAmountIn: in·(den+num)/den, truncating. */
+export const maximumAmountIn = (amountIn: bigint, { denominator, numerator }: Slippage) =>
+  (amountIn * (denominator + numerator)) / denominator
+/** Both SDKs: more than two exactIn routes are checked on their summed output (a sweep), after the router custodied it. */
+const aggregatesOutput = (quote: QuoteResult) => quote.type === "exactIn" && quote.routes.length > 2
+
+/**
+ * The slippage bound the calldata enforces, from the same amounts it encodes: exactIn, the least the recipient
+ * receives (the sweep's minimum of the summed output, or the sum of each route's amountOutMinimum); exactOut, the most
+ * spent (the sum of each route's amountInMaximum). Per route, each truncated, so a split's bound can differ by a few
+ * units from the trade-level formula applied to the total.
+ */
+export const slippageBound = (quote: QuoteResult, slippage: Slippage): bigint => {
+  if (quote.type === "exactOut") return quote.routes.reduce((sum, r) => sum + maximumAmountIn(r.amountIn, slippage), 0n)
+  if (aggregatesOutput(quote))
+    return minimumAmountOut(
+      quote.routes.reduce((sum, r) => sum + r.amountOut, 0n),
+      slippage
+    )
+  return quote.routes.reduce((sum, r) => sum + minimumAmountOut(r.amountOut, slippage), 0n)
+}
+
 /** The calldata, or undefined where the SDK is to decide (see above). */
 export const encodeWithViem = (
   chain: CalldataChain,
@@ -137,13 +165,9 @@ export const encodeWithViem = (
   if (!isAddress(options.recipient) || !inUint256(options.deadline) || quote.routes.length === 0) return undefined
   const router = options.routerType === "swap-router-02" ? chain.swapRouter02 : chain.universalRouter
   if (router === ZERO) return undefined
-  // The SDK's Trade.minimumAmountOut / maximumAmountIn (sdk-core Fraction arithmetic, truncating, clamped at 0).
-  const minimumOut = (amount: bigint) => {
-    const bound = quote.type === "exactIn" ? (amount * (denominator - numerator)) / denominator : amount
-    return bound > 0n ? bound : 0n
-  }
-  const maximumIn = (amount: bigint) =>
-    quote.type === "exactIn" ? amount : (amount * (denominator + numerator)) / denominator
+  const minimumOut = (amount: bigint) =>
+    quote.type === "exactIn" ? minimumAmountOut(amount, options.slippage) : amount
+  const maximumIn = (amount: bigint) => (quote.type === "exactIn" ? amount : maximumAmountIn(amount, options.slippage))
 
   const seenPools = new Set<string>()
   const walked: Array<Walked> = []
@@ -162,8 +186,7 @@ export const encodeWithViem = (
   if (!inUint256(totalIn) || !inUint256(totalOut) || !inUint256(maximumIn(totalIn))) return undefined
 
   const exactOut = quote.type === "exactOut"
-  // Both SDKs: more than two exactIn routes are checked on their summed output, after the router custodied it.
-  const aggregated = !exactOut && quote.routes.length > 2
+  const aggregated = aggregatesOutput(quote)
   const outputToken = quote.routes[0]!.path.at(-1)!
 
   if (options.routerType === "swap-router-02") {
