@@ -105,7 +105,8 @@ export const deployMainnetShaped = async (
     quote: Address,
     fee: number,
     baseUnits: number,
-    priceE4: bigint
+    priceE4: bigint,
+    concentrated = true
   ) => {
     const baseRaw = (BigInt(Math.round(baseUnits * 1e6)) * 10n ** BigInt(decimals.get(base)!)) / 1_000_000n
     const quoteRaw = (baseRaw * priceE4 * 10n ** BigInt(decimals.get(quote)!)) / 10n ** BigInt(decimals.get(base)! + 4)
@@ -130,12 +131,14 @@ export const deployMainnetShaped = async (
     const tick = Math.floor((2 * Math.log(Number(sqrt) / 2 ** 96)) / Math.log(1.0001))
     const at = Math.floor(tick / s) * s
     const edge = Math.floor(MAX_TICK / s) * s
-    const ranges: ReadonlyArray<readonly [number, number, bigint]> = [
-      [-edge, edge, 70n],
-      [at - 10 * s, at + 10 * s, 10n],
-      [Math.max(-edge, at - 600 * s), at - 5 * s, 10n],
-      [at + 3 * s, Math.min(edge, at + 900 * s), 10n]
-    ]
+    const ranges: ReadonlyArray<readonly [number, number, bigint]> = concentrated
+      ? [
+          [-edge, edge, 70n],
+          [at - 10 * s, at + 10 * s, 10n],
+          [Math.max(-edge, at - 600 * s), at - 5 * s, 10n],
+          [at + 3 * s, Math.min(edge, at + 900 * s), 10n]
+        ]
+      : [[-edge, edge, 70n]]
     const ticks = new Set<number>()
     for (const [tickLower, tickUpper, share] of ranges) {
       await sender.write(lp, positionManager, positionManagerAbi, "mint", [
@@ -192,7 +195,8 @@ export const deployMainnetShaped = async (
     ])
     decimals.set(gen, 18)
     await sender.write(lp, gen, erc20Abi, "approve", [positionManager, maxUint256])
-    await market(`GEN${i}/WETH 0.3 %`, gen, weth, 3000, 1000, BigInt(1 + (i % 97)) * 10n)
+    // A full-range position only: cheap to make by the thousand, and still a pool to read.
+    await market(`GEN${i}/WETH 0.3 %`, gen, weth, 3000, 1000, BigInt(1 + (i % 97)) * 10n, false)
   }
 
   const startBlock = Number(await sender.publicClient.getBlockNumber()) + 1
