@@ -11,7 +11,7 @@ import { ExchangeApi } from "../src/exchange-api/ExchangeApi.ts"
 import { exchangeErrorShape } from "../src/exchange-api/ExchangeError.ts"
 import { ExchangeHttpLive } from "../src/exchange-api/ExchangeLive.ts"
 import { ExchangeValidationLive } from "../src/exchange-api/ExchangeValidation.ts"
-import { IndexerChangeNotifierLive } from "../src/indexer/IndexerChangeFeed.ts"
+import { IndexerChangeFeed, IndexerChangeNotifierLive } from "../src/indexer/IndexerChangeFeed.ts"
 import { PublicRateLimitLive } from "../src/exchange-api/PublicRateLimitLive.ts"
 import { PartnerAuthLive } from "../src/exchange-api/quotes/PartnerAuthLive.ts"
 import { QuotesHttpLive } from "../src/exchange-api/quotes/QuotesLive.ts"
@@ -39,6 +39,8 @@ import { SearchSystemHttp } from "../src/search/SearchSystemHttp.ts"
 import { SignatureVerifier } from "../src/client-api/accounts/sessions/SignatureVerifier.ts"
 import { SocialHttpLive } from "../src/client-api/social/SocialHttpLive.ts"
 import { CommentsHttpLive } from "../src/client-api/comments/CommentsLive.ts"
+import { ClientCache } from "../src/client-api/ClientCache.ts"
+import { ClientCacheLive } from "../src/client-api/ClientCacheLive.ts"
 import { Chain } from "../src/platform/Chain.ts"
 import { ChainLive } from "./Chain.ts"
 import { DataDirLock } from "./DataDirLock.ts"
@@ -57,8 +59,10 @@ const clientRoutes = apiRoutes(
     // Token listings, claims, launches and their moderation; claims and launches notify through Notifications.
     ListingsHttpLive.pipe(Layer.provide(Layer.mergeAll(AccountServicesLive, Notifications.layer))),
     // Comments (yaps) and engagement; replies, mentions and likes notify through Notifications.
-    CommentsHttpLive
-  )
+    CommentsHttpLive,
+    // Anonymous public reads answered from memory, dropped by writes and indexer commits (src/client-api/ClientCache.ts).
+    ClientCacheLive
+  ).pipe(Layer.provide(ClientCache.layer.pipe(Layer.provide(IndexerChangeFeed.layer))))
 ).pipe(
   // Per-IP limits: the sign-in routes' own (src/client-api/accounts/sessions/SignInIpLimit.ts) and every feature
   // route's (src/client-api/ClientIpLimit.ts).

@@ -3,7 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CurrentUser, OptionalSession } from "../accounts/auth/Authentication.ts"
 import { ClientApi } from "../ClientApi.ts"
 import { ImageStore, imageUrlPath } from "../accounts/images/ImageStore.ts"
-import { BATCH_LATEST, COMMENT_PAGE, CommentImage } from "./Comment.ts"
+import { cachedIfAnonymous, ClientCache } from "../ClientCache.ts"
+import { BATCH_LATEST, COMMENT_PAGE, CommentImage, CommentPage } from "./Comment.ts"
 import { CommentEdits } from "./CommentEdits.ts"
 import { Comments } from "./Comments.ts"
 
@@ -17,17 +18,20 @@ export const CommentsHttp = HttpApiBuilder.group(
     const comments = yield* Comments
     const edits = yield* CommentEdits
     const images = yield* ImageStore
+    const cachedPage = cachedIfAnonymous(yield* ClientCache, CommentPage)
     return handlers
       .handle("listTokenComments", ({ params, query }) =>
         Effect.flatMap(viewerId, (viewer) =>
-          comments.list(
-            params.mintAddress,
-            {
-              order: query.order ?? "newest",
-              cursor: query.cursor,
-              limit: query.limit ?? COMMENT_PAGE.default
-            },
-            viewer
+          cachedPage(
+            comments.list(
+              params.mintAddress,
+              {
+                order: query.order ?? "newest",
+                cursor: query.cursor,
+                limit: query.limit ?? COMMENT_PAGE.default
+              },
+              viewer
+            )
           )
         )
       )

@@ -4,7 +4,8 @@ import { CurrentUser } from "../../accounts/auth/Authentication.ts"
 import { ClientApi } from "../../ClientApi.ts"
 import { toTokenReport } from "../moderation/Report.ts"
 import { TokenModeration } from "../moderation/TokenModeration.ts"
-import { BatchImages } from "./Token.ts"
+import { cachedIfAnonymous, ClientCache } from "../../ClientCache.ts"
+import { BatchImages, TokenDetail } from "./Token.ts"
 import { Tokens } from "./Tokens.ts"
 
 export const TokensHttp = HttpApiBuilder.group(
@@ -13,11 +14,12 @@ export const TokensHttp = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const tokens = yield* Tokens
     const moderation = yield* TokenModeration
+    const cachedDetail = cachedIfAnonymous(yield* ClientCache, TokenDetail)
     return handlers
       .handle("getTokenImages", ({ payload }) =>
         Effect.map(tokens.images(payload.addresses), (images) => new BatchImages({ images }))
       )
-      .handle("getToken", ({ params }) => tokens.detail(params.mintAddress))
+      .handle("getToken", ({ params }) => cachedDetail(tokens.detail(params.mintAddress)))
       .handle("getTokenBuyers", ({ params, query }) =>
         tokens.buyers(params.mintAddress, query.limit ?? 20, query.cursor)
       )

@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:client`: the client API's anonymous public reads over HTTP (the built app, `--services client,indexer`,
+ * embedded Postgres and a freshly seeded devnet), each beside a bare node:http server answering the same body in the
+ * same run (scripts/bench/bare-server.ts): token detail `GET /v1/tokens/{mint}` and a token's comments, first page
+ * `GET /v1/comments/tokens/{mint}`. Both are served from the client cache (src/client-api/ClientCache.ts) and its
+ * fast lane after their first answer. Prints req/s, p50/p99, the ratio to bare and the target (≥ 0.5, p99 ≤ 10 ms).
+ * Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
+ */
+import { execFileSync } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { devnetFiles } from "./devnet/devnet.ts"
+import { buildApp, measure, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-client-"))
+NodeFs.chmodSync(dataDir, 0o755)
+const env = {
+  DATA_DIR: dataDir,
+  CLIENT_PORT: "0",
+  INDEXER_PORT: "0",
+  EMBEDDED_PG_PORT: "0",
+  DEVNET_PORT: "0",
+  RATE_LIMIT_STORE: "postgres",
+  RATE_LIMIT_CLIENT_IP_LIMIT: "1000000000"
+}
+
+buildApp()
+const app = await spawnApp(env, ["--services", "client,indexer"])
+try {
+  console.log(
+    `machine: ${NodeOs.cpus().length} cores, node ${process.version}; autocannon -c ${connections} -d ${seconds}; load average ${NodeOs.loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
+  const base = app.urls.get("client")!
+  const deployments = JSON.parse(NodeFs.readFileSync(devnetFiles(dataDir).deploymentsFile, "utf8")) as {
+    launches: ReadonlyArray<{ token: string; canonical: boolean }>
+  }
+  const token = deployments.launches.find((l) => l.canonical)!.token
+  const paths = [`/v1/tokens/${token}`, `/v1/comments/tokens/${token}`]
+  // The indexer indexes the seeded devnet after the ready line: wait until the token is there.
+  for (let i = 0; ; i++) {
+    if ((await fetch(`${base}${paths[0]}`)).status === 200) break
+    if (i > 600) throw new Error("the token was not indexed within 60 s")
+    await new Promise((r) => setTimeout(r, 100)) // polling a bench process we do not control; not a test
+  }
+  console.log(
+    `\n${"anonymous read".padEnd(44)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"ratio".padStart(6)}`
+  )
+  for (const path of paths) {
+    const body = await (await fetch(`${base}${path}`)).text()
+    const fire = await measure(`${base}${path}`, { connections, seconds })
+    const bare = await startBareServer(body, path)
+    const baseline = await measure(bare.url, { connections, seconds })
+    bare.stop()
+    const ratio = fire.rps / baseline.rps
+    const name = path.replace(token, "{mint}")
+    console.log(
+      `${`GET ${name}`.padEnd(44)} ${fire.rps.toFixed(0).padStart(8)} ${String(fire.p50).padStart(8)} ${String(fire.p99).padStart(8)} ${ratio.toFixed(2).padStart(6)}${fire.errors > 0 ? `  errors ${fire.errors}` : ""}`
+    )
+    console.log(
+      `${`  bare node:http, same ${Buffer.byteLength(body)} bytes`.padEnd(44)} ${baseline.rps.toFixed(0).padStart(8)} ${String(baseline.p50).padStart(8)} ${String(baseline.p99).padStart(8)}`
+    )
+    console.log(`  target ≥ 0.50 with p99 ≤ 10 ms: ${ratio >= 0.5 && fire.p99 <= 10 ? "meets" : "misses"}`)
+  }
+  console.log(
+    `uptime: ${execFileSync("uptime").toString().trim()} (2 cores shared with other work: figures are upper bounds)`
+  )
+} finally {
+  await stopApp(app.child)
+  NodeFs.rmSync(dataDir, { recursive: true, force: true })
+}
