@@ -4,6 +4,7 @@ import { type Address, encodeFunctionData, parseEther } from "viem"
 import { rpcRequest } from "../../layers/Anvil.ts"
 import { erc20Abi } from "../../scripts/devnet/abis.ts"
 import { indexedHead } from "../exchange/support.ts"
+import { enforcedBound } from "../routing/enforcedBound.ts"
 import { AnvilChain } from "../support/AnvilChain.ts"
 import { approve, balanceOf, buyWithWeth, permit2Allow, sendTx, wrap } from "./chain.ts"
 import { exchange, postJson, query, QuoteServices } from "./support.ts"
@@ -34,13 +35,16 @@ const txOf = (q: any) => ({
   value: q.methodParameters.value
 })
 
-/** Sends `tx` from `account`; asserts the exact moves: input spent by `account`, output received by `recipient`. */
+/** Sends `tx` from `account`; asserts its slippage bound is the quote's and the exact moves: input spent by `account`, output received by `recipient`. */
 const executes = (accountIndex: number, tx: { to: string; data: string; value: string }, q: any, recipient: Address) =>
   Effect.gen(function* () {
     const chain = yield* AnvilChain
     const account = chain.accounts[accountIndex]!
     const tokenIn = q.tokenIn.address as Address
     const tokenOut = q.tokenOut.address as Address
+    // The stated slippage bound is the one the calldata enforces.
+    const bound = enforcedBound(q.routerType, tx.data as `0x${string}`).toString()
+    assert.strictEqual(q.type === "exactIn" ? q.minimumAmountOut : q.maximumAmountIn, bound, "slippage bound")
     const [in0, out0] = [yield* balanceOf(tokenIn, account.address), yield* balanceOf(tokenOut, recipient)]
     yield* sendTx(account, tx)
     const [in1, out1] = [yield* balanceOf(tokenIn, account.address), yield* balanceOf(tokenOut, recipient)]
