@@ -12,6 +12,8 @@ import type { IndexerSource, TrackedPools } from "./IndexerSource.ts"
  * - `INDEXER_POOLS`: pool addresses, comma-separated;
  * - `INDEXER_POOLS_AMONG_BASE_TOKENS`: true to track every pool among the base tokens (factory getPool);
  * - `INDEXER_FEE_TIERS`: the fee tiers that search looks at (default 100,500,3000,10000).
+ *
+ * An empty variable counts as unset (the file's part applies).
  */
 export interface IndexerScope {
   readonly baseTokens: ReadonlyArray<Address>
