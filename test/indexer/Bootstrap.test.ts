@@ -219,6 +219,14 @@ layer(TestDatabase, { timeout: "300 seconds", excludeTestServices: true })(
             assert.isAbove(counts.burn, 0)
             yield* indexEqualsChain(m, scenario.pools, ticksOf)
           }).pipe(Effect.provide(mainnetShapedIndexer(m)))
+          // A restart (a new indexer on the same database) reads nothing again: every tracked pool is already held.
+          yield* Effect.gen(function* () {
+            yield* Effect.promise(() => m.chain.mine(1))
+            yield* indexEqualsChain(m, scenario.pools, ticksOf)
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pool_snapshots`
+            assert.strictEqual(row!.n, scenario.pools.length)
+          }).pipe(Effect.provide(mainnetShapedIndexer(m)))
         }).pipe(Effect.scoped),
       600_000
     )
