@@ -2,7 +2,7 @@
  * `npm run bench:client`: the client API's anonymous public reads over HTTP (the built app, `--services client,indexer`,
  * embedded Postgres and a freshly seeded devnet), each beside a bare node:http server answering the same body in the
  * same run (scripts/bench/bare-server.ts): token detail `GET /v1/tokens/{mint}` and a token's comments, first page
- * `GET /v1/comments/tokens/{mint}`. Both are served from the client cache (src/client-api/ClientCache.ts) and its
+ * `GET /v1/comments/tokens/{mint}`, and the feed's first page `GET /v1/feed`. All are served from the client cache (src/client-api/ClientCache.ts) and its
  * fast lane after their first answer. Prints req/s, p50/p99, the ratio to bare and the target (≥ 0.5, p99 ≤ 10 ms).
  * Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
  */
@@ -40,7 +40,7 @@ try {
     launches: ReadonlyArray<{ token: string; canonical: boolean }>
   }
   const token = deployments.launches.find((l) => l.canonical)!.token
-  const paths = [`/v1/tokens/${token}`, `/v1/comments/tokens/${token}`]
+  const paths = [`/v1/tokens/${token}`, `/v1/comments/tokens/${token}`, "/v1/feed"]
   // The indexer indexes the seeded devnet after the ready line: wait until the token is there.
   for (let i = 0; ; i++) {
     if ((await fetch(`${base}${paths[0]}`)).status === 200) break

@@ -14,7 +14,8 @@ export const clientCacheSettings = Config.all({
 })
 
 /**
- * Anonymous answers of the client API's public reads (token detail, a token's comments) per request target
+ * Anonymous answers of the client API's public reads (token detail, a token's comments, the feed, a public profile by
+ * wallet) per request target
  * (src/platform/http/ResponseCache.ts), without tags: an answer has the headers and bytes it has with CLIENT_CACHE=false.
  * Dropped, all at once:
  *   - by every state-changing request this process answered with success (ClientCacheLive.ts), before its answer

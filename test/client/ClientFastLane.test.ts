@@ -11,7 +11,7 @@ import { comparableHeaders, rawGet } from "../support/RawHttp.ts"
 import { baseUrl } from "../support/TestServer.ts"
 
 /**
- * The client API's cache of anonymous public reads and its fast lane (src/client-api/ClientCache.ts,
+ * The client API's cache of anonymous public reads (token detail, a token's comments, the feed, a public profile) and its fast lane (src/client-api/ClientCache.ts,
  * ClientCacheLive.ts): a lane answer equals the answer of a client server with CLIENT_CACHE=false (status, headers
  * in order but Date and the two per-counter limit figures, body bytes); a signed-in request never takes the lane; a
  * comment is in the next anonymous read of its token's comments, right after the author's POST answered.
@@ -38,44 +38,58 @@ const uncachedClient = Effect.gen(function* () {
 layer(SocialServer({ COMMENT_RATE_LIMIT: "100000" }), { timeout: "180 seconds", excludeTestServices: true })(
   "client fast lane",
   (it) => {
-    it.effect("anonymous token detail and comments: lane answer = cache-off answer; a write is in the next read", () =>
-      Effect.gen(function* () {
-        yield* indexerAtHead
-        const [token] = yield* launchedTokens
-        const on = yield* baseUrl("client")
-        const off = yield* uncachedClient
-        const paths = [`/v1/tokens/${token}`, `/v1/comments/tokens/${token}`, `/v1/comments/tokens/${token}?limit=5`]
-        const anonymous = { "x-request-id": "client-lane-test" }
-        for (const path of paths) {
-          const uncached = yield* rawGet(`${off}${path}`, anonymous)
-          assert.strictEqual(uncached.status, 200, path)
-          const miss = yield* rawGet(`${on}${path}`, anonymous) // the Effect path fills the cache
-          const before = yield* laneCount
-          const hit = yield* rawGet(`${on}${path}`, anonymous)
-          assert.strictEqual(yield* laneCount, before + 1, `${path}: answered by the lane`)
-          for (const answer of [miss, hit]) {
-            assert.strictEqual(answer.status, 200)
-            assert.deepStrictEqual(comparableHeaders(answer, perCounter), comparableHeaders(uncached, perCounter), path)
-            assert.isTrue(answer.body.equals(uncached.body), `${path}: same body bytes`)
+    it.effect(
+      "anonymous token detail, comments, feed, profile: lane answer = cache-off answer; a write is in the next read",
+      () =>
+        Effect.gen(function* () {
+          yield* indexerAtHead
+          const [token] = yield* launchedTokens
+          const on = yield* baseUrl("client")
+          const off = yield* uncachedClient
+          const account = newAccount()
+          const author = yield* member(account)
+          const paths = [
+            `/v1/tokens/${token}`,
+            `/v1/comments/tokens/${token}`,
+            `/v1/comments/tokens/${token}?limit=5`,
+            "/v1/feed",
+            "/v1/feed?type=LAUNCHES&limit=5",
+            `/v1/users/profile/address/${account.address}`
+          ]
+          const anonymous = { "x-request-id": "client-lane-test" }
+          for (const path of paths) {
+            const uncached = yield* rawGet(`${off}${path}`, anonymous)
+            assert.strictEqual(uncached.status, 200, path)
+            const miss = yield* rawGet(`${on}${path}`, anonymous) // the Effect path fills the cache
+            const before = yield* laneCount
+            const hit = yield* rawGet(`${on}${path}`, anonymous)
+            assert.strictEqual(yield* laneCount, before + 1, `${path}: answered by the lane`)
+            for (const answer of [miss, hit]) {
+              assert.strictEqual(answer.status, 200)
+              assert.deepStrictEqual(
+                comparableHeaders(answer, perCounter),
+                comparableHeaders(uncached, perCounter),
+                path
+              )
+              assert.isTrue(answer.body.equals(uncached.body), `${path}: same body bytes`)
+            }
           }
-        }
 
-        // A signed-in reader's requests take the Effect path (its answer may depend on who reads).
-        const author = yield* member(newAccount())
-        const before = yield* laneCount
-        for (const path of paths) assert.strictEqual((yield* rawGet(`${on}${path}`, author.headers)).status, 200)
-        assert.strictEqual(yield* laneCount, before)
+          // A signed-in reader's requests take the Effect path (its answer may depend on who reads).
+          const before = yield* laneCount
+          for (const path of paths) assert.strictEqual((yield* rawGet(`${on}${path}`, author.headers)).status, 200)
+          assert.strictEqual(yield* laneCount, before)
 
-        // The comments page is cached; the author's comment is in the next anonymous read.
-        const page = `/v1/comments/tokens/${token}`
-        const count = yield* laneCount
-        const cached = JSON.parse((yield* rawGet(`${on}${page}`)).body.toString())
-        assert.strictEqual(yield* laneCount, count + 1, "the page came from the lane")
-        const made = yield* comment(author, token!, "written while the page was cached")
-        const next = JSON.parse((yield* rawGet(`${on}${page}`)).body.toString())
-        assert.strictEqual(next.items[0].id, made.id)
-        assert.strictEqual(next.commentCount, cached.commentCount + 1)
-      }).pipe(Effect.scoped)
+          // The comments page is cached; the author's comment is in the next anonymous read.
+          const page = `/v1/comments/tokens/${token}`
+          const count = yield* laneCount
+          const cached = JSON.parse((yield* rawGet(`${on}${page}`)).body.toString())
+          assert.strictEqual(yield* laneCount, count + 1, "the page came from the lane")
+          const made = yield* comment(author, token!, "written while the page was cached")
+          const next = JSON.parse((yield* rawGet(`${on}${page}`)).body.toString())
+          assert.strictEqual(next.items[0].id, made.id)
+          assert.strictEqual(next.commentCount, cached.commentCount + 1)
+        }).pipe(Effect.scoped)
     )
   }
 )

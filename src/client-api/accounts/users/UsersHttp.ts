@@ -6,7 +6,8 @@ import { ClientApi } from "../../ClientApi.ts"
 import { CommentView } from "../../comments/Comment.ts"
 import { UserYaps } from "../../comments/UserYaps.ts"
 import { FuelLedger } from "../../social/fuel/FuelLedger.ts"
-import { toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
+import { cachedIfAnonymous, ClientCache } from "../../ClientCache.ts"
+import { PublicProfile, toModeratedUser, toOwnProfile, toPublicProfile } from "./User.ts"
 import { Users } from "./Users.ts"
 import { UsernameAvailability } from "./UsersApi.ts"
 import { UserStats, WidgetPage } from "./UserWidgets.ts"
@@ -25,6 +26,7 @@ export const UsersHttp = HttpApiBuilder.group(
   "users",
   Effect.fn(function* (handlers) {
     const users = yield* Users
+    const cachedProfile = cachedIfAnonymous(yield* ClientCache, PublicProfile)
     const fuel = yield* FuelLedger
     const badges = yield* Badges
     const yaps = yield* UserYaps
@@ -42,7 +44,7 @@ export const UsersHttp = HttpApiBuilder.group(
       .handle("getMe", () => Effect.map(CurrentUser, toOwnProfile))
       .handle("getProfileByAddress", ({ params }) =>
         // A public route: no session is read, so a hidden profile is hidden from everyone here (owners use /me).
-        Effect.map(users.publicProfile(params.wallet, Option.none()), toPublicProfile)
+        cachedProfile(Effect.map(users.publicProfile(params.wallet, Option.none()), toPublicProfile))
       )
       .handle("checkUsername", ({ query }) =>
         Effect.map(users.usernameAvailability(query.username), (a) => new UsernameAvailability(a))

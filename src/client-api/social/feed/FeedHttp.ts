@@ -3,7 +3,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { OptionalSession } from "../../accounts/auth/Authentication.ts"
 import { ClientApi } from "../../ClientApi.ts"
 import { Discovery } from "./Discovery.ts"
+import { cachedIfAnonymous, ClientCache } from "../../ClientCache.ts"
 import { Feed } from "./Feed.ts"
+import { FeedPage } from "./FeedItem.ts"
 
 export const FeedHttp = HttpApiBuilder.group(
   ClientApi,
@@ -11,15 +13,19 @@ export const FeedHttp = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const feed = yield* Feed
     const discovery = yield* Discovery
+    // Only anonymous requests are cached: a signed-in viewer's feed is personalised.
+    const cachedPage = cachedIfAnonymous(yield* ClientCache, FeedPage)
     return handlers
       .handle("getFeed", ({ query }) =>
         Effect.flatMap(OptionalSession, (session) =>
-          feed.feed({
-            type: query.type ?? "ALL",
-            viewer: Option.map(session, (s) => s.user),
-            cursor: query.cursor,
-            limit: query.limit
-          })
+          cachedPage(
+            feed.feed({
+              type: query.type ?? "ALL",
+              viewer: Option.map(session, (s) => s.user),
+              cursor: query.cursor,
+              limit: query.limit
+            })
+          )
         )
       )
       .handle("getFeedContent", ({ query }) => feed.stream(["YAP", "SHILL"], query.cursor, query.limit))
