@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Metric } from "effect"
+import { ConfigProvider, Effect, Layer, Metric, Schedule } from "effect"
 import { servicesLayer } from "../../layers/App.ts"
 import { clientFastLaneResponses } from "../../src/client-api/ClientCacheLive.ts"
 import type { ServiceName } from "../../src/platform/AppConfig.ts"
@@ -18,6 +18,23 @@ import { baseUrl } from "../support/TestServer.ts"
  */
 const laneCount = Effect.map(Metric.value(clientFastLaneResponses.ok), (s) => s.count)
 const perCounter = ["ratelimit-remaining", "ratelimit-reset"]
+
+/** A second client server over the same database and chain (its own cache), with `env` as its configuration. */
+const otherClient = (env: Record<string, string>) =>
+  Effect.gen(function* () {
+    const listening = new Map<ServiceName, string>()
+    yield* Layer.build(
+      servicesLayer(["client"]).pipe(
+        Layer.provide(
+          Layer.mergeAll(
+            Layer.succeed(Listening, listening),
+            ConfigProvider.layer(ConfigProvider.fromEnvRecord({ JWT_SECRET: TEST_JWT_SECRET, ...env }))
+          )
+        )
+      )
+    )
+    return listening.get("client")!
+  })
 
 /** A second client server over the same database and chain, with the cache off. */
 const uncachedClient = Effect.gen(function* () {
@@ -90,6 +107,28 @@ layer(SocialServer({ COMMENT_RATE_LIMIT: "100000" }), { timeout: "180 seconds", 
           assert.strictEqual(next.items[0].id, made.id)
           assert.strictEqual(next.commentCount, cached.commentCount + 1)
         }).pipe(Effect.scoped)
+    )
+
+    it.effect("a write in one process drops the other processes' entries (NOTIFY), before their 5 s expiry", () =>
+      Effect.gen(function* () {
+        yield* indexerAtHead
+        const [token] = yield* launchedTokens
+        const other = yield* otherClient({})
+        const author = yield* member(newAccount())
+        const page = `${other}/v1/comments/tokens/${token}`
+        yield* rawGet(page) // fills the other process's cache
+        const count = yield* laneCount
+        const cached = JSON.parse((yield* rawGet(page)).body.toString())
+        assert.strictEqual(yield* laneCount, count + 1, "the other process answered from its lane")
+        const made = yield* comment(author, token!, "written in the first process")
+        // Bounded well below the entries' 5 s life: only the message can make the other process see it this soon.
+        const seen = yield* rawGet(page).pipe(
+          Effect.map((r) => JSON.parse(r.body.toString())),
+          Effect.repeat({ until: (p) => p.items[0]?.id === made.id, schedule: Schedule.spaced("20 millis") }),
+          Effect.timeout("2500 millis")
+        )
+        assert.strictEqual(seen.commentCount, cached.commentCount + 1)
+      }).pipe(Effect.scoped)
     )
   }
 )
