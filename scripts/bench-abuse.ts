@@ -24,7 +24,7 @@ import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
  * (target ≤ 2×). Exits 1 when an attack that must be refused was not (or failed to run).
  *
  * Env: BENCH_QUIET_SECONDS (20), BENCH_WARMUP_SECONDS (5), BENCH_TOKEN_RATE token reads/s (20), BENCH_SIGNIN_RATE
- * sign-ins/s (2), BENCH_MCP_INITIALIZE (10000), BENCH_ONLY (regex over "finding name": run only those attacks).
+ * sign-ins/s (2), BENCH_MCP_INITIALIZE (10000), BENCH_MCP_FLOODS (3), BENCH_ONLY (regex over "finding name": run only those attacks).
  */
 const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? 20)
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5)
@@ -67,6 +67,7 @@ const main = async () => {
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-abuse-"))
   NodeFs.chmodSync(dataDir, 0o755) // the embedded PostgreSQL's user must reach it
   const devnetPort = await freePort()
+  const inspectPort = await freePort()
   console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${load()} (shared with other work)`)
   const app = await spawnApp(
     {
@@ -84,7 +85,9 @@ const main = async () => {
       JWT_SECRET: `abuse-${crypto.randomUUID()}-${crypto.randomUUID()}`,
       QUOTE_OPEN: "false",
       TRUST_PROXY: "true",
-      TRUSTED_PROXY_HOPS: "1"
+      TRUSTED_PROXY_HOPS: "1",
+      // The MCP flood reads the app's heap after a GC through its inspector (scripts/abuse/AppHeap.ts).
+      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`
     },
     ["--services", "client,exchange,indexer"]
   )
@@ -105,6 +108,7 @@ const main = async () => {
         rpcUrl: `http://127.0.0.1:${devnetPort}`,
         chainId: 31337,
         pid: app.child.pid!,
+        inspectPort,
         tokens: d.launches.filter((l) => l.canonical).map((l) => l.token),
         weth: d.contracts.weth9
       }

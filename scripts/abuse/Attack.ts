@@ -9,6 +9,8 @@ export interface Target {
   readonly chainId: number
   /** The app process, for its RSS. */
   readonly pid: number
+  /** The app's inspector port (`--inspect`), for its heap after a GC (AppHeap.ts). */
+  readonly inspectPort: number
   /** Launched tokens of the seeded devnet (canonical pools). */
   readonly tokens: ReadonlyArray<Address>
   readonly weth: Address
