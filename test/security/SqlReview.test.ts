@@ -39,8 +39,10 @@ const reviewed: Record<string, ReviewedUse> = {
     why: "transfer counts of a batch: one constant UPDATE … FROM unnest($2::text[], $3::int8[]), chain id and arrays as parameters"
   },
   "src/indexer/store/Store.ts": {
-    uses: 5,
-    why: "reorg rollback: DELETE/SELECT over the constant list of event tables, chain id, block number and keys as parameters"
+    uses: 6,
+    why:
+      "reorg rollback: DELETE/SELECT over the constant list of event tables, chain id, block number and keys as " +
+      'parameters; the bootstrap\'s `known` lookup: a table typed "pools" | "tokens", chain id and addresses as parameters'
   },
   "src/search/SearchDocumentsRepo.ts": {
     uses: 1,
