@@ -1,13 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Metric, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { request as httpRequest } from "node:http"
 import { servicesLayer } from "../../layers/App.ts"
 import { ExchangeConfig, type ExchangeSettings } from "../../src/exchange-api/ExchangeConfig.ts"
 import { fastLaneResponses } from "../../src/exchange-api/cache/ExchangeFastLane.ts"
 import { CHANGES_CHANNEL } from "../../src/indexer/IndexerChangeFeed.ts"
 import type { ServiceName } from "../../src/platform/AppConfig.ts"
 import { Listening } from "../../src/platform/http/Serve.ts"
+import { type RawAnswer as Raw, rawGet as raw } from "../support/RawHttp.ts"
 import { baseUrl, TestServices } from "../support/TestServer.ts"
 import { indexedHead } from "./support.ts"
 
@@ -19,31 +19,6 @@ import { indexedHead } from "./support.ts"
  */
 const chainId = 31337
 
-interface Raw {
-  readonly status: number
-  /** [name, value] in the order they came on the wire. */
-  readonly headers: ReadonlyArray<readonly [string, string]>
-  readonly body: Buffer
-}
-
-const raw = (url: string, headers: Record<string, string>) =>
-  Effect.promise(
-    () =>
-      new Promise<Raw>((resolve, reject) => {
-        httpRequest(url, { headers }, (res) => {
-          const chunks: Array<Buffer> = []
-          res.on("data", (c: Buffer) => chunks.push(c))
-          res.on("end", () => {
-            const pairs: Array<readonly [string, string]> = []
-            for (let i = 0; i < res.rawHeaders.length; i += 2)
-              pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!])
-            resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) })
-          })
-        })
-          .on("error", reject)
-          .end()
-      })
-  )
 const header = (r: Raw, name: string) => r.headers.find(([n]) => n === name)?.[1]
 /** What must be equal between the lanes: everything but the date and the two per-counter limit figures. */
 const comparable = (r: Raw) =>

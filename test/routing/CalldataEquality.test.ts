@@ -4,7 +4,8 @@ import { getAddress } from "viem"
 import { buildMethodParameters, buildMethodParametersWithSdk } from "../../workers/Calldata.ts"
 import type { CalldataChain, CalldataOptions } from "../../workers/CalldataTypes.ts"
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../workers/routing/math/TickMath.ts"
-import type { Address, HopResult, QuoteResult, QuoteToken, RouteResult } from "../../workers/routing/types.ts"
+import type { Address, HopResult, QuoteToken, RouteResult } from "../../workers/routing/types.ts"
+import { quoteOfRoutes } from "./quoteOfRoutes.ts"
 import { encodeWithViem } from "../../workers/ViemCalldata.ts"
 
 /**
@@ -110,18 +111,7 @@ const build = (d: Draw) => {
       hops[1] = { ...hops[1]!, tokenIn: path[0]!, tokenOut: path[1]!, fee: hops[0]!.fee }
     return { percent: 100, path, hops, amountIn: r.amountIn, amountOut: r.amountOut, gasEstimate: 0n }
   })
-  const quote: QuoteResult = {
-    type: d.type,
-    routes,
-    amountIn: routes.reduce((s, r) => s + r.amountIn, 0n),
-    amountOut: routes.reduce((s, r) => s + r.amountOut, 0n),
-    gasEstimate: 0n,
-    gasCostWei: 0n,
-    gasCostInQuoteToken: null,
-    quoteGasAdjusted: 0n,
-    priceImpactPpm: 0,
-    blockNumber: 0n
-  }
+  const quote = quoteOfRoutes(d.type, routes)
   const tokens = new Map<string, QuoteToken>()
   d.tokens.forEach((t, i) => {
     if (d.dropToken !== null && d.dropToken === i) return

@@ -4,6 +4,7 @@ import type { CalldataChain, CalldataOptions } from "../../workers/CalldataTypes
 import { enforcedBound } from "./enforcedBound.ts"
 import { getSqrtRatioAtTick } from "../../workers/routing/math/TickMath.ts"
 import type { Address, QuoteResult, QuoteToken, RouteResult } from "../../workers/routing/types.ts"
+import { quoteOfRoutes } from "./quoteOfRoutes.ts"
 
 /**
  * The quote's `minimumAmountOut` / `maximumAmountIn` (slippageBound) is what the calldata enforces: read back from
@@ -48,18 +49,7 @@ const quoteOf = (type: QuoteResult["type"], amounts: ReadonlyArray<readonly [big
     amountOut,
     gasEstimate: 0n
   }))
-  return {
-    type,
-    routes,
-    amountIn: routes.reduce((s, r) => s + r.amountIn, 0n),
-    amountOut: routes.reduce((s, r) => s + r.amountOut, 0n),
-    gasEstimate: 0n,
-    gasCostWei: 0n,
-    gasCostInQuoteToken: null,
-    quoteGasAdjusted: 0n,
-    priceImpactPpm: 0,
-    blockNumber: 0n
-  }
+  return quoteOfRoutes(type, routes)
 }
 
 const cases: Array<{ name: string; type: QuoteResult["type"]; amounts: Array<readonly [bigint, bigint]> }> = [
