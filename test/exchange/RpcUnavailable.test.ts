@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createPublicClient, http } from "viem"
-import { rpcUnavailable } from "../../src/exchange-api/tokens/TxStatus.ts"
+import { rpcUnavailable } from "../../src/exchange-api/RpcUnavailable.ts"
 
 /** A JSON-RPC endpoint over real HTTP that answers every request with `status` (and `headers`). */
 const answering = (status: number, headers: Record<string, string>) =>

@@ -11,7 +11,7 @@ import { chainWith, exchange, query, QuoteServices } from "./support.ts"
 /**
  * Every QuoteErrorReason of the spec, each produced for real, with its exact HTTP status and the `{ error, code }`
  * body. This deployment record has no UniversalRouter (a chain where it is not deployed), so universal calldata
- * cannot be generated (ROUTE_MISSING_METHOD_PARAMETERS). RPC_ERROR and QUOTE_TIMEOUT have their own set-ups below.
+ * cannot be generated (ROUTE_MISSING_METHOD_PARAMETERS). RPC_UNAVAILABLE and QUOTE_TIMEOUT have their own set-ups below.
  */
 const chainId = 31337
 
@@ -220,12 +220,22 @@ layer(QuoteServices({}, chainWith({ rpcUrl: "http://127.0.0.1:9" }), ["exchange"
   timeout: "120 seconds",
   excludeTestServices: true
 })("quote errors: RPC down", (it) => {
-  it.effect("RPC_ERROR: token facts cannot be read (nothing indexed, the RPC refuses connections)", () =>
-    Effect.gen(function* () {
-      const chain = yield* AnvilChain
-      const c = chain.deployments.contracts
-      expectReason(yield* getQuote({ tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin }), "RPC_ERROR")
-    })
+  it.effect(
+    "RPC_UNAVAILABLE: token facts cannot be read (nothing indexed, the RPC refuses connections) → 503 with Retry-After",
+    () =>
+      Effect.gen(function* () {
+        const chain = yield* AnvilChain
+        const c = chain.deployments.contracts
+        const pair = { tokenInAddress: c.weth9, tokenOutAddress: c.stablecoin }
+        const open = yield* getQuote(pair)
+        expectReason(open, "RPC_UNAVAILABLE")
+        assert.strictEqual(open.headers.get("retry-after"), "1")
+        assert.strictEqual(open.body.details.retryAfterSeconds, 1)
+        // The partner-less POST route maps the same failure the same way.
+        const posted = yield* quoteOpen({ ...pair, recipient: chain.accounts[0]!.address })
+        expectReason(posted, "RPC_UNAVAILABLE")
+        assert.strictEqual(posted.headers.get("retry-after"), "1")
+      })
   )
 })
 

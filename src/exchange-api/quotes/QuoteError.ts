@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import { ExchangeBadRequest, ExchangeInternal, ExchangeNotFound } from "../ExchangeError.ts"
+import { ExchangeBadRequest, ExchangeInternal, ExchangeNotFound, ExchangeUnavailable } from "../ExchangeError.ts"
 
 /** The spec's QuoteErrorReason with the HTTP status of each (spec "Errors"). */
 export const QUOTE_ERROR_STATUS = {
@@ -18,7 +18,12 @@ export const QUOTE_ERROR_STATUS = {
   QUOTE_TIMEOUT: 500,
   ROUTE_BUILD_FAILED: 500,
   /** Not in the spec: a token on the route takes a fee on transfer (src/exchange-api/quotes/TransferCheck.ts). */
-  FEE_ON_TRANSFER_UNSUPPORTED: 400
+  FEE_ON_TRANSFER_UNSUPPORTED: 400,
+  /**
+   * Not in the spec: the chain's RPC is down, slow or rate-limiting (src/exchange-api/RpcUnavailable.ts); a retry
+   * later may succeed, so 503 with `Retry-After` (`details.retryAfterSeconds`), not the spec's 500 RPC_ERROR.
+   */
+  RPC_UNAVAILABLE: 503
 } as const
 
 export type QuoteErrorReason = keyof typeof QUOTE_ERROR_STATUS
@@ -46,6 +51,8 @@ export const toHttpError = (failure: QuoteFailure) => {
       return new ExchangeBadRequest(body)
     case 404:
       return new ExchangeNotFound(body)
+    case 503:
+      return new ExchangeUnavailable(body)
     default:
       return new ExchangeInternal(body)
   }

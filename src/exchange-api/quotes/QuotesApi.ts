@@ -5,7 +5,8 @@ import {
   ExchangeInternal,
   ExchangeNotFound,
   ExchangeTooManyRequests,
-  ExchangeUnauthorized
+  ExchangeUnauthorized,
+  ExchangeUnavailable
 } from "../ExchangeError.ts"
 import { ROUTING_SETTINGS } from "./RoutingSettings.ts"
 import { McpToolHints } from "../../platform/McpAnnotations.ts"
@@ -15,7 +16,14 @@ import { AddressParam } from "../Ids.ts"
 import { examples, GetQuoteResponse, PartnerQuoteResponse, QuoteRequestBody, TokensResponse } from "./QuoteModels.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
-const errors = [ExchangeBadRequest, ExchangeUnauthorized, ExchangeNotFound, ExchangeTooManyRequests, ExchangeInternal]
+const errors = [
+  ExchangeBadRequest,
+  ExchangeUnauthorized,
+  ExchangeNotFound,
+  ExchangeTooManyRequests,
+  ExchangeInternal,
+  ExchangeUnavailable
+]
 /** A POST quote computes and returns calldata; it changes nothing (so its MCP tool is read-only, like the GET). */
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const
 const common =
@@ -23,7 +31,9 @@ const common =
   "Malformed chain ids, token addresses and amounts answer their reason (CHAIN_NOT_SUPPORTED, INVALID_TOKEN_ADDRESS, " +
   "INVALID_AMOUNT) rather than a generic INVALID_QUERY. AMOUNT_TOO_SMALL: below QUOTE_MIN_AMOUNT base units " +
   "(default 1000) or an exactIn amount that buys nothing. TOKEN_NOT_FOUND: no contract code at the address; " +
-  "TOKEN_DECIMALS_FETCH_FAILED: a contract whose `decimals()` cannot be read. 400 FEE_ON_TRANSFER_UNSUPPORTED: a " +
+  "TOKEN_DECIMALS_FETCH_FAILED: a contract whose `decimals()` cannot be read. 503 RPC_UNAVAILABLE (with " +
+  "`Retry-After`): the chain's RPC is down, slow or rate-limiting while reading a token not yet indexed. " +
+  "400 FEE_ON_TRANSFER_UNSUPPORTED: a " +
   "token on the route takes a fee on transfer (a simulated transfer delivers less than it takes; details.tokens " +
   "lists each with its feeBps): such tokens are refused, not quoted. 401 `Invalid API key` without a valid " +
   "partner key (header `x-api-key`; QUOTE_API_KEY_HEADER renames it); 429 over the key's rate limit. Pool state comes " +

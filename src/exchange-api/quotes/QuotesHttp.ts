@@ -9,6 +9,7 @@ import { timedQuote } from "../../platform/metrics/Metrics.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
+import { sendRetryAfter } from "../RpcUnavailable.ts"
 import { describe, type QuoteInput, type QuoteOutcome, type QuoteRejected, Quotes } from "./Quotes.ts"
 
 /** The summary both response shapes share. */
@@ -94,7 +95,9 @@ export const QuotesHttp = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers)
           deadline: payload.deadline === undefined ? undefined : BigInt(payload.deadline),
           allowlist: applied
         }
-        const o = yield* quotes.quote(input).pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp))
+        const o = yield* quotes
+          .quote(input)
+          .pipe(timedQuote(applied ? "post" : "open"), Effect.mapError(toHttp), Effect.tapError(sendRetryAfter))
         const estimated =
           payload.sender === undefined
             ? undefined
@@ -127,7 +130,7 @@ export const QuotesHttp = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers)
               useRouterBalance: query.useRouterBalance === "true",
               allowlist: false
             })
-            .pipe(timedQuote("get"), Effect.mapError(toHttp))
+            .pipe(timedQuote("get"), Effect.mapError(toHttp), Effect.tapError(sendRetryAfter))
           return { ...summary(o), methodParameters: o.methodParameters }
         })
       )

@@ -5,6 +5,7 @@ import { decodeTokenText, TOKEN_TEXT_SELECTORS } from "../../platform/TokenText.
 import { RouteFinder } from "./RouteFinder.ts"
 import type { QuoteToken } from "../../../workers/routing/types.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
+import { rpcUnavailable } from "../RpcUnavailable.ts"
 
 const erc20 = parseAbi(["function decimals() view returns (uint8)"])
 
@@ -12,7 +13,8 @@ const erc20 = parseAbi(["function decimals() view returns (uint8)"])
  * Token facts a quote needs (decimals, symbol). Indexed tokens come from the pool snapshot (no RPC); any other
  * address is checked on chain once and cached for the life of the process: no code → 500 TOKEN_NOT_FOUND (not a
  * deployed contract); code but `decimals()` reverts or answers garbage → 500 TOKEN_DECIMALS_FETCH_FAILED; the RPC
- * itself failing (transport, timeout) → 500 RPC_ERROR (not cached). The decimals a client passes are not trusted:
+ * down, timing out or rate-limiting → 503 RPC_UNAVAILABLE with `details.retryAfterSeconds` (a retry may succeed);
+ * any other RPC failure → 500 RPC_ERROR. Failures are not cached. The decimals a client passes are not trusted:
  * the chain's value wins.
  */
 export class TokenRegistry extends Context.Service<
@@ -30,11 +32,13 @@ export class TokenRegistry extends Context.Service<
 
       const rpc = <A>(what: string, f: () => Promise<A>) =>
         Effect.tryPromise({ try: f, catch: (cause) => cause }).pipe(
-          Effect.mapError((cause) =>
-            isRevert(cause)
-              ? { revert: true as const, cause }
-              : fail("RPC_ERROR", `RPC failed (${what}): ${short(cause)}`)
-          )
+          Effect.mapError((cause) => {
+            if (isRevert(cause)) return { revert: true as const, cause }
+            const unavailable = rpcUnavailable(cause)
+            return unavailable === undefined
+              ? fail("RPC_ERROR", `RPC failed (${what}): ${short(cause)}`)
+              : fail("RPC_UNAVAILABLE", `${unavailable.error} (${what})`, unavailable.details)
+          })
         )
 
       const fromChain = (address: `0x${string}`) =>

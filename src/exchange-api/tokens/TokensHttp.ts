@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Chain } from "../../platform/Chain.ts"
@@ -15,6 +15,7 @@ import { MAX_BATCH } from "./TokensApi.ts"
 import { type TokenRow, TokensRepo } from "./TokensRepo.ts"
 import { type ClaimState, fireMeta, tokenOverview } from "./TokenViews.ts"
 import { TxStatus } from "./TxStatus.ts"
+import { sendRetryAfter } from "../RpcUnavailable.ts"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -219,16 +220,7 @@ export const TokensHttp = HttpApiBuilder.group(ExchangeApi, "tokens", (handlers)
         }).pipe(Effect.orDie)
       )
       .handle("getSwapStatus", ({ query }) =>
-        tx.status(query.chainId, query.txHash).pipe(
-          Effect.tapError((e) => {
-            const seconds = e instanceof ExchangeUnavailable ? e.details?.["retryAfterSeconds"] : undefined
-            return seconds === undefined
-              ? Effect.void
-              : HttpEffect.appendPreResponseHandler((_request, response) =>
-                  Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds)))
-                )
-          })
-        )
+        tx.status(query.chainId, query.txHash).pipe(Effect.tapError(sendRetryAfter))
       )
       .handle("getReadiness", () =>
         Effect.gen(function* () {

@@ -3,45 +3,13 @@ import { SqlClient } from "effect/sql"
 import { type Hash, toEventSelector } from "viem"
 import { Chain } from "../../platform/Chain.ts"
 import { exchangeSettings } from "../ExchangeConfig.ts"
-import { ExchangeNotFound, ExchangeUnavailable } from "../ExchangeError.ts"
+import { ExchangeNotFound, type ExchangeUnavailable } from "../ExchangeError.ts"
+import { rpcUnavailable } from "../RpcUnavailable.ts"
 
 const SWAP_TOPIC = toEventSelector("Swap(address,address,int256,int256,uint160,uint128,int24)")
 
 const errorName = (e: unknown) => (e as { name?: string } | null)?.name ?? ""
 
-/**
- * An RPC that is rate-limited (429), down (5xx) or slow answers nothing about the transaction: 503 RPC_UNAVAILABLE
- * with `details.retryAfterSeconds` (the provider's Retry-After, else 1 s; the route sends it as `Retry-After`)
- * rather than a 500. Any other failure stays a defect.
- */
-export const rpcUnavailable = (error: unknown): ExchangeUnavailable | undefined => {
-  let status: number | undefined
-  let retryAfter: string | null | undefined
-  const texts: Array<string> = []
-  let e = error as any
-  for (let depth = 0; depth < 5 && e !== null && e !== undefined; depth++) {
-    if (status === undefined && typeof e.status === "number") status = e.status
-    if (retryAfter === undefined && typeof e.headers?.get === "function") retryAfter = e.headers.get("retry-after")
-    for (const t of [e.name, e.details, e.message]) if (typeof t === "string") texts.push(t)
-    e = e.cause
-  }
-  const text = texts.join(" | ")
-  const limited = status === 429 || /rate ?limit|too many requests/i.test(text)
-  const down =
-    (status !== undefined && status >= 500) ||
-    /timeout|timed out|took too long|fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(text)
-  if (!limited && !down) return undefined
-  const seconds = Number(retryAfter)
-  const retryAfterSeconds =
-    retryAfter !== null && retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : 1
-  return new ExchangeUnavailable({
-    error: limited
-      ? "The chain's RPC is rate-limiting this service; retry later"
-      : "The chain's RPC does not answer; retry later",
-    code: "RPC_UNAVAILABLE",
-    details: { retryAfterSeconds, ...(status === undefined ? {} : { rpcStatus: status }) }
-  })
-}
 const rpcFailure = (e: unknown) => {
   const unavailable = rpcUnavailable(e)
   return unavailable === undefined ? Effect.die(e) : Effect.fail(unavailable)
