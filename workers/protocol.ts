@@ -4,9 +4,11 @@
  * the plain data of workers/routing/types.ts. Failures come back as data (`NoRoute`, …, `Failed`), never as throws.
  *
  * Snapshot versions: the main thread numbers its pool state (a full snapshot, then one version per delta). Every task
- * carries the version it was asked at; a worker that is behind answers `Stale`, and the main thread sends the task
- * again with `sync` (the current snapshot) attached. So a worker never quotes against an older block than the main
- * thread knows, and a freshly started (or restarted) worker catches up on its first task.
+ * carries the version it was asked at; a worker that is behind answers `Stale` with the version it holds, and the
+ * main thread sends the task again with `sync` attached: the deltas from that version on (`Deltas`, a few changed
+ * pools per block, applied to the worker's router in place) when its bounded delta log still reaches back that far,
+ * else the whole state (`Full`: at a worker's start, after a gap the log cannot bridge, after a reload). So a worker
+ * never quotes against an older block than the main thread knows, and a block costs it the changed pools only.
  */
 import { Schema } from "effect"
 
@@ -27,12 +29,27 @@ export const PoolState = Schema.Struct({
   ticks: Schema.Array(TickState)
 })
 
+const TokenInfo = Schema.Struct({ address: Address, decimals: Int, symbol: Schema.optional(Schema.String) })
+
 export const PoolSnapshot = Schema.Struct({
   chainId: Int,
   blockNumber: Schema.BigInt,
   pools: Schema.Array(PoolState),
-  tokens: Schema.Array(Schema.Struct({ address: Address, decimals: Int, symbol: Schema.optional(Schema.String) }))
+  tokens: Schema.Array(TokenInfo)
 })
+
+/** The pools one indexer batch changed (workers/routing/types.ts `PoolDelta`). */
+export const PoolDelta = Schema.Struct({
+  chainId: Int,
+  blockNumber: Schema.BigInt,
+  pools: Schema.Array(PoolState),
+  removed: Schema.Array(Address),
+  tokens: Schema.optional(Schema.Array(TokenInfo))
+})
+
+/** A delta with the version it brings the state to (from `version - 1`). */
+export const VersionedDelta = Schema.Struct({ version: Int, delta: PoolDelta })
+export type VersionedDelta = typeof VersionedDelta.Type
 
 export const RoutingConfig = Schema.Struct({
   wrappedNative: Address,
@@ -81,8 +98,16 @@ export type CalldataSpec = typeof CalldataSpec.Type
 
 export const WorkerTask = Schema.Struct({
   version: Int,
-  /** Present when the worker must (re)load: the whole pool state at `version`. */
-  sync: Schema.NullOr(Schema.Struct({ snapshot: PoolSnapshot, config: RoutingConfig })),
+  /**
+   * Present when the worker is behind: `Full`, the whole pool state at `version`; `Deltas`, consecutive deltas
+   * ending at `version` (the worker applies those above its own version; the first of them must follow it).
+   */
+  sync: Schema.NullOr(
+    Schema.Union([
+      Schema.TaggedStruct("Full", { snapshot: PoolSnapshot, config: RoutingConfig }),
+      Schema.TaggedStruct("Deltas", { deltas: Schema.Array(VersionedDelta) })
+    ])
+  ),
   request: QuoteRequest,
   /** Present when the found route's calldata is wanted too. */
   calldata: Schema.optional(Schema.NullOr(CalldataSpec)),
@@ -145,7 +170,7 @@ export const WorkerReply = Schema.Union([
   Schema.TaggedStruct("InsufficientLiquidity", {}),
   /** The task started after its `expiresAt`: not routed. */
   Schema.TaggedStruct("Expired", {}),
-  /** The worker's pool state is not at the task's version: send again with `sync`. */
+  /** The worker's pool state is behind the task's version (`have`: -1 when it holds none): send again with `sync`. */
   Schema.TaggedStruct("Stale", { have: Int }),
   /** The routing core threw: a bug or corrupt pool data (→ 500 ROUTE_BUILD_FAILED). */
   Schema.TaggedStruct("Failed", { message: Schema.String })

@@ -1,17 +1,42 @@
 /**
- * The Piscina worker entry (thin): decode the task, make sure the router holds the task's snapshot version, quote,
+ * The Piscina worker entry (thin): decode the task, bring the router to the task's version (a full snapshot, or the
+ * deltas since the worker's own version applied in place: workers/protocol.ts), quote,
  * encode the found route's calldata when the task asks for it, return the outcome as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
  */
 import { isMainThread } from "node:worker_threads"
 import { buildMethodParameters, loadSdks, RouteBuildError } from "./Calldata.ts"
-import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply } from "./protocol.ts"
+import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply, type WorkerTask } from "./protocol.ts"
 import { makeRouter } from "./router.ts"
-import type { QuoteResult, QuoteToken, Router } from "./routing/types.ts"
+import type { QuoteResult, QuoteToken, Router, TokenInfo } from "./routing/types.ts"
 
 export const makeEngine = () => {
   let router: Router | undefined
-  let tokens: ReadonlyMap<string, QuoteToken> = new Map()
+  let tokens = new Map<string, QuoteToken>()
   let version = -1
+  const known = (t: TokenInfo): QuoteToken => ({ address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" })
+
+  /** Brings the router to the task's version when the task carries what it takes; else it stays behind (`Stale`). */
+  const catchUp = (task: WorkerTask) => {
+    const sync = task.sync
+    // Several tasks answered Stale at once each come back with a sync: the first one brings the worker up to date.
+    if (sync === null || (router !== undefined && version >= task.version)) return
+    if (sync._tag === "Full") {
+      router = makeRouter(sync.snapshot, sync.config)
+      tokens = new Map(sync.snapshot.tokens.map((t) => [t.address, known(t)]))
+      version = task.version
+      return
+    }
+    if (router === undefined) return
+    const pending = sync.deltas.filter((d) => d.version > version)
+    // A gap (deltas this worker never saw are gone from the main thread's log): the main thread sends `Full`.
+    if (pending[0]?.version !== version + 1) return
+    for (const { version: next, delta } of pending) {
+      router.apply(delta)
+      for (const t of delta.tokens ?? []) tokens.set(t.address, known(t))
+      version = next
+    }
+  }
+
   return (input: unknown): WorkerReply => {
     let task
     try {
@@ -20,18 +45,10 @@ export const makeEngine = () => {
       return { _tag: "Failed", message: `bad task: ${String(error)}` }
     }
     try {
-      // Several tasks answered Stale at once each come back with the same sync: the first one loads it.
-      if (task.sync !== null && (router === undefined || version !== task.version)) {
-        router = makeRouter(task.sync.snapshot, task.sync.config)
-        tokens = new Map(
-          task.sync.snapshot.tokens.map((t) => [
-            t.address,
-            { address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" }
-          ])
-        )
-        version = task.version
-      }
-      if (router === undefined || version !== task.version) return { _tag: "Stale", have: version }
+      catchUp(task)
+      // A worker ahead of the task (synced by a later task) quotes on its newer state: versions only grow.
+      if (router === undefined || version < task.version)
+        return { _tag: "Stale", have: router === undefined ? -1 : version }
       // After a sync (its pool state is kept whatever the clock says: loading it was the costly part).
       if (task.expiresAt !== undefined && Date.now() > task.expiresAt) return { _tag: "Expired" }
       const outcome = router.quote(task.request)

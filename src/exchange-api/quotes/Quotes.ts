@@ -244,10 +244,10 @@ export class Quotes extends Context.Service<
         chainId: chain.chainId,
         tokens: (addresses) =>
           Effect.sync(() => {
-            const wanted = new Set(addresses)
             const out = new Map<string, { symbol: string; decimals: number }>()
-            for (const t of finder.current()?.tokens ?? []) {
-              if (wanted.has(t.address)) out.set(t.address, { symbol: t.symbol ?? "", decimals: t.decimals })
+            for (const address of addresses) {
+              const t = finder.token(address)
+              if (t !== undefined) out.set(t.address, { symbol: t.symbol ?? "", decimals: t.decimals })
             }
             return out
           })

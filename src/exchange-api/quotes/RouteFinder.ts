@@ -1,6 +1,7 @@
 import { Context, Deferred, Effect, Layer } from "effect"
 import { RouteFinderPool } from "./RouteFinderPool.ts"
-import { setQuoteWorkerQueue } from "../../platform/metrics/Metrics.ts"
+import { recordPoolStateUpdate, recordWorkerSync, setQuoteWorkerQueue } from "../../platform/metrics/Metrics.ts"
+import { PoolStateLog } from "./PoolStateLog.ts"
 import { registerCollector } from "../../platform/metrics/MetricsText.ts"
 import {
   type CalldataOutcome,
@@ -13,19 +14,20 @@ import { makeEngine } from "../../../workers/route-finder.ts"
 import type {
   PoolDelta,
   PoolSnapshot,
-  PoolState,
   QuoteRequest,
   QuoteResult,
   RoutingConfig,
-  RoutingFailure
+  RoutingFailure,
+  TokenInfo
 } from "../../../workers/routing/types.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 
 /**
- * The Effect-side face of the routing core (workers/README.md: plain functions over plain data in worker threads). It owns the current pool state (a snapshot plus a version
- * bumped by every delta) and runs quotes through `run`: a Piscina worker (`layer`) or the core on this thread
- * (`layerInline`). Workers catch up lazily (workers/protocol.ts, `Stale`).
+ * The Effect-side face of the routing core (workers/README.md: plain functions over plain data in worker threads). It owns the current pool state (./PoolStateLog.ts: the pools
+ * by address, a version bumped by every delta and a bounded log of the recent deltas) and runs quotes through `run`:
+ * a Piscina worker (`layer`) or the core on this thread (`layerInline`). Workers catch up lazily (workers/protocol.ts,
+ * `Stale`): with the deltas they missed when the log still holds them, else with the whole state.
  *
  * Each quote has QUOTE_TIMEOUT ms → 500 QUOTE_TIMEOUT. Its task is cancelled in two steps: it carries `expiresAt`,
  * so if it is still queued when its time is up, the worker that takes it answers `Expired` at once; a task still
@@ -51,7 +53,10 @@ export class RouteFinder extends Context.Service<
     readonly quote: (request: QuoteRequest, calldata?: CalldataSpec) => Effect.Effect<FinderOutcome, QuoteFailure>
     readonly load: (snapshot: PoolSnapshot, config: RoutingConfig) => Effect.Effect<void>
     readonly apply: (delta: PoolDelta) => Effect.Effect<void>
+    /** The whole state as one snapshot (built on demand, O(pools): not for a quote's path). */
     readonly current: () => PoolSnapshot | undefined
+    readonly blockNumber: () => bigint | undefined
+    readonly token: (address: string) => TokenInfo | undefined
   }
 >()("app/quotes/RouteFinder") {
   /** Over a RouteFinderPool the caller provides (tests read its threads). */
@@ -119,6 +124,12 @@ export class RouteFinder extends Context.Service<
 /** How long past its QUOTE_TIMEOUT a task may still run before its thread is stopped (a runaway route search). */
 const RUNAWAY_GRACE_MS = 2_000
 
+/**
+ * Deltas kept for workers that fell behind (one per indexer batch). A worker further behind (a thread that sat idle
+ * for more batches than this, or one started after them) gets the whole state instead.
+ */
+export const DELTA_LOG_SIZE = 256
+
 /** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
 const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>) =>
   Effect.gen(function* () {
@@ -127,9 +138,7 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
       fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, {
         timeoutMs: settings.timeoutMs
       })
-    let snapshot: PoolSnapshot | undefined
-    let config: RoutingConfig | undefined
-    let version = 0
+    const state = new PoolStateLog(DELTA_LOG_SIZE)
 
     const decoded = (raw: unknown) =>
       Effect.try({
@@ -158,14 +167,19 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
       Effect.andThen(
         ready,
         Effect.gen(function* () {
-          // The state of this moment: a delta arriving meanwhile must not pair a newer snapshot with an older version.
-          const [snap, conf, at] = [snapshot, config, version]
-          if (snap === undefined || conf === undefined)
-            return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
-          const task = { version: at, request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
-          let reply = yield* Effect.flatMap(run({ ...task, sync: null }), decoded)
-          if (reply._tag === "Stale")
-            reply = yield* Effect.flatMap(run({ ...task, sync: { snapshot: snap, config: conf } }), decoded)
+          if (!state.loaded()) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
+          const task = { request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
+          let reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync: null }), decoded)
+          if (reply._tag === "Stale") {
+            // At the version of this moment (a delta may have come meanwhile): the sync and the version go together.
+            const sync = state.syncFrom(reply.have)
+            yield* recordWorkerSync(sync._tag)
+            reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync }), decoded)
+            if (reply._tag === "Stale" && sync._tag === "Deltas") {
+              yield* recordWorkerSync("Full")
+              reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync: state.full() }), decoded)
+            }
+          }
           return yield* toOutcome(reply)
         }).pipe(Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail(timedOut()) }))
       )
@@ -173,27 +187,13 @@ const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effe
     return RouteFinder.of({
       quote,
       load: (next, nextConfig) =>
-        Effect.sync(() => {
-          snapshot = next
-          config = nextConfig
-          version++
-        }),
-      apply: (delta) =>
-        Effect.sync(() => {
-          if (snapshot === undefined) return
-          const pools = new Map<string, PoolState>(snapshot.pools.map((p) => [p.address, p]))
-          for (const a of delta.removed) pools.delete(a)
-          for (const p of delta.pools) pools.set(p.address, p)
-          const tokens = new Map(snapshot.tokens.map((t) => [t.address, t]))
-          for (const t of delta.tokens ?? []) tokens.set(t.address, t)
-          snapshot = {
-            ...snapshot,
-            blockNumber: delta.blockNumber,
-            pools: [...pools.values()],
-            tokens: [...tokens.values()]
-          }
-          version++
-        }),
-      current: () => snapshot
+        Effect.andThen(
+          Effect.sync(() => state.load(next, nextConfig)),
+          recordPoolStateUpdate("full")
+        ),
+      apply: (delta) => Effect.suspend(() => (state.apply(delta) ? recordPoolStateUpdate("delta") : Effect.void)),
+      current: () => state.snapshot(),
+      blockNumber: () => state.blockNumber(),
+      token: (address) => state.token(address)
     })
   })

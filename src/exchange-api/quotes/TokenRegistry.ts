@@ -77,7 +77,7 @@ export class TokenRegistry extends Context.Service<
             const address = raw.toLowerCase() as `0x${string}`
             const hit = cache.get(address)
             if (hit !== undefined) return Effect.succeed(hit)
-            const indexed = finder.current()?.tokens.find((t) => t.address === address)
+            const indexed = finder.token(address)
             if (indexed !== undefined)
               return Effect.succeed({ address, decimals: indexed.decimals, symbol: indexed.symbol ?? "" })
             return Effect.tap(fromChain(address), (t) => Effect.sync(() => cache.set(address, t)))

@@ -45,6 +45,18 @@ export const quoteWorkerUtilization = Metric.gauge("quote_worker_utilization", {
   description: "Share of route-finder worker time spent busy (0..1)"
 })
 
+export const quotePoolStateUpdates = totalCounter(
+  "quote_pool_state_updates_total",
+  "Updates of the quote engine's pool state, by kind: full (every pool read from PostgreSQL: start, reconnect, a " +
+    "change whose pools are not known) or delta (only the pools an indexer batch or rollback touched)"
+)
+
+export const quoteWorkerSyncs = totalCounter(
+  "quote_worker_syncs_total",
+  "Route-finder workers brought up to date, by kind: deltas (the changed pools since the worker's version) or full " +
+    "(the whole pool state: a new thread, or a gap the delta log cannot bridge)"
+)
+
 export const rpcRequests = totalCounter(
   "rpc_requests_total",
   "JSON-RPC requests the process sent to the chain, by method and endpoint (the RPC URL, redacted); each attempt counts"
@@ -149,6 +161,12 @@ export const setQuoteWorkerQueue = (queueDepth: number, utilization?: number) =>
     Metric.update(quoteWorkerQueueDepth, queueDepth),
     utilization === undefined ? Effect.void : Metric.update(quoteWorkerUtilization, utilization)
   )
+
+export const recordPoolStateUpdate = (kind: "full" | "delta") =>
+  Metric.update(labelled(quotePoolStateUpdates, { kind }), 1)
+
+export const recordWorkerSync = (tag: "Full" | "Deltas") =>
+  Metric.update(labelled(quoteWorkerSyncs, { kind: tag === "Full" ? "full" : "deltas" }), 1)
 
 /** Times an effect into `quote_duration_seconds`: `ok` on success, the error's `reason`/`code`/`_tag` on failure. */
 export const timedQuote =
