@@ -201,6 +201,12 @@ const connectExternal = Effect.fnUntraced(function* (rpcUrl: string, settings: C
       )
   }
   const publicClient = yield* clientOf(endpoints.requests)
+  const separate =
+    endpoints.requests.length < 2
+      ? undefined
+      : yield* Effect.forEach(endpoints.requests, (url) =>
+          Effect.map(clientOf([url]), (client) => ({ name: redactUrl(url), client }))
+        )
   const heads = endpoints.heads === undefined ? undefined : yield* subscribeNewHeads(endpoints.heads)
   const chainId = deployments.chainId
   yield* Effect.logInfo(
@@ -212,6 +218,7 @@ const connectExternal = Effect.fnUntraced(function* (rpcUrl: string, settings: C
     rpcUrl: endpoints.requests[0]!,
     rpcUrls: endpoints.requests,
     publicClient,
+    endpoints: separate,
     heads,
     deployments,
     mode: "external"

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import type { Address, PublicClient } from "viem"
-import type { HeadAnnouncements } from "../platform/Chain.ts"
+import type { HeadAnnouncements, RpcEndpoint } from "../platform/Chain.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import { Indexer, IndexerServicesLive } from "./Indexer.ts"
 import { indexerScopeConfig, type ScopeDefaults, withScope } from "./IndexerScope.ts"
@@ -11,6 +11,7 @@ export interface ChainLike {
   readonly chainId: number
   readonly mode?: "devnet" | "external"
   readonly publicClient: PublicClient
+  readonly endpoints?: ReadonlyArray<RpcEndpoint> | undefined
   readonly heads?: HeadAnnouncements | undefined
   readonly deployments: {
     readonly startBlock: number
@@ -42,6 +43,7 @@ export const sourceFromChain = (chain: ChainLike): IndexerSource["Service"] => {
   const launchpad = chain.deployments.launchpad
   return {
     client: chain.publicClient,
+    endpoints: chain.endpoints,
     heads: chain.heads,
     chainId: chain.chainId,
     startBlock: BigInt(chain.deployments.startBlock),

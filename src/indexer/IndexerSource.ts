@@ -1,6 +1,6 @@
 import { Context, Layer } from "effect"
 import type { Address, PublicClient } from "viem"
-import type { HeadAnnouncements } from "../platform/Chain.ts"
+import type { HeadAnnouncements, RpcEndpoint } from "../platform/Chain.ts"
 
 /**
  * The contracts the indexer follows. Pools and launched tokens are discovered from their events. The launchpad's five
@@ -28,6 +28,11 @@ export class IndexerSource extends Context.Service<
   IndexerSource,
   {
     readonly client: PublicClient
+    /**
+     * With several RPC URLs, each one's own client (`client` is their fallback). A mismatch below the kept hashes is
+     * believed only when two of them agree on it (loop/Rollback.ts): one node on a stale fork cannot stop the indexer.
+     */
+    readonly endpoints?: ReadonlyArray<RpcEndpoint> | undefined
     /** New heads announced over a WebSocket (the chain's `heads`): the indexer wakes on them between polls. */
     readonly heads?: HeadAnnouncements | undefined
     readonly chainId: number

@@ -29,10 +29,21 @@ export interface ChainShape {
    * WebSocket of RPC_URL (layers/PublicClient.ts).
    */
   readonly publicClient: PublicClient
+  /**
+   * With several request URLs: one client per URL (`publicClient` is their fallback, which answers from whichever
+   * ranks best). For reads that must come from a named source, e.g. confirming a deep reorg (src/indexer/loop/Rollback.ts).
+   */
+  readonly endpoints?: ReadonlyArray<RpcEndpoint> | undefined
   /** New heads over RPC_WS_URL (or RPC_URL's ws(s) URL); absent: readers poll alone. */
   readonly heads?: HeadAnnouncements | undefined
   readonly deployments: Deployments
   readonly mode: "devnet" | "external"
+}
+
+/** One RPC URL's own client; `name` is the URL redacted for logs (src/platform/RedactUrl.ts). */
+export interface RpcEndpoint {
+  readonly name: string
+  readonly client: PublicClient
 }
 
 export class ChainError extends Data.TaggedError("ChainError")<{

@@ -11,7 +11,7 @@ import type { Devnet } from "./devnet.ts"
 export const indexerServicesOf = (
   d: Devnet,
   overrides: Partial<IndexerSettings> = {},
-  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
+  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads" | "endpoints">> = {}
 ) =>
   IndexerServicesLive(31337).pipe(
     Layer.provideMerge(
@@ -38,7 +38,7 @@ export const indexerServicesOf = (
 export const indexerLayer = (
   d: Devnet,
   overrides: Partial<IndexerSettings> = {},
-  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads">> = {}
+  source: Partial<Pick<IndexerSource["Service"], "reindexOnDeepReorg" | "client" | "heads" | "endpoints">> = {}
 ) => Indexer.layer.pipe(Layer.provideMerge(indexerServicesOf(d, overrides, source)))
 
 export const indexedTables = [

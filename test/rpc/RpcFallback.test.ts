@@ -32,6 +32,12 @@ layer(Layer.merge(TestDatabase, AnvilChain.layer), { timeout: "300 seconds", exc
               rpcRankIntervalMs: 200
             })
             assert.strictEqual(chain.rpcUrls?.length, 2)
+            // Each URL's own client too (a deep reorg is confirmed by asking each: src/indexer/loop/ReorgConfirm.ts),
+            // named without its key.
+            assert.deepStrictEqual(
+              chain.endpoints?.map((e) => e.name),
+              [primary.url, healthy.url].map((u) => `${u}/…`)
+            )
             yield* Effect.gen(function* () {
               const status = yield* IndexerStatus
               const first = yield* Effect.promise(() => transfer(anvil))

@@ -8,6 +8,7 @@ import { coversBloom, inBloom, isZeroBloom } from "./Bloom.ts"
 import { backoffMs, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 import { makeRateLimit } from "./RateLimit.ts"
+import { type EndpointHash, hashesAtEachEndpoint } from "./EndpointHashes.ts"
 
 /** The first eth_getLogs range (then at most doubled per response while the density allows). */
 export const INITIAL_BLOCK_RANGE = 16
@@ -95,6 +96,8 @@ export class ChainReader extends Context.Service<
     readonly head: Effect.Effect<bigint, RpcError>
     readonly header: (number: bigint) => Effect.Effect<BlockHeader, RpcError>
     readonly headers: (numbers: ReadonlyArray<bigint>) => Effect.Effect<ReadonlyArray<BlockHeader>, RpcError>
+    /** Block `number`'s hash at each of IndexerSource's `endpoints` (none with one RPC URL): see EndpointHashes.ts. */
+    readonly hashAtEachEndpoint: (number: bigint) => Effect.Effect<ReadonlyArray<EndpointHash>>
     /** Logs of the given addresses (chunked) and topic0s over [from, to], sorted by (block, logIndex). */
     readonly logs: (
       addresses: ReadonlyArray<string>,
@@ -143,7 +146,7 @@ export class ChainReader extends Context.Service<
   static readonly layer = Layer.effect(
     ChainReader,
     Effect.gen(function* () {
-      const { client, contracts, heads } = yield* IndexerSource
+      const { client, contracts, heads, endpoints } = yield* IndexerSource
       const settings = yield* IndexerConfig
       // One range per filter (its topic set): the launchpad's contracts and the pools/tokens they create have very
       // different densities, and a shared range would be doubled by the sparse filter's answers and cut back by the
@@ -334,6 +337,7 @@ export class ChainReader extends Context.Service<
         head: read("eth_blockNumber", () => client.getBlockNumber({ cacheTime: 0 })),
         header,
         headers: (numbers) => Effect.forEach(numbers, header, { concurrency: settings.rpcConcurrency }),
+        hashAtEachEndpoint: (number) => hashesAtEachEndpoint(endpoints ?? [], number, paced),
         logs,
         multicall: (multicall3, calls, blockNumber) =>
           read(

@@ -5,19 +5,20 @@ import { IndexerSource } from "../IndexerSource.ts"
 import { type RollbackTarget, Store } from "../store/Store.ts"
 import type { Step } from "./Decision.ts"
 import type { Progress } from "./Progress.ts"
+import { judgeEndpoints, type Verdict } from "./ReorgConfirm.ts"
 import { afterRollback, describeTarget, noRollback, repeatDelay, rollbackKey } from "./RepeatedRollback.ts"
 
 /**
- * The chain replaced blocks below the kept hashes (deeper than FINALITY_DEPTH), confirmed by a second read: the index
- * and the chain disagree below finality. Fatal: an operator decides (docs/OPERATIONS.md, "Reorg deeper than
+ * The chain replaced blocks below the kept hashes (deeper than FINALITY_DEPTH), confirmed by a second read (one RPC
+ * URL) or by two RPC endpoints that agree (several, ReorgConfirm.ts): the index and the chain disagree below finality. Fatal: an operator decides (docs/OPERATIONS.md, "Reorg deeper than
  * FINALITY_DEPTH"), or, on the embedded devnet, the index is rebuilt (see IndexerSource).
  */
 export class ReorgTooDeep extends Data.TaggedError("ReorgTooDeep")<{ readonly message: string }> {}
 
-/** The walk back found no common ancestor among the kept hashes, but a second read gave the indexed block again. */
+/** The walk back found no common ancestor among the kept hashes, but the confirming reads did not agree with it. */
 interface Unconfirmed {
   readonly _tag: "Unconfirmed"
-  readonly block: bigint
+  readonly why: string
 }
 
 /** The wait before the second read: INDEXER_REORG_CONFIRM_MS, doubled per unconfirmed one in a row, at most 5 min. */
@@ -33,12 +34,28 @@ export const makeRollbacks = (progress: Progress) =>
     const store = yield* Store
     let unconfirmedInARow = 0
 
+    /** The second look at block `number`, indexed as `indexed`: each endpoint when there are several, else a reread. */
+    const confirm = (number: bigint, indexed: string, delay: Duration.Duration) =>
+      (source.endpoints?.length ?? 0) >= 2
+        ? Effect.map(reader.hashAtEachEndpoint(number), (answers) => judgeEndpoints(number, indexed, answers))
+        : Effect.map(
+            reader.header(number),
+            (again): Verdict =>
+              again.hash === indexed
+                ? { _tag: "Unconfirmed", why: `block ${number} read again is the one indexed` }
+                : {
+                    _tag: "Confirmed",
+                    seen: `indexed ${indexed}, the chain has ${again.hash}, read twice ${Duration.format(delay)} apart`
+                  }
+          )
+
     /**
      * Every kept hash down to `deepest` differs from the chain's answers: a reorg deeper than FINALITY_DEPTH, or
      * answers from a node that is not on the chain (a load balancer's node on a stale fork, a flaky answer). Only a
-     * later read tells them apart: `deepest` is read again after `confirmDelay`. If the chain has the indexed block
-     * again, the first answers were wrong and there is nothing to undo: wait, the next step reads again. Otherwise
-     * the reorg is confirmed: stop (or, on the embedded devnet, re-index from the start block).
+     * later read tells them apart: `deepest` is read again after `confirmDelay` — with one RPC URL from it again, with
+     * several from each endpoint directly (ReorgConfirm.ts: two must agree on another block, none may have the
+     * indexed one). If the read does not confirm it, the first answers were wrong and there is nothing to undo: wait,
+     * the next step reads again. Otherwise stop (or, on the embedded devnet, re-index from the start block).
      */
     const beyondKept = (from: bigint, deepest: { readonly number: bigint; readonly hash: string } | undefined) =>
       Effect.gen(function* () {
@@ -50,12 +67,12 @@ export const makeRollbacks = (progress: Progress) =>
               `(${settings.finalityDepth}); reading it again in ${Duration.format(delay)} to confirm`
           )
           yield* Effect.sleep(delay)
-          const again = yield* reader.header(deepest.number)
-          if (again.hash === deepest.hash) {
+          const verdict = yield* confirm(deepest.number, deepest.hash, delay)
+          if (verdict._tag === "Unconfirmed") {
             unconfirmedInARow++
-            return { _tag: "Unconfirmed", block: deepest.number } satisfies Unconfirmed
+            return { _tag: "Unconfirmed", why: verdict.why } satisfies Unconfirmed
           }
-          seen = `indexed ${deepest.hash}, the chain has ${again.hash}, read twice ${Duration.format(delay)} apart`
+          seen = verdict.seen
         }
         if (!source.reindexOnDeepReorg) {
           return yield* new ReorgTooDeep({
@@ -111,8 +128,8 @@ export const makeRollbacks = (progress: Progress) =>
           const found = yield* findAncestor(from)
           if (found._tag === "Unconfirmed") {
             const message =
-              `a reorg deeper than FINALITY_DEPTH below block ${from} was not confirmed (block ${found.block} read ` +
-              `again is the one indexed): answers from a node behind or on another fork, waited out`
+              `a reorg deeper than FINALITY_DEPTH below block ${from} was not confirmed (${found.why}): ` +
+              "answers from a node behind or on another fork, waited out"
             return yield* Effect.logWarning(`indexer: ${message}`).pipe(Effect.andThen(progress.failed(message)))
           }
           const target: RollbackTarget = found
