@@ -150,6 +150,7 @@ export const QuoteResult = Schema.Struct({
   gasEstimate: Schema.BigInt,
   gasCostWei: Schema.BigInt,
   gasCostInQuoteToken: Schema.NullOr(Schema.BigInt),
+  gasRate: Schema.NullOr(Schema.Struct({ num: Schema.BigInt, den: Schema.BigInt })),
   quoteGasAdjusted: Schema.BigInt,
   priceImpactPpm: Schema.Number,
   blockNumber: Schema.BigInt

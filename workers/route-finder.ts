@@ -109,6 +109,7 @@ function warmUpEncoding() {
     gasEstimate: 0n,
     gasCostWei: 0n,
     gasCostInQuoteToken: null,
+    gasRate: null,
     quoteGasAdjusted: 990n,
     priceImpactPpm: 0,
     blockNumber: 0n,

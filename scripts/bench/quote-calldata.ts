@@ -41,6 +41,7 @@ const trade = (routes: Array<RouteResult>): QuoteResult => ({
   gasEstimate: 0n,
   gasCostWei: 0n,
   gasCostInQuoteToken: null,
+  gasRate: null,
   quoteGasAdjusted: 0n,
   priceImpactPpm: 0,
   blockNumber: 0n

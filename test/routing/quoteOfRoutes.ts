@@ -9,6 +9,7 @@ export const quoteOfRoutes = (type: QuoteResult["type"], routes: ReadonlyArray<R
   gasEstimate: 0n,
   gasCostWei: 0n,
   gasCostInQuoteToken: null,
+  gasRate: null,
   quoteGasAdjusted: 0n,
   priceImpactPpm: 0,
   blockNumber: 0n

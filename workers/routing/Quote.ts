@@ -11,7 +11,7 @@ import { applyRate, nativeRate, priceImpactPpm, type Rate, routeRate } from "./P
 import { candidateRoutes, type Route } from "./Routes.ts"
 import { type RouteSimulation, simulateExactIn, simulateExactOut } from "./Simulate.ts"
 import { findSplit, type PlannedLeg } from "./Split.ts"
-import type { HopResult, QuoteRequest, RouteResult, RoutingConfig, RoutingOutcome } from "./types.ts"
+import type { HopResult, QuoteRequest, QuoteResult, RouteResult, RoutingConfig, RoutingOutcome } from "./types.ts"
 
 interface Leg {
   readonly route: Route
@@ -61,6 +61,30 @@ const valueOf = (legs: ReadonlyArray<Leg>, request: QuoteRequest, rate: Rate | n
     : -(legs.reduce((s, l) => s + l.sim.amountIn, 0n) + gas)
 }
 
+/** The gas cost in the quote token (tokenOut for exactIn, tokenIn for exactOut) and the quote adjusted by it. */
+const gasInQuoteToken = (
+  type: QuoteRequest["type"],
+  amountIn: bigint,
+  amountOut: bigint,
+  costWei: bigint,
+  rate: Rate | null
+): Pick<QuoteResult, "gasCostInQuoteToken" | "quoteGasAdjusted"> => {
+  const cost = rate === null ? null : applyRate(costWei, rate)
+  return {
+    gasCostInQuoteToken: cost,
+    quoteGasAdjusted: type === "exactIn" ? amountOut - (cost ?? 0n) : amountIn + (cost ?? 0n)
+  }
+}
+
+/**
+ * The quote with `extraWei` more gas cost counted (an OP-stack chain's L1 data fee, known once the calldata is):
+ * converted together with the execution cost at the quote's own rate, so both are one rounding, as if routed with it.
+ */
+export const addGasCost = (result: QuoteResult, extraWei: bigint): QuoteResult => ({
+  ...result,
+  ...gasInQuoteToken(result.type, result.amountIn, result.amountOut, result.gasCostWei + extraWei, result.gasRate)
+})
+
 export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteRequest): RoutingOutcome => {
   const { tokenIn, tokenOut, type } = request
   if (!graph.hasUsablePool(tokenIn) || !graph.hasUsablePool(tokenOut)) return { _tag: "NoPoolsAvailable" }
@@ -100,7 +124,6 @@ export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteReq
   const amountOut = legs.reduce((sum, leg) => sum + leg.sim.amountOut, 0n)
   const gasEstimate = totalGas(legs.map((leg) => leg.gas))
   const gasCostWei = gasEstimate * request.gasPriceWei
-  const gasCostInQuoteToken = rate === null ? null : applyRate(gasCostWei, rate)
   const spotOut = legs.reduce((sum, leg) => sum + applyRate(leg.sim.amountIn, routeRate(leg.route)), 0n)
   const routeResults: Array<RouteResult> = legs.map((leg) => ({
     percent: (leg.level * 100) / plan.levels,
@@ -119,8 +142,8 @@ export const quote = (graph: PoolGraph, config: RoutingConfig, request: QuoteReq
       amountOut,
       gasEstimate,
       gasCostWei,
-      gasCostInQuoteToken,
-      quoteGasAdjusted: exactIn ? amountOut - (gasCostInQuoteToken ?? 0n) : amountIn + (gasCostInQuoteToken ?? 0n),
+      gasRate: rate,
+      ...gasInQuoteToken(type, amountIn, amountOut, gasCostWei, rate),
       priceImpactPpm: priceImpactPpm(spotOut, amountOut),
       blockNumber: graph.blockNumber
     }

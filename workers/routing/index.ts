@@ -5,6 +5,8 @@
  */
 import { PoolGraph } from "./Graph.ts"
 import { quote } from "./Quote.ts"
+
+export { addGasCost } from "./Quote.ts"
 import type { MakeRouter, PoolDelta, QuoteRequest, Router } from "./types.ts"
 
 export type * from "./types.ts"

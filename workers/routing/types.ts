@@ -133,6 +133,12 @@ export interface QuoteResult {
   /** Gas cost in wei and expressed in the quote token (tokenOut for exactIn, tokenIn for exactOut); null without a WETH path. */
   readonly gasCostWei: bigint
   readonly gasCostInQuoteToken: bigint | null
+  /**
+   * Units of the quote token per wei of the native token at the graph's WETH mid price (Price.nativeRate): how
+   * gasCostInQuoteToken was converted, so a cost known only after routing (an OP-stack chain's L1 data fee, which
+   * depends on the calldata) is converted alike (addGasCost). Null without a WETH path.
+   */
+  readonly gasRate: { readonly num: bigint; readonly den: bigint } | null
   /** exactIn: amountOut − gas in tokenOut; exactOut: amountIn + gas in tokenIn. */
   readonly quoteGasAdjusted: bigint
   /** Price impact in parts per million of the mid price (1,000,000 = 100 %). */

@@ -38,6 +38,11 @@ export interface QuoteSettings {
   readonly openWithoutKeys: boolean
   /** Per client IP while open (QUOTE_OPEN_RATE_LIMIT per QUOTE_OPEN_RATE_LIMIT_WINDOW_SECONDS). */
   readonly openRateLimit: { readonly limit: number; readonly windowSeconds: number }
+  /**
+   * QUOTE_OP_STACK: whether the served chain pays an L1 data fee (L1DataFee.ts). Unset: the chain's profile
+   * (RoutingSettings.ts CHAIN_PROFILES); set it for an OP-stack chain the table does not know.
+   */
+  readonly opStack: boolean | undefined
 }
 
 const parseKeys = (s: string): ReadonlyArray<ConfiguredKey> =>
@@ -95,7 +100,8 @@ export const quoteSettingsConfig: Config.Config<QuoteSettings> = Config.all({
   openRateLimit: Config.all({
     limit: Config.Int("QUOTE_OPEN_RATE_LIMIT").pipe(Config.withDefault(60)),
     windowSeconds: Config.Int("QUOTE_OPEN_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
-  })
+  }),
+  opStack: Config.option(Config.Boolean("QUOTE_OP_STACK")).pipe(Config.map(Option.getOrUndefined))
 })
 
 export const defaultQuoteSettings: QuoteSettings = {
@@ -111,7 +117,8 @@ export const defaultQuoteSettings: QuoteSettings = {
   calldataEncoder: "viem",
   // The tests' chain is a devnet: as the app's default there.
   openWithoutKeys: true,
-  openRateLimit: { limit: 60, windowSeconds: 60 }
+  openRateLimit: { limit: 60, windowSeconds: 60 },
+  opStack: undefined
 }
 
 /** Optional in the context: tests provide it; the app reads QUOTE_* from the environment. */

@@ -2,7 +2,9 @@ import { Context, Data, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import { formatUnits, getAddress } from "viem"
 import { Chain } from "../../platform/Chain.ts"
+import { addGasCost } from "../../../workers/routing/index.ts"
 import type { QuoteResult, QuoteToken, TradeType } from "../../../workers/routing/types.ts"
+import { L1DataFee } from "./L1DataFee.ts"
 import { quoteChainFrom } from "./QuoteChains.ts"
 import { KNOWN_CHAINS } from "./RoutingSettings.ts"
 import { Allowlist } from "./Allowlist.ts"
@@ -45,8 +47,11 @@ export interface QuoteOutcome {
   readonly tokenOut: QuoteToken
   /** Every token of the route (intermediates too). */
   readonly tokens: ReadonlyMap<string, QuoteToken>
+  /** Its gas figures include the L1 data fee on an OP-stack chain (L1DataFee.ts). */
   readonly result: QuoteResult
   readonly gasPriceWei: bigint
+  /** The transaction's L1 data fee, counted in `result`; null on other chains or when the oracle could not be read. */
+  readonly l1DataFeeWei: bigint | null
   readonly methodParameters: MethodParameters
   readonly bound: bigint
   readonly deadline: bigint
@@ -80,6 +85,7 @@ export class Quotes extends Context.Service<
       const finder = yield* RouteFinder
       const registry = yield* TokenRegistry
       const transfers = yield* TransferCheck
+      const l1 = yield* L1DataFee
       const allowlist = yield* Allowlist
       const loader = yield* PoolSnapshotLoader
       const settings = yield* quoteSettings
@@ -198,18 +204,18 @@ export class Quotes extends Context.Service<
           case "InsufficientLiquidity":
             return yield* fail("INSUFFICIENT_LIQUIDITY", "the pools connecting the pair cannot fill this amount")
         }
-        const result = outcome.quote
-        if (result.type === "exactIn" && result.amountOut === 0n) {
+        const routed = outcome.quote
+        if (routed.type === "exactIn" && routed.amountOut === 0n) {
           return yield* fail("AMOUNT_TOO_SMALL", "the amount is too small to buy any of the output token", {
             minimum: settings.minAmount.toString()
           })
         }
-        yield* transfers.check([...new Set(result.routes.flatMap((r) => r.path))])
+        yield* transfers.check([...new Set(routed.routes.flatMap((r) => r.path))])
         const tokens = new Map<string, QuoteToken>([
           [tokenIn.address, tokenIn],
           [tokenOut.address, tokenOut]
         ])
-        for (const t of new Set(result.routes.flatMap((r) => r.path))) {
+        for (const t of new Set(routed.routes.flatMap((r) => r.path))) {
           if (!tokens.has(t)) tokens.set(t, yield* registry.resolve(t))
         }
         const encoded = outcome.calldata
@@ -223,6 +229,18 @@ export class Quotes extends Context.Service<
         if (encoded._tag === "EncodeFailed")
           return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", `calldata could not be generated: ${encoded.message}`)
         const methodParameters: MethodParameters = { calldata: encoded.calldata, value: encoded.value, to: encoded.to }
+        // An OP-stack chain also charges the transaction's L1 data fee, known only now that the calldata is: counted
+        // in the gas cost; an unreadable oracle leaves the cost unknown (null) rather than understated.
+        const l1DataFeeWei = l1.applies ? yield* l1.fee(methodParameters, routed.blockNumber) : null
+        const result: QuoteResult = !l1.applies
+          ? routed
+          : l1DataFeeWei === null
+            ? {
+                ...routed,
+                gasCostInQuoteToken: null,
+                quoteGasAdjusted: routed.type === "exactIn" ? routed.amountOut : routed.amountIn
+              }
+            : addGasCost(routed, l1DataFeeWei)
         return {
           quoteId: randomUUID(),
           chainId,
@@ -233,6 +251,7 @@ export class Quotes extends Context.Service<
           tokens,
           result,
           gasPriceWei,
+          l1DataFeeWei,
           methodParameters,
           bound: slippageBound(result, input.slippage),
           deadline

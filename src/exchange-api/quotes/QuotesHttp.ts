@@ -34,6 +34,7 @@ const summary = (o: QuoteOutcome) => {
     gasUseEstimate: r.gasEstimate.toString(),
     gasUseEstimateQuote: r.gasCostInQuoteToken === null ? null : r.gasCostInQuoteToken.toString(),
     gasPriceWei: o.gasPriceWei.toString(),
+    l1DataFeeWei: o.l1DataFeeWei === null ? null : o.l1DataFeeWei.toString(),
     priceImpact: (r.priceImpactPpm / 10_000).toFixed(4),
     blockNumber: r.blockNumber.toString(),
     tokenIn: token(o.tokenIn.address),

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { IndexerChangeFeed } from "../../indexer/IndexerChangeFeed.ts"
 import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
+import { L1DataFee } from "./L1DataFee.ts"
 import { PoolSnapshotLoader } from "./PoolSnapshotLoader.ts"
 import { PoolSyncLive } from "./PoolSync.ts"
 import { Quotes } from "./Quotes.ts"
@@ -16,7 +17,7 @@ import { TransferCheck } from "./TransferCheck.ts"
  * Chain, IndexerEvents and the RateLimiter from the process.
  */
 const engine = Layer.mergeAll(Quotes.layer, PoolSyncLive).pipe(
-  Layer.provide(Layer.mergeAll(TokenRegistry.layer, TransferCheck.layer)),
+  Layer.provide(Layer.mergeAll(TokenRegistry.layer, TransferCheck.layer, L1DataFee.layer)),
   Layer.provide(PoolSnapshotLoader.layer),
   Layer.provideMerge(RouteFinder.layer),
   Layer.provideMerge(Allowlist.layer),

@@ -1,6 +1,6 @@
 /**
  * The quote engine's constants that its contract (QuotesApi.ts) documents: the router's settings and the chains this
- * server recognises. Plain data, no imports: QuoteChains.ts builds each chain's routing config from them.
+ * server recognises, with their profiles. Plain data, no imports: QuoteChains.ts builds each chain's routing config from them.
  */
 
 /** Pools whose in-range liquidity is below this are not routed through (see ROUTING_SETTINGS). */
@@ -25,25 +25,46 @@ export const ROUTING_SETTINGS = {
 } as const
 
 /**
- * EVM chain ids this server recognises. A recognised id that is not the server's chain is CHAIN_NOT_CONFIGURED
- * (valid, not enabled here); any other id is CHAIN_NOT_SUPPORTED.
+ * What the quote engine knows of a chain, the one place per-chain settings live (keyed by chain id):
+ * - `name`: for CHAIN_NOT_CONFIGURED messages;
+ * - `opStack`: an OP-stack rollup, whose transactions also pay an L1 data fee read from the GasPriceOracle predeploy
+ *   (L1DataFee.ts); the quotes count it in `gasUseEstimateQuote`. QUOTE_OP_STACK overrides it for the served chain.
  */
-export const KNOWN_CHAINS: ReadonlyMap<number, string> = new Map([
-  [1, "Ethereum"],
-  [10, "OP Mainnet"],
-  [56, "BNB Smart Chain"],
-  [130, "Unichain"],
-  [137, "Polygon"],
-  [324, "zkSync Era"],
-  [480, "World Chain"],
-  [8453, "Base"],
-  [42161, "Arbitrum One"],
-  [42220, "Celo"],
-  [43114, "Avalanche C-Chain"],
-  [81457, "Blast"],
-  [7777777, "Zora"],
-  [11155111, "Sepolia"],
-  [84532, "Base Sepolia"],
-  [1301, "Unichain Sepolia"],
-  [31337, "Anvil devnet"]
+export interface ChainProfile {
+  readonly name: string
+  readonly opStack: boolean
+}
+
+/**
+ * The chains this server recognises. A recognised id that is not the server's chain is CHAIN_NOT_CONFIGURED (valid,
+ * not enabled here); any other id is CHAIN_NOT_SUPPORTED. opStack: the Superchain members of this list (OP Mainnet,
+ * Base, Unichain, World Chain, Zora and the Sepolias); Blast is a fork with its own fee rules and is left out.
+ */
+export const CHAIN_PROFILES: ReadonlyMap<number, ChainProfile> = new Map([
+  [1, { name: "Ethereum", opStack: false }],
+  [10, { name: "OP Mainnet", opStack: true }],
+  [56, { name: "BNB Smart Chain", opStack: false }],
+  [130, { name: "Unichain", opStack: true }],
+  [137, { name: "Polygon", opStack: false }],
+  [324, { name: "zkSync Era", opStack: false }],
+  [480, { name: "World Chain", opStack: true }],
+  [8453, { name: "Base", opStack: true }],
+  [42161, { name: "Arbitrum One", opStack: false }],
+  [42220, { name: "Celo", opStack: false }],
+  [43114, { name: "Avalanche C-Chain", opStack: false }],
+  [81457, { name: "Blast", opStack: false }],
+  [7777777, { name: "Zora", opStack: true }],
+  [11155111, { name: "Sepolia", opStack: false }],
+  [84532, { name: "Base Sepolia", opStack: true }],
+  [1301, { name: "Unichain Sepolia", opStack: true }],
+  [31337, { name: "Anvil devnet", opStack: false }]
 ])
+
+/** The profile of a chain; an unknown chain is not an OP-stack chain (QUOTE_OP_STACK can say otherwise). */
+export const chainProfileOf = (chainId: number): ChainProfile =>
+  CHAIN_PROFILES.get(chainId) ?? { name: `chain ${chainId}`, opStack: false }
+
+/** Names of the recognised chains (CHAIN_PROFILES). */
+export const KNOWN_CHAINS: ReadonlyMap<number, string> = new Map(
+  [...CHAIN_PROFILES].map(([id, profile]) => [id, profile.name])
+)
