@@ -3,14 +3,18 @@
  * exists *before* the launchpad — WETH, stablecoins with their real decimals (6-decimal USDC- and USDT-like,
  * 18-decimal DAI-like), WETH/stable pools at several fee tiers and very different depths (each with a full-range
  * position and concentrated ones spread over many tick-bitmap words), stable/stable pools, a dust pool at a wild price,
- * optionally `generatedPools` token/WETH pools, and some trading — then the launchpad deployed (`startBlock` = its
- * first transaction's block) and a few launches bought. The deployments record tracks every pool among the base tokens
- * and the generated pools by address (`indexing`), so an indexer must read them at the block before the start.
+ * blue chips (an 8-decimal WBTC-like and an 18-decimal LINK-like token, each with a deep and a shallow pool against
+ * WETH and USDC, the shallow one 4–5 % off), a fee-on-transfer token with a WETH pool, optionally `generatedPools`
+ * token/WETH pools, and some trading — then the launchpad deployed (`startBlock` = its first transaction's block) and a
+ * few launches bought. The deployments record tracks every pool among the base tokens and the other pools by address
+ * (`indexing`), so an indexer must read them at the block before the start.
  */
 import { type Address, getAddress, type LocalAccount, maxUint256, parseAbi, parseEther, parseEventLogs } from "viem"
 import {
   DevnetTokenAbi,
   DevnetTokenBytecode,
+  FeeOnTransferTokenAbi,
+  FeeOnTransferTokenBytecode,
   FireLaunchAbi,
   FireTokenAbi,
   FireTokenBytecode
@@ -42,6 +46,16 @@ export interface MainnetShaped {
   readonly dustPool: Address
   /** USDC/WETH 0.05 %: the deepest WETH/stable pool (2,000 WETH at 3,000). */
   readonly deepestStablePool: Address
+  /**
+   * The blue chips' pools: WBTC's deepest is with WETH (its USDC pool shallow, 5 % above), LINK's with USDC (its WETH
+   * pool shallow, 4 % above): each one's USD price must follow the deep one.
+   */
+  readonly blueChips: {
+    readonly wbtc: { readonly token: Address; readonly deepPool: Address; readonly shallowPool: Address }
+    readonly link: { readonly token: Address; readonly deepPool: Address; readonly shallowPool: Address }
+  }
+  /** A token that burns 2 % of every transfer but its holder's (the LP's), with a 0.3 % pool against WETH. */
+  readonly feeOnTransfer: { readonly token: Address; readonly pool: Address }
   /** Every tick any position of the scenario used, per pool (lowercase): what a test checks `ticks()` of. */
   readonly positionTicks: ReadonlyMap<string, ReadonlySet<number>>
 }
@@ -185,6 +199,40 @@ export const deployMainnetShaped = async (
   await swap(weth, usdc, 3000, parseEther("5"))
   await swap(usdt, usdc, 100, 50_000n * 10n ** 6n)
 
+  // Blue chips and a fee-on-transfer token: full-range positions only (two transactions a pool).
+  const listed = async (t: Address, d: number) => {
+    decimals.set(t, d)
+    await sender.write(lp, t, erc20Abi, "approve", [positionManager, maxUint256])
+    await sender.write(lp, t, erc20Abi, "approve", [swapRouter02, maxUint256])
+    return t
+  }
+  const wbtc = await listed(await token("Wrapped BTC (devnet)", "WBTC", 8), 8)
+  const link = await listed(await token("ChainLink Token (devnet)", "LINK", 18), 18)
+  const blueChips = {
+    wbtc: {
+      token: wbtc,
+      deepPool: await market("WBTC/WETH 0.3 %", wbtc, weth, 3000, 100, 20_0000n, false),
+      shallowPool: await market("WBTC/USDC 0.3 %", wbtc, usdc, 3000, 1, 63_000_0000n, false)
+    },
+    link: {
+      token: link,
+      deepPool: await market("LINK/USDC 0.3 %", link, usdc, 3000, 400_000, 15_0000n, false),
+      shallowPool: await market("LINK/WETH 0.3 %", link, weth, 3000, 1000, 52n, false)
+    }
+  }
+  const taxed = await sender.deploy(lp, { abi: FeeOnTransferTokenAbi, bytecode: FeeOnTransferTokenBytecode }, [
+    "Taxed (devnet)",
+    "TAX",
+    200n,
+    parseEther("1000000000"),
+    lp.address
+  ])
+  await listed(taxed, 18)
+  const feeOnTransfer = {
+    token: taxed,
+    pool: await market("TAX/WETH 0.3 %", taxed, weth, 3000, 100_000, 10n, false)
+  }
+
   const generated = options.generatedPools ?? 0
   for (let i = 0; i < generated; i++) {
     const gen = await sender.deploy(lp, { abi: FireTokenAbi, bytecode: FireTokenBytecode }, [
@@ -204,6 +252,9 @@ export const deployMainnetShaped = async (
   const launchpad = await deployLaunchpad(sender, lp, uni, log)
   const launches = await launchAndBuy(sender, accounts, launchpad.fireLaunch, swapRouter02, weth)
   const { poolInitCodeHash: _hash, ...uniswapAddresses } = uni
+  const baseTokens = new Set([weth, usdc, usdt, dai].map((t) => t.toLowerCase()))
+  const amongBaseTokens = (p: MarketPool) =>
+    baseTokens.has(p.token0.toLowerCase()) && baseTokens.has(p.token1.toLowerCase())
   const deployments: Deployments = {
     chainId,
     startBlock,
@@ -216,12 +267,21 @@ export const deployMainnetShaped = async (
     ],
     indexing: {
       poolsAmongBaseTokens: true,
-      pools: pools.filter((p) => p.label.startsWith("GEN")).map((p) => p.address)
+      pools: pools.filter((p) => !amongBaseTokens(p)).map((p) => p.address)
     },
     launches,
     pools: pools.map(({ address, token0, token1, fee }) => ({ address, token0, token1, fee }))
   }
-  return { deployments, tokens: { weth, usdc, usdt, dai }, pools, dustPool, deepestStablePool, positionTicks }
+  return {
+    deployments,
+    tokens: { weth, usdc, usdt, dai },
+    pools,
+    dustPool,
+    deepestStablePool,
+    blueChips,
+    feeOnTransfer,
+    positionTicks
+  }
 }
 
 /** Three canonical launches, each bought with ETH through SwapRouter02. */

@@ -3,9 +3,10 @@ import { Context, Effect, Layer, Schedule } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { type Address, parseAbi, parseEther } from "viem"
+import { type Address, type LocalAccount, parseAbi, parseEther } from "viem"
 import { writeDeploymentsSync } from "../../layers/Deployments.ts"
 import { erc20Abi, swapRouter02Abi } from "../../scripts/devnet/abis.ts"
+import { approve, balanceOf, permit2Allow, sendTx } from "../quotes/chain.ts"
 import { quoterAmount } from "../quotes/support.ts"
 import { AnvilChain } from "../support/AnvilChain.ts"
 import { type MainnetShapedChain, scopedMainnetShaped } from "../support/MainnetShaped.ts"
@@ -16,8 +17,9 @@ import { fetchJson } from "../support/TestServer.ts"
 /**
  * The app (exchange, search, indexer: one real process over RPC_URL) on the mainnet-shaped devnet, whose WETH/stable
  * pools all predate the start block: they are listed, counted and searchable; USD prices come from the deepest
- * WETH/stable pool; a dust pool at a wild price moves nothing; a launch token quotes to 6-decimal USDC through WETH,
- * equal to QuoterV2.
+ * WETH/stable pool; a blue chip's from its deepest path (through WETH or straight to a stablecoin); a dust pool at a wild
+ * price moves nothing; a launch token quotes to 6-decimal USDC through WETH, equal to QuoterV2, and the calldata pays
+ * exactly the quote (SwapRouter02, and UniversalRouter with Permit2); a fee-on-transfer token is refused.
  */
 
 class Scenario extends Context.Service<Scenario, MainnetShapedChain>()("test/exchange/MarketPrices/Scenario") {}
@@ -89,6 +91,25 @@ const chainPrice = (pool: Address, token: Address, decimals: number, otherDecima
     const raw = (Number(slot0[0]) / 2 ** 96) ** 2
     const isToken0 = token0.toLowerCase() === token.toLowerCase()
     return isToken0 ? raw * 10 ** (decimals - otherDecimals) : 10 ** (decimals - otherDecimals) / raw
+  })
+
+/**
+ * Sends a quote's calldata from `account` at the state it was quoted on: `account` spends exactly amountIn and
+ * `recipient` receives exactly amountOut.
+ */
+const executesAsQuoted = (account: LocalAccount, q: any, recipient: Address) =>
+  Effect.gen(function* () {
+    const tokenIn = q.tokenIn.address as Address
+    const tokenOut = q.tokenOut.address as Address
+    const [in0, out0] = [yield* balanceOf(tokenIn, account.address), yield* balanceOf(tokenOut, recipient)]
+    yield* sendTx(account, {
+      to: q.methodParameters.to,
+      data: q.methodParameters.calldata,
+      value: q.methodParameters.value
+    })
+    const [in1, out1] = [yield* balanceOf(tokenIn, account.address), yield* balanceOf(tokenOut, recipient)]
+    assert.strictEqual((in0 - in1).toString(), q.amountIn, `${q.routerType}: input spent`)
+    assert.strictEqual((out1 - out0).toString(), q.amountOut, `${q.routerType}: output received`)
   })
 
 const tokenPrice = (address: Address) =>
@@ -188,50 +209,122 @@ layer(App, { timeout: "300 seconds", excludeTestServices: true })("a market that
     })
   )
 
-  it.effect("a launch token quotes to 6-decimal USDC through WETH, equal to QuoterV2 to the wei", () =>
+  it.effect("a blue chip's USD price follows its deepest path: WBTC through WETH, LINK straight to USDC", () =>
+    Effect.gen(function* () {
+      const { scenario } = yield* Scenario
+      const { weth, usdc } = scenario.tokens
+      const { wbtc, link } = scenario.blueChips
+      yield* atHead
+      const wethUsd = yield* chainPrice(scenario.deepestStablePool, weth, 18, 6)
+      assert.closeTo(yield* tokenPrice(usdc), 1, 1e-12)
+      const paths = [
+        {
+          what: "WBTC",
+          token: wbtc.token,
+          deep: (yield* chainPrice(wbtc.deepPool, wbtc.token, 8, 18)) * wethUsd,
+          shallow: yield* chainPrice(wbtc.shallowPool, wbtc.token, 8, 6)
+        },
+        {
+          what: "LINK",
+          token: link.token,
+          deep: yield* chainPrice(link.deepPool, link.token, 18, 6),
+          shallow: (yield* chainPrice(link.shallowPool, link.token, 18, 18)) * wethUsd
+        }
+      ]
+      for (const { what, token, deep, shallow } of paths) {
+        // The shallow path is several percent off: following it would fail the 0.1 % bound.
+        assert.isAbove(Math.abs(shallow - deep) / deep, 0.03, `${what}: the scenario's paths must disagree`)
+        assert.closeTo(yield* tokenPrice(token), deep, deep * 1e-3, what)
+      }
+    })
+  )
+
+  it.effect("a quote through the fee-on-transfer token is refused over HTTP: FEE_ON_TRANSFER_UNSUPPORTED", () =>
     Effect.gen(function* () {
       const app = yield* AppProcess
       const { chain, scenario } = yield* Scenario
-      const head = yield* atHead
-      const launch = scenario.deployments.launches[1]!
-      const holder = chain.accounts[6]!
-      const amount =
-        (yield* Effect.promise(() =>
-          chain.publicClient.readContract({
-            address: launch.token,
-            abi: erc20Abi,
-            functionName: "balanceOf",
-            args: [holder.address]
-          })
-        )) / 10n
-      const res = yield* fetchJson(
-        `${app.urls.exchange}/api/v1/quote?chainId=31337&tokenInAddress=${launch.token}&tokenOutAddress=${scenario.tokens.usdc}` +
-          `&amount=${amount}&type=exactIn&recipient=${holder.address}`
-      )
-      assert.strictEqual(res.status, 200, JSON.stringify(res.body))
-      assert.isAtLeast(Number(res.body.blockNumber), Number(head))
-      // QuoterV2 simulates each route alone: the routes of a split must not share a pool for that to hold.
-      const pools = res.body.route.flatMap((r: any) => r.map((h: any) => h.address))
-      assert.strictEqual(new Set(pools).size, pools.length, res.body.routeString)
-      let out = 0n
-      for (const route of res.body.route) {
-        const tokens = [route[0].tokenIn.address, ...route.map((h: any) => h.tokenOut.address)].map((a: string) =>
-          a.toLowerCase()
+      const taxed = scenario.feeOnTransfer.token
+      const launch = scenario.deployments.launches[0]!
+      yield* atHead
+      for (const [tokenIn, tokenOut, amount] of [
+        [taxed, scenario.tokens.usdc, parseEther("100")],
+        [launch.token, taxed, parseEther("1000")]
+      ] as const) {
+        const res = yield* fetchJson(
+          `${app.urls.exchange}/api/v1/quote?chainId=31337&tokenInAddress=${tokenIn}&tokenOutAddress=${tokenOut}` +
+            `&amount=${amount}&type=exactIn&recipient=${chain.accounts[2]!.address}`
         )
-        // Out of the launch's only pool (with WETH), then into USDC, directly or through another stablecoin.
-        assert.strictEqual(tokens[0], launch.token.toLowerCase(), res.body.routeString)
-        assert.strictEqual(tokens[1], scenario.tokens.weth.toLowerCase(), res.body.routeString)
-        assert.strictEqual(tokens.at(-1), scenario.tokens.usdc.toLowerCase(), res.body.routeString)
-        const routeIn = BigInt(route[0].amountIn)
-        const routeOut = BigInt(route.at(-1).amountOut)
-        assert.strictEqual(
-          yield* quoterAmount(scenario.deployments.contracts.quoterV2!, "exactIn", route, routeIn),
-          routeOut
-        )
-        out += routeOut
+        assert.strictEqual(res.status, 400, JSON.stringify(res.body))
+        assert.strictEqual(res.body.code, "FEE_ON_TRANSFER_UNSUPPORTED")
+        assert.deepStrictEqual(res.body.details.tokens, [{ address: taxed.toLowerCase(), feeBps: 200 }])
       }
-      assert.strictEqual(out.toString(), res.body.amountOut)
-      assert.isAbove(Number(out), 0)
     })
+  )
+
+  it.effect(
+    "a launch token quotes to 6-decimal USDC through WETH, equal to QuoterV2 to the wei, and its calldata pays it",
+    () =>
+      Effect.gen(function* () {
+        const app = yield* AppProcess
+        const { chain, scenario } = yield* Scenario
+        const launch = scenario.deployments.launches[1]!
+        const holder = chain.accounts[6]!
+        const { swapRouter02 } = scenario.deployments.contracts
+        // The wallet side first (its blocks move no pool): SwapRouter02 pulls the input.
+        yield* approve(holder, launch.token, swapRouter02)
+        const head = yield* atHead
+        const amount =
+          (yield* Effect.promise(() =>
+            chain.publicClient.readContract({
+              address: launch.token,
+              abi: erc20Abi,
+              functionName: "balanceOf",
+              args: [holder.address]
+            })
+          )) / 10n
+        const res = yield* fetchJson(
+          `${app.urls.exchange}/api/v1/quote?chainId=31337&tokenInAddress=${launch.token}&tokenOutAddress=${scenario.tokens.usdc}` +
+            `&amount=${amount}&type=exactIn&recipient=${holder.address}`
+        )
+        assert.strictEqual(res.status, 200, JSON.stringify(res.body))
+        assert.isAtLeast(Number(res.body.blockNumber), Number(head))
+        // QuoterV2 simulates each route alone: the routes of a split must not share a pool for that to hold.
+        const pools = res.body.route.flatMap((r: any) => r.map((h: any) => h.address))
+        assert.strictEqual(new Set(pools).size, pools.length, res.body.routeString)
+        let out = 0n
+        for (const route of res.body.route) {
+          const tokens = [route[0].tokenIn.address, ...route.map((h: any) => h.tokenOut.address)].map((a: string) =>
+            a.toLowerCase()
+          )
+          // Out of the launch's only pool (with WETH), then into USDC, directly or through another stablecoin.
+          assert.strictEqual(tokens[0], launch.token.toLowerCase(), res.body.routeString)
+          assert.strictEqual(tokens[1], scenario.tokens.weth.toLowerCase(), res.body.routeString)
+          assert.strictEqual(tokens.at(-1), scenario.tokens.usdc.toLowerCase(), res.body.routeString)
+          const routeIn = BigInt(route[0].amountIn)
+          const routeOut = BigInt(route.at(-1).amountOut)
+          assert.strictEqual(
+            yield* quoterAmount(scenario.deployments.contracts.quoterV2!, "exactIn", route, routeIn),
+            routeOut
+          )
+          out += routeOut
+        }
+        assert.strictEqual(out.toString(), res.body.amountOut)
+        assert.isAbove(Number(out), 0)
+        yield* executesAsQuoted(holder, res.body, holder.address)
+
+        // The same through the UniversalRouter: Permit2 pulls the input; output to another wallet.
+        yield* permit2Allow(holder, launch.token)
+        yield* atHead
+        const universal = yield* fetchJson(
+          `${app.urls.exchange}/api/v1/quote?chainId=31337&tokenInAddress=${launch.token}&tokenOutAddress=${scenario.tokens.usdc}` +
+            `&amount=${amount}&type=exactIn&recipient=${chain.accounts[3]!.address}&routerType=universal`
+        )
+        assert.strictEqual(universal.status, 200, JSON.stringify(universal.body))
+        assert.strictEqual(
+          universal.body.methodParameters.to,
+          scenario.deployments.contracts.universalRouter.toLowerCase()
+        )
+        yield* executesAsQuoted(holder, universal.body, chain.accounts[3]!.address)
+      })
   )
 })
