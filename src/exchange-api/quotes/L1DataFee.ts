@@ -53,6 +53,8 @@ export class L1DataFee extends Context.Service<
       })
       let cachedBlock = -1n
       const cached = new Map<string, bigint>()
+      // An oracle that is down fails every quote: one warning per block, not one per quote.
+      let warnedBlock = -1n
 
       const fee = (tx: QuotedTransaction, block: bigint) =>
         Effect.gen(function* () {
@@ -76,9 +78,17 @@ export class L1DataFee extends Context.Service<
           if (block === cachedBlock && cached.size < CACHE_LIMIT) cached.set(key, wei)
           return wei
         }).pipe(
-          Effect.catchCause((cause) =>
-            Effect.as(Effect.logWarning(`quotes: the L1 data fee could not be read: ${redactedErrorText(cause)}`), null)
-          )
+          Effect.catchCause((cause) => {
+            if (warnedBlock === block) return Effect.succeed(null)
+            warnedBlock = block
+            return Effect.as(
+              Effect.logWarning(
+                `quotes: the L1 data fee could not be read at block ${block} (quotes answer gasUseEstimateQuote null): ` +
+                  redactedErrorText(cause).slice(0, 500)
+              ),
+              null
+            )
+          })
         )
 
       return L1DataFee.of({ applies, fee })
