@@ -1,8 +1,14 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Layer, Option } from "effect"
 import type { AuthenticatedSession } from "./Session.ts"
 import { SessionConfig } from "./SessionConfig.ts"
 
 const MAX_ENTRIES = 50_000
+
+/** A lookup on its way: the requests that miss meanwhile wait for it; `stale` once an invalidation overtook it. */
+interface InFlight {
+  readonly done: Deferred.Deferred<Option.Option<AuthenticatedSession>, unknown>
+  stale: boolean
+}
 
 /**
  * The per-process cache of session lookups that every authenticated request goes through. An entry lives at most
@@ -10,6 +16,11 @@ const MAX_ENTRIES = 50_000
  * Changes made by this process (logout, refresh, profile edits, moderation) drop the affected entries at once.
  * An ended session is cached as absent: a stolen, logged-out token costs at most one query per second per process.
  * Time comes from Effect's `Clock`, so tests move it with `TestClock` instead of sleeping.
+ *
+ * One lookup per session at a time: the requests that miss while it runs wait for its answer instead of each reading
+ * the row (when an entry expires under 50 concurrent requests of one session, they all missed until the first read
+ * came back: bench:auth). A lookup that an invalidation overtook answers its waiters but is not cached, and the
+ * requests after the invalidation start a new one.
  */
 export class SessionCache extends Context.Service<
   SessionCache,
@@ -27,26 +38,46 @@ export class SessionCache extends Context.Service<
     Effect.gen(function* () {
       const { sessionCacheMs } = yield* SessionConfig
       const entries = new Map<string, { readonly at: number; readonly value: Option.Option<AuthenticatedSession> }>()
+      const inFlight = new Map<string, InFlight>()
+      const store = (sessionId: string, at: number, value: Option.Option<AuthenticatedSession>) => {
+        entries.delete(sessionId) // re-insert at the end: Map order is then oldest first
+        entries.set(sessionId, { at, value })
+        if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
+      }
+      const get = <E>(sessionId: string, lookup: Effect.Effect<Option.Option<AuthenticatedSession>, E>) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const hit = entries.get(sessionId)
+          if (hit !== undefined && now - hit.at < sessionCacheMs) return hit.value
+          const running = inFlight.get(sessionId)
+          // The lookup's failure is one of the E of the callers of this session's lookups: the same repository read.
+          if (running !== undefined) return yield* Deferred.await(running.done) as Effect.Effect<never, E>
+          const mine: InFlight = { done: Deferred.makeUnsafe(), stale: false }
+          inFlight.set(sessionId, mine)
+          // Not interruptible: waiters depend on its answer (a request that goes away still completes one read).
+          const exit = yield* Effect.uninterruptible(Effect.exit(lookup))
+          if (inFlight.get(sessionId) === mine) inFlight.delete(sessionId)
+          if (Exit.isSuccess(exit) && !mine.stale) store(sessionId, now, exit.value)
+          Deferred.doneUnsafe(mine.done, exit)
+          return yield* exit
+        })
       return SessionCache.of({
-        get: (sessionId, lookup) =>
-          sessionCacheMs === 0
-            ? lookup
-            : Effect.gen(function* () {
-                const now = yield* Clock.currentTimeMillis
-                const hit = entries.get(sessionId)
-                if (hit !== undefined && now - hit.at < sessionCacheMs) return hit.value
-                const value = yield* lookup
-                entries.delete(sessionId) // re-insert at the end: Map order is then oldest first
-                entries.set(sessionId, { at: now, value })
-                if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
-                return value
-              }),
-        invalidate: (sessionId) => Effect.sync(() => void entries.delete(sessionId)),
+        get: (sessionId, lookup) => (sessionCacheMs === 0 ? lookup : get(sessionId, lookup)),
+        invalidate: (sessionId) =>
+          Effect.sync(() => {
+            entries.delete(sessionId)
+            const running = inFlight.get(sessionId)
+            if (running !== undefined) running.stale = true
+            inFlight.delete(sessionId)
+          }),
         invalidateUser: (userId) =>
           Effect.sync(() => {
             for (const [id, entry] of entries) {
               if (Option.isSome(entry.value) && entry.value.value.user.id === userId) entries.delete(id)
             }
+            // Whose session a running lookup reads is not known before it answers: none of them is cached.
+            for (const running of inFlight.values()) running.stale = true
+            inFlight.clear()
           })
       })
     })

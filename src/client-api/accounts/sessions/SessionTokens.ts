@@ -1,7 +1,7 @@
 import { Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { errors as JoseErrors, jwtVerify, SignJWT } from "jose"
-import { randomBytes } from "node:crypto"
+import { randomBytes, webcrypto } from "node:crypto"
 import { SessionConfig } from "./SessionConfig.ts"
 
 export class TokenRejected extends Data.TaggedError("TokenRejected")<{
@@ -42,12 +42,13 @@ export class SessionTokens extends Context.Service<
     Effect.gen(function* () {
       const config = yield* SessionConfig
       const secret = Option.isSome(config.jwtSecret) ? Redacted.value(config.jwtSecret.value) : yield* storedSecret
-      const key = new TextEncoder().encode(secret)
+      const key = yield* hmacKey(secret)
       // Rotation (docs/SECURITY.md): tokens signed with JWT_SECRET_PREVIOUS still verify; new ones use JWT_SECRET.
-      const previous = Option.map(config.jwtSecretPrevious ?? Option.none(), (p) =>
-        new TextEncoder().encode(Redacted.value(p))
-      )
-      const verifyWith = (token: string, now: Date) => (k: Uint8Array) =>
+      const previousSecret = config.jwtSecretPrevious ?? Option.none()
+      const previous = Option.isSome(previousSecret)
+        ? Option.some(yield* hmacKey(Redacted.value(previousSecret.value)))
+        : Option.none<webcrypto.CryptoKey>()
+      const verifyWith = (token: string, now: Date) => (k: webcrypto.CryptoKey) =>
         jwtVerify(token, k, {
           algorithms: ["HS256"],
           issuer: ISSUER,
@@ -104,6 +105,18 @@ export class SessionTokens extends Context.Service<
     })
   )
 }
+
+/**
+ * The HS256 key as a WebCrypto key, imported once: given the raw bytes, jose imports them on every sign and verify,
+ * which was a third of its cost per token (bench:auth's sign-in profile, docs/BENCHMARKS.md).
+ */
+const hmacKey = (secret: string) =>
+  Effect.promise(() =>
+    webcrypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify"
+    ])
+  )
 
 /** Reads the generated key, creating it first if no process has yet; concurrent first starts agree on one key. */
 const storedSecret = Effect.gen(function* () {

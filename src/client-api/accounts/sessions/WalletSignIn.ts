@@ -13,6 +13,7 @@ import type { IssuedSession } from "./Session.ts"
 import { SessionConfig } from "./SessionConfig.ts"
 import { Sessions, userBanned } from "./Sessions.ts"
 import { SignatureVerifier } from "./SignatureVerifier.ts"
+import { recoverMessageSigner } from "./SignerRecovery.ts"
 import { signInLimits } from "./SignInLimits.ts"
 import { parseSiweMessage } from "./SiweMessage.ts"
 import { checkSiwePolicy } from "./SiwePolicy.ts"
@@ -35,10 +36,11 @@ const nonceError = (problem: NonceProblem) =>
 
 /**
  * Sign-in with Ethereum (EIP-4361). The order of checks keeps the expensive and the irreversible parts last:
- * parse, policy (domain, URI scheme, chain, validity window), a read of the nonce (for a precise error), the
- * signature (EOA locally; ERC-1271/6492 on chain), then one statement (WalletSignInRepo, one round trip) that
- * consumes the nonce atomically, finds or creates the user and stores the session, whose JWT is signed last. Two concurrent verifies of one message both pass the read and the
- * signature, and exactly one consumes the nonce; the other gets INVALID_NONCE.
+ * parse, policy (domain, URI scheme, chain, validity window), the signature (an EOA's locally; otherwise, after a
+ * read of the nonce, ERC-1271/6492 on chain), then one statement (WalletSignInRepo, one round trip) that consumes
+ * the nonce atomically, finds or creates the user and stores the session, whose JWT is signed last. An EOA's sign-in
+ * is thus one round trip to the database. Two concurrent verifies of one message both pass the signature, and
+ * exactly one consumes the nonce; the other gets INVALID_NONCE.
  */
 export class WalletSignIn extends Context.Service<
   WalletSignIn,
@@ -79,8 +81,16 @@ export class WalletSignIn extends Context.Service<
         if (rejection !== undefined) return yield* new Unauthorized(rejection)
 
         const address = fields.address as Address
-        const problem = yield* nonces.check(fields.nonce, address)
-        if (Option.isSome(problem)) return yield* nonceError(problem.value)
+        // An EOA's signature is checked first, locally (SignerRecovery.ts: a fraction of a millisecond, no I/O). When
+        // it verifies, the nonce is checked by the write statement itself, one round trip for the whole sign-in, and
+        // read only when the statement refuses it (for the precise error). Anything else (a smart wallet, a wrong
+        // signature) may cost an eth_call: the nonce is read first, so a used, expired or exhausted nonce (3 failed
+        // signatures, issue 23 M3) never reaches the chain.
+        const signedByEoa = recoverMessageSigner(input.message, input.signature) === address.toLowerCase()
+        if (!signedByEoa) {
+          const problem = yield* nonces.check(fields.nonce, address)
+          if (Option.isSome(problem)) return yield* nonceError(problem.value)
+        }
         if (limitsOn) {
           // Per address, whatever the IP: a verification may cost an eth_call, and an address is what an attacker varies least.
           const decision = yield* limiter.consume("signin-address", address.toLowerCase(), perAddress)
@@ -95,9 +105,9 @@ export class WalletSignIn extends Context.Service<
 
         const verifier = yield* SignatureVerifier
         // The message exactly as sent: the parser reads CRLF as LF, but the signature covers the bytes the client signed.
-        const valid = yield* verifier
-          .verify({ address, message: input.message, signature: input.signature as Hex })
-          .pipe(
+        const valid =
+          signedByEoa ||
+          (yield* verifier.verify({ address, message: input.message, signature: input.signature as Hex }).pipe(
             Effect.catchTag("SignatureVerifierUnavailable", (e) =>
               Effect.andThen(
                 Effect.logWarning(`signature verification could not reach the chain: ${redactedErrorText(e.cause)}`),
@@ -109,7 +119,7 @@ export class WalletSignIn extends Context.Service<
                 )
               )
             )
-          )
+          ))
         if (!valid) {
           // Failed signatures count against the nonce: after SIWE_NONCE_MAX_FAILURES it is spent.
           yield* nonces.recordFailure(fields.nonce, address)
