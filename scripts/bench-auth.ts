@@ -8,6 +8,9 @@ import { recoverMessageSigner } from "../src/client-api/accounts/sessions/Signer
 import { checkSiwePolicy } from "../src/client-api/accounts/sessions/SiwePolicy.ts"
 import { parseSiweMessage } from "../src/client-api/accounts/sessions/SiweMessage.ts"
 import { opsPerSecond, postAll, prepareSignIns } from "./bench/auth-load.ts"
+import { addSplits, type CpuSplit, describeCpuSplit, measureCpuSplit } from "./bench/cpu-split.ts"
+import { freePort, settledTransactions } from "./bench/pg-transactions.ts"
+import { describeProfile, summarizeProfile } from "./bench/profile-summary.ts"
 import { buildApp, measure, type Measurement, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
 
 /**
@@ -21,12 +24,21 @@ import { buildApp, measure, type Measurement, spawnApp, startBareServer, stopApp
  *  3. Authenticated GET /v1/users/me (JWT verify + session lookup + user read) with the session cache on
  *     (SESSION_CACHE_MS=1000, the default) and off (0: the session row is read on every request), against a bare
  *     node:http server answering the same body. autocannon, rounds alternating between the three; median round shown.
- * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_SIGNINS (2000).
+ * For 2 and 3 it prints how the CPU split between the app, its PostgreSQL and this process (the load generator), in
+ * ms per request, and the rate those costs allow on this machine's cores (scripts/bench/cpu-split.ts).
+ * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_SIGNINS (2000); BENCH_PROFILE=1 runs the
+ * app (cache on) under `--cpu-prof` and prints where its main thread spent the sign-ins and the GET rounds
+ * (scripts/bench/profile-summary.ts; the rates are then the profiled app's).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const signIns = Number(process.env.BENCH_SIGNINS ?? 2000)
+const profileDir =
+  process.env.BENCH_PROFILE === "1"
+    ? NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-auth-prof-"))
+    : undefined
+const cores = NodeOs.cpus().length
 
 const dirs: Array<string> = []
 const appEnv = (extra: Record<string, string> = {}) => {
@@ -41,7 +53,8 @@ const appEnv = (extra: Record<string, string> = {}) => {
   return { DATA_DIR: dir, CLIENT_PORT: "0", EMBEDDED_PG_PORT: "0", DEVNET_PORT: "0", ...limits, ...extra }
 }
 
-const load = (url: string, headers: Record<string, string>) => measure(url, { connections, seconds, headers })
+const load = (url: string, headers: Record<string, string>, warmupSeconds = 2) =>
+  measure(url, { connections, seconds, headers, warmupSeconds })
 type Load = Measurement
 
 const signInOnce = async (base: string) => {
@@ -78,7 +91,10 @@ try {
     if ((await recover())?.toLowerCase() !== account.address.toLowerCase()) throw new Error("signature")
   }
   // The server's recovery (WebAssembly libsecp256k1) and viem's pure-JS one it replaced, alternating, same run.
-  const inProcess = { wasm: [] as Array<number>, viem: [] as Array<number> }
+  const inProcess = {
+    wasm: [] as Array<{ wall: number; cpu: number }>,
+    viem: [] as Array<{ wall: number; cpu: number }>
+  }
   for (let round = 0; round < 3; round++) {
     inProcess.wasm.push(
       await opsPerSecond(
@@ -93,20 +109,33 @@ try {
       )
     )
   }
-  const best = (list: Array<number>) => Math.max(...list)
+  const best = (list: Array<{ wall: number; cpu: number }>) => list.reduce((a, b) => (b.wall > a.wall ? b : a))
 
-  const cached = await spawnApp(appEnv(), ["--services", "client"])
+  const profileArgs =
+    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-name=app.cpuprofile"]
+  // The measured app's database on a known port: the bench counts its transactions (round trips) per request.
+  const pgPort = await freePort()
+  const pgUrl = `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`
+  const cached = await spawnApp(appEnv({ EMBEDDED_PG_PORT: String(pgPort) }), ["--services", "client"], profileArgs)
   const uncached = await spawnApp(appEnv({ SESSION_CACHE_MS: "0" }), ["--services", "client"])
   const base = cached.urls.get("client")!
 
   // 2. Sign-ins over HTTP.
   const accounts = Array.from({ length: 100 }, () => privateKeyToAccount(generatePrivateKey()))
   const prepared = await prepareSignIns(base, accounts, signIns)
-  const verify = await postAll(
-    `${base}/v1/session/wallet/verify`,
-    prepared.map((p) => p.body),
-    connections
+  const transactionsBefore = await settledTransactions(pgUrl)
+  const { result: verify, split: verifySplit } = await measureCpuSplit(
+    cached.child.pid!,
+    () => prepared.length,
+    () =>
+      postAll(
+        `${base}/v1/session/wallet/verify`,
+        prepared.map((p) => p.body),
+        connections
+      )
   )
+
+  const verifyTransactions = (await settledTransactions(pgUrl)) - transactionsBefore
 
   // 3. GET /v1/users/me, cache on / off / bare.
   const targets = {
@@ -119,12 +148,28 @@ try {
   const body = await (await fetch(targets.cached.url, { headers: targets.cached.headers })).text()
   const bare = await startBareServer(body, "/v1/users/me")
   const runs: Record<"cached" | "uncached" | "bare", Array<Load>> = { cached: [], uncached: [], bare: [] }
+  const splits: Record<"cached" | "uncached" | "bare", Array<CpuSplit>> = { cached: [], uncached: [], bare: [] }
+  // The 2 s warm-up before the CPU is read, so the split counts the measured requests only.
+  const measured = async (which: "cached" | "uncached" | "bare", pid: number) => {
+    const target = which === "bare" ? { url: bare.url, headers: targets.cached.headers } : targets[which]
+    await measure(target.url, { connections, seconds: 2, headers: target.headers, warmupSeconds: 0 })
+    const { result, split } = await measureCpuSplit(
+      pid,
+      (m: Load) => m.total,
+      () => load(target.url, target.headers, 0)
+    )
+    splits[which].push(split)
+    return result
+  }
+  const cachedTransactionsBefore = await settledTransactions(pgUrl)
   for (let round = 0; round < rounds; round++) {
-    runs.cached.push(await load(targets.cached.url, targets.cached.headers))
-    runs.uncached.push(await load(targets.uncached.url, targets.uncached.headers))
-    runs.bare.push(await load(bare.url, targets.cached.headers))
+    runs.cached.push(await measured("cached", cached.child.pid!))
+    runs.uncached.push(await measured("uncached", uncached.child.pid!))
+    runs.bare.push(await measured("bare", bare.pid))
   }
   bare.stop()
+  // Warm-ups included: they send requests to the same PostgreSQL (counted with them below).
+  const cachedTransactions = (await settledTransactions(pgUrl)) - cachedTransactionsBefore
   await stopApp(cached.child)
   await stopApp(uncached.child)
 
@@ -135,13 +180,25 @@ try {
     `\n${title.padEnd(44)} ${unit.padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)}`
 
   console.log(header("EOA sign-in verification", "per s"))
-  const inProcessRow = (name: string, perSecond: number) =>
-    console.log(row(name, perSecond, 0, 0, 0).replace(/ +0 +0 +0$/, "        -        -       -"))
+  const inProcessRow = (name: string, rate: { wall: number; cpu: number }) =>
+    console.log(
+      `${row(name, rate.wall, 0, 0, 0).replace(/ +0 +0 +0$/, "        -        -       -")}   (${rate.cpu.toFixed(0)} per CPU-second, ${(1000 / rate.cpu).toFixed(3)} ms CPU each)`
+    )
   inProcessRow("in-process, one core: tiny-secp256k1 (server)", best(inProcess.wasm))
   inProcessRow("in-process, one core: viem recover (baseline)", best(inProcess.viem))
   console.log(
     row(`HTTP POST /v1/session/wallet/verify (${signIns})`, verify.perSecond, verify.p50, verify.p99, verify.failures)
   )
+  const met = verify.perSecond >= 500 && verify.p99 <= 100 && verify.failures === 0
+  console.log(
+    `target (issue 26): >= 500/s with p99 <= 100 ms at 50 in flight: ${met ? "met" : "NOT met"} ` +
+      `(${verify.perSecond.toFixed(0)}/s, p99 ${verify.p99} ms, ${connections} in flight)`
+  )
+  console.log(
+    `PostgreSQL transactions (round trips) per sign-in: ${(verifyTransactions / prepared.length).toFixed(2)} ` +
+      `(${verifyTransactions} for ${prepared.length}, the sign-in limits' counter flushes included)`
+  )
+  for (const line of describeCpuSplit(verifySplit, cores)) console.log(line)
 
   console.log(header("GET /v1/users/me (Bearer JWT)", "req/s"))
   for (const [name, list] of [
@@ -163,6 +220,31 @@ try {
       .join(", ")}`
   )
   console.log(`ratio fire (cache on)/bare req/s: ${(median(runs.cached).rps / median(runs.bare).rps).toFixed(2)}`)
+  console.log("\nGET /v1/users/me, SESSION_CACHE_MS=1000, all rounds:")
+  for (const line of describeCpuSplit(addSplits(splits.cached), cores)) console.log(line)
+  const cachedRequests = splits.cached.reduce((n, s) => n + s.requests, 0)
+  console.log(
+    `  PostgreSQL transactions: ${cachedTransactions} over these rounds and their warm-ups ` +
+      `(${((1000 * cachedTransactions) / Math.max(1, cachedRequests)).toFixed(2)} per 1,000 measured requests)`
+  )
+  console.log("GET /v1/users/me, SESSION_CACHE_MS=0, all rounds:")
+  for (const line of describeCpuSplit(addSplits(splits.uncached), cores)) console.log(line)
+  console.log("bare node:http, same body, all rounds (the app's row is the bare server):")
+  for (const line of describeCpuSplit(addSplits(splits.bare), cores)) console.log(line)
+
+  if (profileDir !== undefined) {
+    const file = NodePath.join(profileDir, "app.cpuprofile")
+    console.log(`\nprofile (${file}) of the app's main thread, POST /v1/session/wallet/verify:`)
+    for (const line of describeProfile(summarizeProfile(file, [verifySplit.window]))) console.log(line)
+    console.log("profile, GET /v1/users/me (SESSION_CACHE_MS=1000), measured rounds:")
+    for (const line of describeProfile(
+      summarizeProfile(
+        file,
+        splits.cached.map((s) => s.window)
+      )
+    ))
+      console.log(line)
+  }
 } finally {
   for (const dir of dirs) NodeFs.rmSync(dir, { recursive: true, force: true })
 }

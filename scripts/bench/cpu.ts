@@ -120,3 +120,36 @@ export const describeCpu = (used: CpuUsed, events: number, seconds: number): str
     `wall ${seconds.toFixed(2)} s = ${Math.round(events / seconds)} events/s`
   ].join("; ")
 }
+
+/**
+ * CPU seconds (user + system) of process `pid` and of its descendants, by role: `root` is `pid` itself, the others are
+ * keyed by command name (`postgres`: the postmaster, its backends and the backends that already exited; `anvil`).
+ * A benchmark reads it before and after a run (`treeCpuSince`) to say how the CPU split between the app and the
+ * servers it spawned. Linux only; elsewhere empty.
+ */
+export const treeCpu = (pid: number): Map<string, number> => {
+  const stats = allStats()
+  const byParent = new Map<number, Array<ProcStat>>()
+  for (const s of stats) byParent.set(s.ppid, [...(byParent.get(s.ppid) ?? []), s])
+  const out = new Map<string, number>()
+  const add = (key: string, ticks: number) => out.set(key, (out.get(key) ?? 0) + ticks / ticksPerSecond)
+  const root = stats.find((s) => s.pid === pid)
+  if (root === undefined) return out
+  add("root", root.own)
+  const walk = (parent: number) => {
+    for (const child of byParent.get(parent) ?? []) {
+      add(child.comm, child.own + child.children)
+      walk(child.pid)
+    }
+  }
+  walk(pid)
+  return out
+}
+
+/** What `treeCpu(pid)` grew by since `before`, by the same keys. */
+export const treeCpuSince = (pid: number, before: Map<string, number>): Map<string, number> => {
+  const now = treeCpu(pid)
+  const out = new Map<string, number>()
+  for (const [key, seconds] of now) out.set(key, Math.max(0, seconds - (before.get(key) ?? 0)))
+  return out
+}

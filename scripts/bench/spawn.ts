@@ -20,14 +20,24 @@ export const buildApp = () => {
   execFileSync(process.execPath, [NodePath.join(root, "scripts/build-if-changed.ts")], { cwd: root, stdio: "inherit" })
 }
 
-/** Starts the built app with the given env and arguments and resolves at its `ready:` line. */
-export const spawnApp = (env: Record<string, string | undefined>, args: ReadonlyArray<string> = []) =>
-  withProgress("bench: starting the app", () => spawnToReady(env, args))
+/**
+ * Starts the built app with the given env and arguments and resolves at its `ready:` line. `nodeArgs` go to node
+ * before the script (`--cpu-prof` is refused in NODE_OPTIONS).
+ */
+export const spawnApp = (
+  env: Record<string, string | undefined>,
+  args: ReadonlyArray<string> = [],
+  nodeArgs: ReadonlyArray<string> = []
+) => withProgress("bench: starting the app", () => spawnToReady(env, args, nodeArgs))
 
-const spawnToReady = (env: Record<string, string | undefined>, args: ReadonlyArray<string>) =>
+const spawnToReady = (
+  env: Record<string, string | undefined>,
+  args: ReadonlyArray<string>,
+  nodeArgs: ReadonlyArray<string>
+) =>
   new Promise<Spawned>((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, [NodePath.join(root, "dist/src/main.js"), ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, NodePath.join(root, "dist/src/main.js"), ...args], {
       cwd: root,
       env: { ...process.env, LOG_FORMAT: "json", ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -53,26 +63,41 @@ export const stopApp = (child: ChildProcess) =>
 
 /** The baseline of the HTTP benchmarks: bare node:http answering `body` to any request, in its own process. */
 export const startBareServer = (body: string, path: string) =>
-  new Promise<{ url: string; stop: () => void }>((resolve) => {
+  new Promise<{ url: string; pid: number; stop: () => void }>((resolve) => {
     const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     child.stdout!.on("data", (chunk: Buffer) => {
       const port = chunk.toString().match(/listening (\d+)/)?.[1]
-      if (port) resolve({ url: `http://127.0.0.1:${port}${path}`, stop: () => child.kill("SIGTERM") })
+      if (port) resolve({ url: `http://127.0.0.1:${port}${path}`, pid: child.pid!, stop: () => child.kill("SIGTERM") })
     })
   })
 
-/** One autocannon measurement after a 2 s warm-up (JIT, pool connections, caches). */
+/** One autocannon measurement after a warm-up (JIT, pool connections, caches) of `warmupSeconds` (2). */
 export const measure = async (
   url: string,
-  options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
+  options: {
+    readonly connections: number
+    readonly seconds: number
+    readonly headers?: Record<string, string>
+    readonly warmupSeconds?: number
+  }
 ) => {
-  const { connections, seconds, headers = {} } = options
-  const r = await withProgress(`bench: ${connections} connections on ${url}, ${2 + seconds} s`, async () => {
-    await autocannon({ url, connections, duration: 2, headers })
-    return await autocannon({ url, connections, duration: seconds, headers })
-  })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors }
+  const { connections, seconds, headers = {}, warmupSeconds = 2 } = options
+  const r = await withProgress(
+    `bench: ${connections} connections on ${url}, ${warmupSeconds + seconds} s`,
+    async () => {
+      if (warmupSeconds > 0) await autocannon({ url, connections, duration: warmupSeconds, headers })
+      return await autocannon({ url, connections, duration: seconds, headers })
+    }
+  )
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
+    /** Requests answered in the measured seconds. */
+    total: r.requests.total
+  }
 }
 export type Measurement = Awaited<ReturnType<typeof measure>>
