@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Queue, Schedule, Stream } from "effect"
 import { IndexerEvents } from "./IndexerEvents.ts"
@@ -6,14 +7,30 @@ import { IndexerStatus } from "./IndexerStatus.ts"
 /** Postgres channel carrying one message per committed indexer batch or rollback (any process may listen). */
 export const CHANGES_CHANNEL = "fire_indexer_changes"
 
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: the pool list goes along only when the whole message
+ * stays under this (about 170 addresses); without it a listener reloads every pool.
+ */
+export const NOTIFY_PAYLOAD_LIMIT = 7_900
+
+/** This process's id on the channel: a listener tells its own indexer's messages (also on IndexerEvents) from others'. */
+export const PROCESS_ORIGIN = randomUUID()
+
 /** What travels on the channel: the change and the indexer's status right after it. */
 export interface ChangeMessage {
   readonly kind: "batch" | "reorg"
+  /** PROCESS_ORIGIN of the sending process (absent from an indexer of an older version). */
+  readonly origin?: string
   readonly chainId: number
   readonly fromBlock: string
   readonly toBlock: string
   readonly pools: number
   readonly tokens: number
+  /**
+   * The pools the batch (or rollback) touched, lowercase; absent when they did not fit in the payload
+   * (NOTIFY_PAYLOAD_LIMIT) or from an indexer of an older version. The quote engine reloads only these pools.
+   */
+  readonly poolAddresses?: ReadonlyArray<string>
   readonly status: {
     readonly phase: string
     readonly eventsPerSecond: number
@@ -40,6 +57,7 @@ export const IndexerChangeNotifierLive = Layer.effectDiscard(
           const s = yield* status.get
           const message: ChangeMessage = {
             kind: change.kind,
+            origin: PROCESS_ORIGIN,
             chainId: change.chainId,
             fromBlock: change.fromBlock.toString(),
             toBlock: change.toBlock.toString(),
@@ -54,12 +72,18 @@ export const IndexerChangeNotifierLive = Layer.effectDiscard(
             },
             at: Date.now()
           }
-          yield* pg.notify(CHANGES_CHANNEL, JSON.stringify(message))
+          yield* pg.notify(CHANGES_CHANNEL, encodeChange(message, change.pools))
         }).pipe(Effect.catchCause((cause) => Effect.logWarning("indexer change notify failed", cause)))
       )
     )
   })
 )
+
+/** The message with its pool list when that fits in a NOTIFY payload, else without. */
+export const encodeChange = (message: ChangeMessage, pools: ReadonlyArray<string>): string => {
+  const listed = JSON.stringify({ ...message, poolAddresses: pools.map((p) => p.toLowerCase()) })
+  return listed.length < NOTIFY_PAYLOAD_LIMIT ? listed : JSON.stringify(message)
+}
 
 /**
  * The exchange side: LISTENs on the channel (its own connection) and calls the registered handlers on each message;

@@ -4,7 +4,7 @@ import { parseEther } from "viem"
 import { indexedHead } from "../exchange/support.ts"
 import { AnvilChain } from "../support/AnvilChain.ts"
 import { buyWithWeth } from "./chain.ts"
-import { exchange, query, QuoteServices, quoterAmount } from "./support.ts"
+import { exchange, matchesQuoter, query, QuoteServices } from "./support.ts"
 
 /**
  * Quoted amounts equal the chain's QuoterV2 (quoteExactInput / quoteExactOutput by eth_call on each returned path)
@@ -28,33 +28,6 @@ const randomAmount = (next: () => number, [lo, hi]: readonly [number, number]) =
   const exp = lo + Math.floor(next() * (hi - lo + 1))
   return (BigInt(Math.floor((1 + next() * 9) * 1e6)) * 10n ** BigInt(exp)) / 1_000_000n
 }
-
-/**
- * Each route of a quote against QuoterV2 on its own path and amount; the totals are the routes' sums. Returns how many
- * routes were compared (0 for a split whose routes share a pool, which QuoterV2 cannot check).
- */
-const matchesQuoter = (body: any, quoter: `0x${string}`) =>
-  Effect.gen(function* () {
-    const pools = body.route.flatMap((r: any) => r.map((h: any) => h.address))
-    // Routes of a split that share a pool are simulated one after the other: QuoterV2 can only check disjoint ones.
-    const disjoint = new Set(pools).size === pools.length
-    let sumIn = 0n
-    let sumOut = 0n
-    for (const route of body.route) {
-      const amountIn = BigInt(route[0].amountIn)
-      const amountOut = BigInt(route.at(-1).amountOut)
-      sumIn += amountIn
-      sumOut += amountOut
-      if (!disjoint) continue
-      if (body.type === "exactIn")
-        assert.strictEqual(yield* quoterAmount(quoter, "exactIn", route, amountIn), amountOut, body.routeString)
-      else assert.strictEqual(yield* quoterAmount(quoter, "exactOut", route, amountOut), amountIn, body.routeString)
-    }
-    assert.strictEqual(sumIn.toString(), body.amountIn)
-    assert.strictEqual(sumOut.toString(), body.amountOut)
-    assert.strictEqual(body.type === "exactIn" ? body.amountIn : body.amountOut, body.amount)
-    return disjoint ? (body.route.length as number) : 0
-  })
 
 layer(QuoteServices({ timeoutMs: 5000 }), { timeout: "300 seconds", excludeTestServices: true })(
   "quotes equal QuoterV2",

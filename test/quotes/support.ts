@@ -1,3 +1,4 @@
+import { assert } from "@effect/vitest"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import { type Address, encodeFunctionData, parseAbi } from "viem"
@@ -90,6 +91,33 @@ export const quoterAmount = (
     })
     const { data: out } = yield* Effect.promise(() => chain.publicClient.call({ to: quoter, data }))
     return BigInt(out!.slice(0, 66))
+  })
+
+/**
+ * Each route of a quote against QuoterV2 on its own path and amount; the totals are the routes' sums. Returns how many
+ * routes were compared (0 for a split whose routes share a pool, which QuoterV2 cannot check).
+ */
+export const matchesQuoter = (body: any, quoter: `0x${string}`) =>
+  Effect.gen(function* () {
+    const pools = body.route.flatMap((r: any) => r.map((h: any) => h.address))
+    // Routes of a split that share a pool are simulated one after the other: QuoterV2 can only check disjoint ones.
+    const disjoint = new Set(pools).size === pools.length
+    let sumIn = 0n
+    let sumOut = 0n
+    for (const route of body.route) {
+      const amountIn = BigInt(route[0].amountIn)
+      const amountOut = BigInt(route.at(-1).amountOut)
+      sumIn += amountIn
+      sumOut += amountOut
+      if (!disjoint) continue
+      if (body.type === "exactIn")
+        assert.strictEqual(yield* quoterAmount(quoter, "exactIn", route, amountIn), amountOut, body.routeString)
+      else assert.strictEqual(yield* quoterAmount(quoter, "exactOut", route, amountOut), amountIn, body.routeString)
+    }
+    assert.strictEqual(sumIn.toString(), body.amountIn)
+    assert.strictEqual(sumOut.toString(), body.amountOut)
+    assert.strictEqual(body.type === "exactIn" ? body.amountIn : body.amountOut, body.amount)
+    return disjoint ? (body.route.length as number) : 0
   })
 
 /** The app's Chain over the file's anvil, with a changed deployment record and/or another RPC URL for the app. */
