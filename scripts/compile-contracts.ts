@@ -29,8 +29,12 @@ export const contractNames = [
   "Bytes32MetadataToken",
   "NoDecimalsToken",
   "FeeOnTransferToken",
-  // Run only through eth_call with a state override (src/exchange-api/quotes/TransferCheck.ts)
-  "TransferProbe"
+  // Run only through eth_call with a state override (src/exchange-api/quotes/TransferCheck.ts,
+  // src/indexer/bootstrap/TickReads.ts)
+  "TransferProbe",
+  "TickBitmapLens",
+  // Devnet only: many Uniswap v3 pools per transaction for the scale benchmarks (scripts/devnet/pool-farm.ts)
+  "PoolFarm"
 ] as const
 export type ContractName = (typeof contractNames)[number]
 

@@ -10,3 +10,5 @@ export { Bytes32MetadataTokenAbi, Bytes32MetadataTokenBytecode } from "./Bytes32
 export { NoDecimalsTokenAbi, NoDecimalsTokenBytecode } from "./NoDecimalsToken.ts"
 export { FeeOnTransferTokenAbi, FeeOnTransferTokenBytecode } from "./FeeOnTransferToken.ts"
 export { TransferProbeAbi, TransferProbeBytecode } from "./TransferProbe.ts"
+export { TickBitmapLensAbi, TickBitmapLensBytecode } from "./TickBitmapLens.ts"
+export { PoolFarmAbi, PoolFarmBytecode } from "./PoolFarm.ts"

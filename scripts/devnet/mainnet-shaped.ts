@@ -15,14 +15,13 @@ import {
   DevnetTokenBytecode,
   FeeOnTransferTokenAbi,
   FeeOnTransferTokenBytecode,
-  FireLaunchAbi,
-  FireTokenAbi,
-  FireTokenBytecode
+  FireLaunchAbi
 } from "../../contracts/generated/index.ts"
 import { rpcRequest } from "../../layers/Anvil.ts"
 import type { Deployments, SeededLaunch, SeededPool } from "../../src/platform/Deployments.ts"
 import { erc20Abi, factoryAbi, positionManagerAbi, swapRouter02Abi, weth9Abi } from "./abis.ts"
 import { deployLaunchpad } from "./launchpad.ts"
+import { farmPools } from "./pool-farm.ts"
 import { sqrtPriceX96 } from "./seed.ts"
 import { devnetAccounts, makeSender, type Sender } from "./tx.ts"
 import { deployUniswap } from "./uniswap.ts"
@@ -56,12 +55,15 @@ export interface MainnetShaped {
   }
   /** A token that burns 2 % of every transfer but its holder's (the LP's), with a 0.3 % pool against WETH. */
   readonly feeOnTransfer: { readonly token: Address; readonly pool: Address }
-  /** Every tick any position of the scenario used, per pool (lowercase): what a test checks `ticks()` of. */
+  /** Every tick any position of the scenario used, per pool (lowercase; not the generated pools'): what a test checks. */
   readonly positionTicks: ReadonlyMap<string, ReadonlySet<number>>
 }
 
 export interface MainnetShapedOptions {
-  /** Token/WETH pools generated besides the market (each a new 18-decimal token, 0.3 %, full range). Default 0. */
+  /**
+   * Token/WETH pools generated besides the market (each a new 18-decimal token, 0.3 %, four positions), made in
+   * batches by scripts/devnet/pool-farm.ts: give anvil a high `--gas-limit` for large batches. Default 0.
+   */
   readonly generatedPools?: number
   readonly log?: (line: string) => void
 }
@@ -233,18 +235,9 @@ export const deployMainnetShaped = async (
     pool: await market("TAX/WETH 0.3 %", taxed, weth, 3000, 100_000, 10n, false)
   }
 
-  const generated = options.generatedPools ?? 0
-  for (let i = 0; i < generated; i++) {
-    const gen = await sender.deploy(lp, { abi: FireTokenAbi, bytecode: FireTokenBytecode }, [
-      `Generated ${i}`,
-      `GEN${i}`,
-      parseEther("1000000000"),
-      lp.address
-    ])
-    decimals.set(gen, 18)
-    await sender.write(lp, gen, erc20Abi, "approve", [positionManager, maxUint256])
-    // A full-range position only: cheap to make by the thousand, and still a pool to read.
-    await market(`GEN${i}/WETH 0.3 %`, gen, weth, 3000, 1000, BigInt(1 + (i % 97)) * 10n, false)
+  if ((options.generatedPools ?? 0) > 0) {
+    log(`${options.generatedPools} generated pools`)
+    pools.push(...(await farmPools(sender, lp, uni, options.generatedPools ?? 0, log)))
   }
 
   const startBlock = Number(await sender.publicClient.getBlockNumber()) + 1

@@ -29,6 +29,8 @@ export interface BootstrapResult {
   readonly skipped: ReadonlyArray<string>
   readonly stats: ReadStats
   readonly ms: number
+  /** Where the time went: the chain reads (pools, ticks, token metadata), the values, the database writes. */
+  readonly stageMs: { readonly reads: number; readonly values: number; readonly store: number }
 }
 
 /**
@@ -105,8 +107,11 @@ export const bootstrapPools = Effect.gen(function* () {
     tokens.filter((t) => !knownTokens.has(t))
   )
   const header = yield* reader.header(blockNumber)
+  const readsDone = performance.now()
   const values = yield* valuesAt(snapshots, metadata)
+  const valuesDone = performance.now()
   yield* store.bootstrap(header, snapshots, metadata, values)
+  const storeDone = performance.now()
   // Search, the quote engine and the caches learn the pools as from a committed batch.
   yield* (yield* IndexerEvents).publish({
     kind: "batch",
@@ -123,7 +128,8 @@ export const bootstrapPools = Effect.gen(function* () {
     ticks: snapshots.reduce((n, p) => n + p.ticks.length, 0),
     skipped,
     stats: ctx.stats,
-    ms: performance.now() - started
+    ms: storeDone - started,
+    stageMs: { reads: readsDone - started, values: valuesDone - readsDone, store: storeDone - valuesDone }
   }
   yield* Effect.logInfo(
     `indexer: ${result.pools} tracked pools read at block ${blockNumber} (${result.ticks} initialized ticks) in ` +

@@ -2,12 +2,15 @@ import { Effect } from "effect"
 import { type Address, parseAbi, zeroAddress } from "viem"
 import { ChainReader, type TokenMetadata, type ViewCall, type ViewResult } from "../fetch/ChainReader.ts"
 import type { RpcError } from "../fetch/RpcError.ts"
+import { type InitializedTick, readInitializedTicks } from "./TickReads.ts"
+
+export type { InitializedTick }
 
 /**
  * The reads of a pool's state at one block, batched through Multicall3: which pools exist among the base tokens
- * (factory getPool), then per pool slot0, liquidity, the token balances, every word of the tick bitmap and the
- * `ticks()` of each initialized tick. Each stage is one set of calls cut into chunks of CALLS_PER_REQUEST, sent
- * `concurrency` eth_calls at a time.
+ * (factory getPool), then per pool slot0, liquidity and the token balances. Each stage is one set of calls cut into
+ * chunks of CALLS_PER_REQUEST, sent `concurrency` eth_calls at a time. The initialized ticks (every word of the tick
+ * bitmap, `ticks()` of each bit set) are read by a lens inside the eth_call instead (TickReads.ts).
  */
 
 const poolAbi = parseAbi([
@@ -16,9 +19,7 @@ const poolAbi = parseAbi([
   "function fee() view returns (uint24)",
   "function tickSpacing() view returns (int24)",
   "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)",
-  "function liquidity() view returns (uint128)",
-  "function tickBitmap(int16 wordPosition) view returns (uint256)",
-  "function ticks(int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet, uint256, uint256, int56, uint160, uint32, bool)"
+  "function liquidity() view returns (uint128)"
 ])
 const factoryAbi = parseAbi(["function getPool(address, address, uint24) view returns (address)"])
 const erc20Abi = parseAbi([
@@ -30,18 +31,10 @@ const erc20Abi = parseAbi([
 ])
 
 /**
- * Calls per eth_call: a tickBitmap read costs ~5k gas inside aggregate3 and a ticks() read ~12k, so 500 stay far below
- * the eth_call gas caps of hosted nodes (50M and up) and the responses small.
+ * Calls per eth_call: a view call costs ~5–12k gas inside aggregate3, so 500 stay far below the eth_call gas caps of
+ * hosted nodes (50M and up) and the responses small.
  */
 export const CALLS_PER_REQUEST = 500
-
-const MAX_TICK = 887_272
-
-export interface InitializedTick {
-  readonly tick: number
-  readonly liquidityGross: bigint
-  readonly liquidityNet: bigint
-}
 
 export interface PoolSnapshot {
   readonly address: string
@@ -123,20 +116,6 @@ export const poolsAmong = (
   )
 }
 
-/** Word positions of a pool's tick bitmap that can hold a tick (compressed tick = floor(tick / spacing), word = >> 8). */
-const wordRange = (tickSpacing: number) => {
-  const compressed = (tick: number) => Math.floor(tick / tickSpacing)
-  return { from: compressed(-MAX_TICK) >> 8, to: compressed(MAX_TICK) >> 8 }
-}
-
-/** The initialized ticks a bitmap word marks. */
-const ticksOfWord = (word: bigint, wordPosition: number, tickSpacing: number): Array<number> => {
-  const out: Array<number> = []
-  for (let bit = 0; word !== 0n; bit++, word >>= 1n)
-    if ((word & 1n) === 1n) out.push((wordPosition * 256 + bit) * tickSpacing)
-  return out
-}
-
 interface PoolHead {
   readonly address: string
   readonly token0: string
@@ -184,55 +163,20 @@ export const readPools = (ctx: ReadContext, addresses: ReadonlyArray<string>) =>
       })
     })
 
-    // Balances and bitmap words in one set of calls; then ticks() of every bit set.
-    const words = pools.map((p) => {
-      const { from, to } = wordRange(p.tickSpacing)
-      return Array.from({ length: to - from + 1 }, (_, k) => from + k)
-    })
-    const second = yield* runCalls(
+    // Balances through Multicall3; the initialized ticks through the lens (TickReads.ts).
+    const balances = yield* runCalls(
       ctx,
-      pools.flatMap((p, i) => [
+      pools.flatMap((p) => [
         { address: p.token0 as Address, abi: erc20Abi, functionName: "balanceOf", args: [p.address] },
-        { address: p.token1 as Address, abi: erc20Abi, functionName: "balanceOf", args: [p.address] },
-        ...words[i]!.map((w) => ({
-          address: p.address as Address,
-          abi: poolAbi,
-          functionName: "tickBitmap",
-          args: [w]
-        }))
+        { address: p.token1 as Address, abi: erc20Abi, functionName: "balanceOf", args: [p.address] }
       ])
     )
-    let at = 0
-    const partial = pools.map((p, i) => {
-      const reserve0 = (ok(second[at++]) as bigint | undefined) ?? 0n
-      const reserve1 = (ok(second[at++]) as bigint | undefined) ?? 0n
-      const initialized = words[i]!.flatMap((w) => {
-        const word = ok(second[at++]) as bigint | undefined
-        if (word === undefined)
-          throw new Error(`pool ${p.address}: tickBitmap(${w}) failed at block ${ctx.blockNumber}`)
-        return ticksOfWord(word, w, p.tickSpacing)
-      })
-      return { ...p, reserve0, reserve1, initialized }
-    })
-    const tickResults = yield* runCalls(
-      ctx,
-      partial.flatMap((p) =>
-        p.initialized.map((tick) => ({
-          address: p.address as Address,
-          abi: poolAbi,
-          functionName: "ticks",
-          args: [tick]
-        }))
-      )
-    )
-    at = 0
-    const snapshots: Array<PoolSnapshot> = partial.map(({ initialized, ...p }) => ({
+    const ticks = yield* readInitializedTicks(ctx, pools)
+    const snapshots: Array<PoolSnapshot> = pools.map((p, i) => ({
       ...p,
-      ticks: initialized.map((tick) => {
-        const t = ok(tickResults[at++]) as readonly [bigint, bigint] | undefined
-        if (t === undefined) throw new Error(`pool ${p.address}: ticks(${tick}) failed at block ${ctx.blockNumber}`)
-        return { tick, liquidityGross: t[0], liquidityNet: t[1] }
-      })
+      reserve0: (ok(balances[2 * i]) as bigint | undefined) ?? 0n,
+      reserve1: (ok(balances[2 * i + 1]) as bigint | undefined) ?? 0n,
+      ticks: ticks.get(p.address.toLowerCase()) ?? []
     }))
     return { snapshots, skipped }
   })

@@ -128,6 +128,14 @@ export class ChainReader extends Context.Service<
       header: BlockHeader,
       topic0s: ReadonlyArray<Hex>
     ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
+    /**
+     * One eth_call at the block: of `data` to `to` (with `code` there through a state override: a lens that is never
+     * deployed), or without `to`, of creation code (its answer is the runtime code). The answer's bytes.
+     */
+    readonly call: (
+      request: { readonly to?: Address; readonly code?: Hex; readonly data: Hex; readonly gas?: bigint },
+      blockNumber: bigint
+    ) => Effect.Effect<Hex, RpcError>
     /** At `blockNumber`, or at the head when undefined. */
     readonly canonicalPoolConfig: (
       tokenIsToken0: boolean,
@@ -352,6 +360,17 @@ export class ChainReader extends Context.Service<
                 batchSize: 0
               }) as Promise<ReadonlyArray<ViewResult>>
           ),
+        call: ({ to, code, data, gas }, blockNumber) =>
+          read("eth_call", async () => {
+            const answer = await client.call({
+              data,
+              blockNumber,
+              ...(to === undefined ? {} : { to }),
+              ...(gas === undefined ? {} : { gas }),
+              ...(to === undefined || code === undefined ? {} : { stateOverride: [{ address: to, code }] })
+            })
+            return answer.data ?? "0x"
+          }),
         logsByTopic: byTopicOnly,
         blockLogs,
         canonicalPoolConfig: (tokenIsToken0, blockNumber) =>
