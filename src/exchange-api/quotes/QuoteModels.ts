@@ -42,12 +42,12 @@ const QuoteSummaryFields = {
   gasUseEstimate: Schema.String.annotate({ description: "Estimated gas units of the swap" }),
   gasUseEstimateQuote: Schema.NullOr(Schema.String).annotate({
     description:
-      "Gas cost in the quote token: gasUseEstimate × gasPriceWei plus, on OP-stack chains, l1DataFeeWei, converted at the WETH mid price (null without a WETH price path, or when the L1 data fee could not be read)"
+      "Gas cost in the quote token: gasUseEstimate × gasPriceWei plus, on OP-stack chains, l1DataFeeWei, converted at the WETH mid price (null without a WETH price path, or while the L1 data fee is unknown)"
   }),
   gasPriceWei: Schema.String,
   l1DataFeeWei: Schema.NullOr(Schema.String).annotate({
     description:
-      "OP-stack chains (Base, OP Mainnet…): the transaction's L1 data fee in wei, from the GasPriceOracle predeploy's getL1Fee, included in gasUseEstimateQuote; null on other chains or when the oracle could not be read"
+      "OP-stack chains (Base, OP Mainnet…): the transaction's L1 data fee in wei, as the GasPriceOracle predeploy's getL1Fee would answer it (computed with its formula from its values of a recent block), included in gasUseEstimateQuote; null on other chains or while those values are unknown (not yet read, or the oracle unreadable)"
   }),
   priceImpact: Schema.String.annotate({
     description: 'Price impact in percent against the mid price along the route (e.g. "0.1250")'

@@ -50,7 +50,7 @@ export interface QuoteOutcome {
   /** Its gas figures include the L1 data fee on an OP-stack chain (L1DataFee.ts). */
   readonly result: QuoteResult
   readonly gasPriceWei: bigint
-  /** The transaction's L1 data fee, counted in `result`; null on other chains or when the oracle could not be read. */
+  /** The transaction's L1 data fee, counted in `result`; null on other chains or while the oracle's values are unknown. */
   readonly l1DataFeeWei: bigint | null
   readonly methodParameters: MethodParameters
   readonly bound: bigint
@@ -229,8 +229,9 @@ export class Quotes extends Context.Service<
         if (encoded._tag === "EncodeFailed")
           return yield* fail("ROUTE_MISSING_METHOD_PARAMETERS", `calldata could not be generated: ${encoded.message}`)
         const methodParameters: MethodParameters = { calldata: encoded.calldata, value: encoded.value, to: encoded.to }
-        // An OP-stack chain also charges the transaction's L1 data fee, known only now that the calldata is: counted
-        // in the gas cost; an unreadable oracle leaves the cost unknown (null) rather than understated.
+        // An OP-stack chain also charges the transaction's L1 data fee, known only now that the calldata is: computed
+        // locally from the oracle's values of a recent block (no RPC here) and counted in the gas cost; values not yet
+        // read (or unreadable) leave the cost unknown (null) rather than understated.
         const l1DataFeeWei = l1.applies ? yield* l1.fee(methodParameters, routed.blockNumber) : null
         const result: QuoteResult = !l1.applies
           ? routed
