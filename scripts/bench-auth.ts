@@ -124,6 +124,20 @@ try {
   const accounts = Array.from({ length: 100 }, () => privateKeyToAccount(generatePrivateKey()))
   const prepared = await prepareSignIns(base, accounts, signIns)
   const transactionsBefore = await settledTransactions(pgUrl)
+  // The processes' background CPU (no request), taken off the per-request figures below.
+  const idleFor = (pid: number) =>
+    measureCpuSplit(
+      pid,
+      () => 0,
+      () => new Promise((resolve) => setTimeout(resolve, 5000))
+    ).then(({ split }) => split)
+  const [idle, idleUncached] = await Promise.all([idleFor(cached.child.pid!), idleFor(uncached.child.pid!)])
+  console.log(
+    `idle CPU, 5 s, no request (app, its PostgreSQL, anvil): ${[...idle.seconds]
+      .filter(([name]) => name !== "load generator")
+      .map(([name, seconds]) => `${name} ${((1000 * seconds) / idle.wallSeconds).toFixed(0)} ms/s`)
+      .join(", ")}`
+  )
   const { result: verify, split: verifySplit } = await measureCpuSplit(
     cached.child.pid!,
     () => prepared.length,
@@ -198,7 +212,7 @@ try {
     `PostgreSQL transactions (round trips) per sign-in: ${(verifyTransactions / prepared.length).toFixed(2)} ` +
       `(${verifyTransactions} for ${prepared.length}, the sign-in limits' counter flushes included)`
   )
-  for (const line of describeCpuSplit(verifySplit, cores)) console.log(line)
+  for (const line of describeCpuSplit(verifySplit, cores, idle)) console.log(line)
 
   console.log(header("GET /v1/users/me (Bearer JWT)", "req/s"))
   for (const [name, list] of [
@@ -221,14 +235,14 @@ try {
   )
   console.log(`ratio fire (cache on)/bare req/s: ${(median(runs.cached).rps / median(runs.bare).rps).toFixed(2)}`)
   console.log("\nGET /v1/users/me, SESSION_CACHE_MS=1000, all rounds:")
-  for (const line of describeCpuSplit(addSplits(splits.cached), cores)) console.log(line)
+  for (const line of describeCpuSplit(addSplits(splits.cached), cores, idle)) console.log(line)
   const cachedRequests = splits.cached.reduce((n, s) => n + s.requests, 0)
   console.log(
     `  PostgreSQL transactions: ${cachedTransactions} over these rounds and their warm-ups ` +
       `(${((1000 * cachedTransactions) / Math.max(1, cachedRequests)).toFixed(2)} per 1,000 measured requests)`
   )
   console.log("GET /v1/users/me, SESSION_CACHE_MS=0, all rounds:")
-  for (const line of describeCpuSplit(addSplits(splits.uncached), cores)) console.log(line)
+  for (const line of describeCpuSplit(addSplits(splits.uncached), cores, idleUncached)) console.log(line)
   console.log("bare node:http, same body, all rounds (the app's row is the bare server):")
   for (const line of describeCpuSplit(addSplits(splits.bare), cores)) console.log(line)
 

@@ -61,24 +61,36 @@ export const addSplits = (splits: ReadonlyArray<CpuSplit>): Omit<CpuSplit, "wind
  * Lines: CPU ms per request of each process and its share, then the ceilings on `cores` cores: the app's Node
  * process runs JavaScript on one thread, so it alone allows 1000 / app ms per second; all the processes together
  * allow cores × 1000 / total ms (with the load generator, as in this run, and without it, as with clients elsewhere).
+ * With `idle` (the same processes measured with no request), each process's background CPU at that rate over the
+ * run's wall time (the app's timers and state dumps, anvil's, PostgreSQL's writers) is taken off first: at a low
+ * request rate it would otherwise be charged to the few requests.
  */
-export const describeCpuSplit = (split: Omit<CpuSplit, "window">, cores: number): Array<string> => {
+export const describeCpuSplit = (
+  split: Omit<CpuSplit, "window">,
+  cores: number,
+  idle?: Omit<CpuSplit, "window">
+): Array<string> => {
+  const background = (name: string) =>
+    idle === undefined ? 0 : ((idle.seconds.get(name) ?? 0) / Math.max(idle.wallSeconds, 1e-9)) * split.wallSeconds
+  const net = new Map([...split.seconds].map(([name, s]) => [name, Math.max(0, s - background(name))]))
   const perRequest = (s: number) => (1000 * s) / Math.max(1, split.requests)
-  const total = [...split.seconds.values()].reduce((a, b) => a + b, 0)
+  const total = [...net.values()].reduce((a, b) => a + b, 0)
   const lines = [...split.seconds]
     .filter(([, s]) => s > 0)
     .map(
       ([name, s]) =>
-        `  ${name.padEnd(16)} ${s.toFixed(2).padStart(7)} s CPU ${perRequest(s).toFixed(3).padStart(8)} ms per request ${((100 * s) / Math.max(total, 1e-9)).toFixed(0).padStart(4)} %`
+        `  ${name.padEnd(16)} ${s.toFixed(2).padStart(7)} s CPU${idle === undefined ? "" : ` (idle rate ${background(name).toFixed(2)} s)`}` +
+        ` ${perRequest(net.get(name)!).toFixed(3).padStart(8)} ms per request ${((100 * net.get(name)!) / Math.max(total, 1e-9)).toFixed(0).padStart(4)} %`
     )
-  const app = perRequest(split.seconds.get("app") ?? 0)
-  const server = app + perRequest(split.seconds.get("postgres") ?? 0)
+  const app = perRequest(net.get("app") ?? 0)
+  const server = app + perRequest(net.get("postgres") ?? 0)
   const all = perRequest(total)
   const rate = (ms: number) => Math.round(1000 / Math.max(ms, 1e-9))
   const alone = Math.min(rate(app), cores * rate(server))
   const shared = Math.min(rate(app), cores * rate(all))
   return [
-    `CPU split over ${split.requests} requests, ${split.wallSeconds.toFixed(1)} s wall (${cores} cores):`,
+    `CPU split over ${split.requests} requests, ${split.wallSeconds.toFixed(1)} s wall (${cores} cores)` +
+      `${idle === undefined ? "" : ", net of each process's idle CPU rate"}:`,
     ...lines,
     `  ceiling: app thread ${rate(app)}/s, ${cores} cores over app + PostgreSQL ${cores * rate(server)}/s, over all ` +
       `three ${cores * rate(all)}/s: ${alone}/s with the clients elsewhere, ${shared}/s with this load generator ` +
