@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { parseAbi } from "viem"
 import { Chain } from "../../platform/Chain.ts"
 import { redactedErrorText } from "../../platform/RedactUrl.ts"
@@ -27,14 +27,17 @@ const oracleAbi = parseAbi([
  */
 export const MAX_PARAMS_LAG_BLOCKS = 10n
 
+/** How often the values are read at the chain's head whatever the quotes (the first read at the start). */
+const IDLE_READ_INTERVAL = "5 seconds"
+
 /**
  * The L1 data fee an OP-stack rollup (Base, OP Mainnet…) charges a transaction on top of its L2 execution gas: the
  * cost of posting its bytes to Ethereum, which the gas model fitted on anvil (workers/routing/Gas.ts) knows nothing
  * of. No RPC in a quote: the GasPriceOracle predeploy's inputs (Ecotone or Fjord, the L1 base and blob base fees,
- * their scalars) are read in the background, at most once per indexed block (the first quote of a newer block starts
- * the read; the quotes meanwhile use the previous block's values), and the fee of the quoted transaction is computed
- * locally with the predeploy's own formula (L1FeeFormula.ts). Which chains pay one: RoutingSettings.ts
- * CHAIN_PROFILES, QUOTE_OP_STACK.
+ * their scalars) are read in the background, at most once per block: the first quote of a newer indexed block starts
+ * the read (the quotes meanwhile use the previous block's values), and so does the chain's head every
+ * IDLE_READ_INTERVAL, for an idle server. The fee of the quoted transaction is computed locally with the predeploy's
+ * own formula (L1FeeFormula.ts). Which chains pay one: RoutingSettings.ts CHAIN_PROFILES, QUOTE_OP_STACK.
  */
 export class L1DataFee extends Context.Service<
   L1DataFee,
@@ -110,6 +113,20 @@ export class L1DataFee extends Context.Service<
           if (lag > MAX_PARAMS_LAG_BLOCKS) return null
           return l1Fee(current.params, unsignedTransaction(tx, chain.chainId))
         })
+
+      // An idle server has no quotes to start the reads: the chain's head is read on its own every few seconds, so
+      // the first quote after a pause finds values within MAX_PARAMS_LAG_BLOCKS (and the first one after the start).
+      yield* Effect.forkScoped(
+        Effect.tryPromise(() => chain.publicClient.getBlockNumber({ cacheTime: 0 })).pipe(
+          Effect.flatMap((head) => {
+            if (head <= requestedBlock || (known !== undefined && head <= known.block)) return Effect.void
+            requestedBlock = head
+            return read(head)
+          }),
+          Effect.ignore,
+          Effect.repeat(Schedule.spaced(IDLE_READ_INTERVAL))
+        )
+      )
 
       return L1DataFee.of({ applies, fee })
     })
