@@ -4,6 +4,7 @@ import { type BlockHeader, ChainReader, type RawLog, type TokenMetadata } from "
 import type { RpcError } from "./fetch/RpcError.ts"
 import { IndexerConfig } from "./IndexerConfig.ts"
 import type { IndexedContracts } from "./IndexerSource.ts"
+import { positionManagerLogs } from "./PositionManagerLogs.ts"
 import { discover, ignitionsWithoutConfig } from "./project/Discover.ts"
 import { project } from "./project/Project.ts"
 import { type BatchRows, emptyBatch } from "./project/Rows.ts"
@@ -19,9 +20,13 @@ const staticKinds: ReadonlyArray<SourceKind> = [
   "positionManager"
 ]
 const childKinds: ReadonlyArray<SourceKind> = ["token", "pool"]
-const staticTopics = topicsOf(staticKinds)
+// The position manager's logs are not asked for with the other statics' (PositionManagerLogs.ts), and its events do not
+// make a block near the head worth reading: a tracked position's change comes with its pool's event, its Transfer has
+// the ERC-20 Transfer's topic0 (followed for launched tokens).
+const rangeStaticKinds = staticKinds.filter((k) => k !== "positionManager")
+const rangeStaticTopics = topicsOf(rangeStaticKinds)
 const childTopics = topicsOf(childKinds)
-const allTopics = [...new Set([...staticTopics, ...childTopics])]
+const allTopics = [...new Set([...rangeStaticTopics, ...childTopics])]
 
 /**
  * The raw logs of a block range, fetched before the range is projected (possibly while the previous range is, see
@@ -42,6 +47,10 @@ export interface RangeLogs {
   readonly unfiltered: ReadonlyArray<RawLog>
   /** The last block whose logs of children discovered in the range must still be asked for by address. */
   readonly lateTo: bigint
+  /** The last block read by range (those after it were read whole, by hash). */
+  readonly rangeTo: bigint
+  /** The children's topics were asked for from any address over [from, rangeTo]: `unfiltered` holds those answers. */
+  readonly childrenByTopic: boolean
 }
 
 export interface BuiltBatch {
@@ -109,7 +118,12 @@ export const fetchRange = (
     const statics = staticSources(contracts)
     const [rangeStatics, rangeChildren, recent] = yield* Effect.all(
       [
-        reader.logs([...statics.keys()], staticTopics, from, rangeTo),
+        reader.logs(
+          [...statics].flatMap(([address, kind]) => (kind === "positionManager" ? [] : [address])),
+          rangeStaticTopics,
+          from,
+          rangeTo
+        ),
         byTopic
           ? reader.logsByTopic(childTopics, from, rangeTo)
           : reader.logs([...childAddresses], childTopics, from, rangeTo),
@@ -128,13 +142,16 @@ export const fetchRange = (
       childAddresses,
       children: [...(byTopic ? rangeChildren.filter(known) : rangeChildren), ...recent.filter(known)],
       unfiltered: byTopic ? [...rangeChildren, ...recent] : recent,
-      lateTo: byTopic ? from - 1n : rangeTo
+      lateTo: byTopic ? from - 1n : rangeTo,
+      rangeTo,
+      childrenByTopic: byTopic
     }
   })
 }
 
 /**
- * Decode → discover → fetch the logs of children new in the range → decode → project, for the fetched range. Mutates
+ * Decode → discover → fetch the logs of children new in the range → the position manager's logs of the tracked pools'
+ * positions (PositionManagerLogs.ts) → decode → project, for the fetched range. Mutates
  * `state` (the caller reloads it when the batch is not committed).
  */
 export const buildBatch = (
@@ -143,7 +160,7 @@ export const buildBatch = (
   state: ProjectionState,
   range: RangeLogs,
   toHeader: BlockHeader
-): Effect.Effect<BuiltBatch, RpcError, ChainReader> =>
+): Effect.Effect<BuiltBatch, RpcError, ChainReader | IndexerConfig> =>
   Effect.gen(function* () {
     const reader = yield* ChainReader
     const { from, to } = range
@@ -209,8 +226,21 @@ export const buildBatch = (
       state.tokens.set(address, { decimals: m.decimals, isLaunch: known?.isLaunch ?? false })
     }
 
-    const all = [...staticLogs, ...childLogs].sort(byPosition)
-    project(chainId, all, state, contracts.positionManager.toLowerCase(), timestamps, rows)
+    const positionManager = contracts.positionManager.toLowerCase()
+    const managerLogs = decodeLogs(
+      yield* positionManagerLogs(
+        positionManager,
+        state,
+        childLogs,
+        from,
+        range.rangeTo,
+        range.childrenByTopic ? range.unfiltered : undefined
+      ),
+      (a) => statics.get(a)
+    )
+    yield* fillTimestamps(managerLogs)
+    const all = [...staticLogs, ...childLogs, ...managerLogs].sort(byPosition)
+    project(chainId, all, state, positionManager, timestamps, rows)
     const logBlockHashes = new Map(all.map((d) => [d.log.blockNumber, d.log.blockHash]))
     return { rows, tokenMetadata, logCount: all.length, logBlockHashes }
   })

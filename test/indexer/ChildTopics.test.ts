@@ -40,6 +40,8 @@ const follow = (d: Devnet, s: Seeded, childTopicThreshold: number, salt: number)
       yield* status.awaitBlock(yield* headOf(d), "60 seconds")
       const few = yield* getLogsPerBlock(d, s, proxy.counts, salt)
       for (let i = 0; i < 4; i++) yield* Effect.promise(() => ignite(d, d.accounts.creatorB, `Many${salt}x${i}`))
+      // The launches' own blocks are indexed before counting: the blocks measured are the same kind as before them.
+      yield* status.awaitBlock(yield* headOf(d), "30 seconds")
       const many = yield* getLogsPerBlock(d, s, proxy.counts, salt + 1)
       const head = yield* headOf(d)
       yield* status.awaitBlock(head, "30 seconds")

@@ -51,7 +51,8 @@ export interface Devnet {
   readonly contracts: IndexedContracts
 }
 
-const npm = parseAbi([
+/** The position manager's calls the tests make. */
+export const npm = parseAbi([
   "struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }",
   "function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)",
   "function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
@@ -59,7 +60,10 @@ const npm = parseAbi([
   "function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)",
   "struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }",
   "function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)",
-  "function transferFrom(address from, address to, uint256 tokenId)"
+  "function transferFrom(address from, address to, uint256 tokenId)",
+  "struct IncreaseLiquidityParams { uint256 tokenId; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }",
+  "function increaseLiquidity(IncreaseLiquidityParams params) payable returns (uint128 liquidity, uint256 amount0, uint256 amount1)",
+  "function burn(uint256 tokenId) payable"
 ])
 const require = createRequire(import.meta.url)
 const v3Sdk = require("@uniswap/v3-sdk") as {

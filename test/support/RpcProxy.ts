@@ -64,6 +64,11 @@ export interface RpcProxy {
   /** WebSocket connections open now. */
   readonly openWebSockets: () => number
   /**
+   * From now on, every eth_getLogs the node answers is recorded (its filter and its logs' emitters and topics) in the
+   * returned array, to count what a filter fetched (off by default: a backfill's answers are large).
+   */
+  readonly recordGetLogs: () => ReadonlyArray<RecordedGetLogs>
+  /**
    * Closes every WebSocket connection and refuses new ones (HTTP 503 on the upgrade) for `ms` milliseconds (the issue's
    * drops are 0.5–30 s); HTTP requests are not affected. Resolves when the drop ends.
    */
@@ -72,6 +77,12 @@ export interface RpcProxy {
 }
 
 type RpcRequest = { id: unknown; method: string; params?: Array<any> }
+
+/** One eth_getLogs the node answered (see `recordGetLogs`). */
+export interface RecordedGetLogs {
+  readonly filter: { readonly address?: string | ReadonlyArray<string>; readonly blockHash?: string }
+  readonly logs: ReadonlyArray<{ readonly address: string; readonly topics: ReadonlyArray<string> }>
+}
 
 /** A JSON-RPC error the lagging node answers. */
 class RpcAnswerError extends Error {
@@ -109,6 +120,7 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+  let recorded: Array<RecordedGetLogs> | undefined
   const forward = async (body: string): Promise<string> =>
     (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })).text()
   const call = async (method: string, params: Array<unknown>) =>
@@ -211,7 +223,10 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
       return reply(200, answer)
     }
     const forwarded = await forward(raw)
-    if ((JSON.parse(forwarded) as { error?: unknown }).error !== undefined) counts.nodeErrors++
+    const parsed = JSON.parse(forwarded) as { error?: unknown; result?: unknown }
+    if (parsed.error !== undefined) counts.nodeErrors++
+    else if (recorded !== undefined && req.method === "eth_getLogs")
+      recorded.push({ filter: req.params?.[0] ?? {}, logs: parsed.result as RecordedGetLogs["logs"] })
     reply(200, forwarded)
   }
 
@@ -283,6 +298,10 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     faults,
     counts,
     openWebSockets: () => [...clients].filter((s) => s.readyState === WebSocket.OPEN).length,
+    recordGetLogs: () => {
+      recorded ??= []
+      return recorded
+    },
     dropWebSockets,
     close: () =>
       new Promise<void>((resolve) => {

@@ -26,6 +26,9 @@ export interface RawLog {
   readonly blockTimestamp?: bigint | undefined
 }
 
+/** eth_getLogs `topics`: per position, the values any of which matches, or null for any value. */
+export type TopicFilter = ReadonlyArray<ReadonlyArray<Hex> | null>
+
 export interface BlockHeader {
   readonly number: bigint
   readonly hash: string
@@ -105,6 +108,17 @@ export class ChainReader extends Context.Service<
       from: bigint,
       to: bigint
     ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
+    /**
+     * Logs of one address whose topics match `topics` (per position: a list of values, or null for any) over
+     * [from, to]. `filter` names the filter for its eth_getLogs range (the values of a position may change per call).
+     */
+    readonly logsMatching: (
+      address: string,
+      topics: TopicFilter,
+      filter: string,
+      from: bigint,
+      to: bigint
+    ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
     /** Logs of the topic0s from any address over [from, to], sorted by (block, logIndex). */
     readonly logsByTopic: (
       topic0s: ReadonlyArray<Hex>,
@@ -143,7 +157,10 @@ export class ChainReader extends Context.Service<
     ) => Effect.Effect<CanonicalPoolConfig, RpcError>
     /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
     readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
-    /** The smallest current eth_getLogs range over the filters (the densest one's): the indexer's batch size. */
+    /**
+     * The smallest current eth_getLogs range over the filters of `logs` and `logsByTopic` (the densest one's): the
+     * indexer's batch size.
+     */
     readonly logRange: Effect.Effect<number>
     /** Waits at the head: for a new-heads announcement (the poll interval as fallback), else sleeps it. */
     readonly awaitNewHead: NewHeads["await"]
@@ -166,6 +183,8 @@ export class ChainReader extends Context.Service<
       /** Per filter: the largest range not refused since a refusal (a refused size is not asked again). */
       const ceilings = new Map<string, number>()
       const rangeOf = (filter: string) => ranges.get(filter) ?? initialRange
+      /** Filters that do not size the batch (`logsMatching`'s: asked over a few blocks, or rarely). */
+      const unsized = new Set<string>()
       // Every call of the reader (retries included) waits for its slot under INDEXER_RPC_RPS.
       const paced = makeRateLimit(settings.rpcRequestsPerSecond)
       const call = <A>(method: string, f: () => Promise<A>) => paced(rpcCall(method, f))
@@ -194,13 +213,13 @@ export class ChainReader extends Context.Service<
           )
         )
 
-      const getLogsOnce = (addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
+      const getLogsOnce = (addresses: ReadonlyArray<string>, topics: TopicFilter, from: bigint, to: bigint) =>
         rpcRetry(
           request<Array<RpcLog>>("eth_getLogs", [
             {
               // No address list: any emitter (the children by topic, see `logsByTopic`).
               ...(addresses.length === 0 ? {} : { address: addresses }),
-              topics: [topic0s],
+              topics,
               fromBlock: numberToHex(from),
               toBlock: numberToHex(to)
             }
@@ -258,7 +277,7 @@ export class ChainReader extends Context.Service<
       const logsOfChunk = (
         filter: string,
         addresses: ReadonlyArray<string>,
-        topic0s: ReadonlyArray<Hex>,
+        topics: TopicFilter,
         from: bigint,
         to: bigint
       ) =>
@@ -269,7 +288,7 @@ export class ChainReader extends Context.Service<
           while (start <= to) {
             const size = rangeOf(filter)
             const end = start + BigInt(size) - 1n < to ? start + BigInt(size) - 1n : to
-            const result = yield* getLogsOnce(addresses, topic0s, start, end).pipe(Effect.result)
+            const result = yield* getLogsOnce(addresses, topics, start, end).pipe(Effect.result)
             if (result._tag === "Failure") {
               const error = result.failure
               const asked = Number(end - start + 1n)
@@ -316,7 +335,7 @@ export class ChainReader extends Context.Service<
         }
         return Effect.forEach(
           chunks,
-          (chunk, i) => logsOfChunk(`${topic0s.join(",")}|${i}`, chunk, topic0s, from, to),
+          (chunk, i) => logsOfChunk(`${topic0s.join(",")}|${i}`, chunk, [topic0s], from, to),
           {
             concurrency: Math.min(4, settings.rpcConcurrency)
           }
@@ -334,7 +353,7 @@ export class ChainReader extends Context.Service<
       const byTopicOnly = (topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) =>
         from > to
           ? Effect.succeed([] as ReadonlyArray<RawLog>)
-          : logsOfChunk(`${topic0s.join(",")}|any`, [], topic0s, from, to)
+          : logsOfChunk(`${topic0s.join(",")}|any`, [], [topic0s], from, to)
 
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
       const newHeads = yield* makeNewHeads(heads)
@@ -372,6 +391,13 @@ export class ChainReader extends Context.Service<
             return answer.data ?? "0x"
           }),
         logsByTopic: byTopicOnly,
+        logsMatching: (address, topics, filter, from, to) =>
+          from > to
+            ? Effect.succeed([] as ReadonlyArray<RawLog>)
+            : Effect.suspend(() => {
+                unsized.add(`${address}|${filter}`)
+                return logsOfChunk(`${address}|${filter}`, [address], topics, from, to)
+              }),
         blockLogs,
         canonicalPoolConfig: (tokenIsToken0, blockNumber) =>
           read("eth_call", () =>
@@ -434,7 +460,10 @@ export class ChainReader extends Context.Service<
             { concurrency: 4 }
           )
         },
-        logRange: Effect.sync(() => (ranges.size === 0 ? initialRange : Math.min(...ranges.values())))
+        logRange: Effect.sync(() => {
+          const sizing = [...ranges].flatMap(([filter, range]) => (unsized.has(filter) ? [] : [range]))
+          return sizing.length === 0 ? initialRange : Math.min(...sizing)
+        })
       })
     })
   )
