@@ -23,6 +23,7 @@ const unit = [
   "test/listings/ClaimTypedData.test.ts",
   "test/listings/Position.test.ts",
   "test/mcp/McpSessionTable.test.ts",
+  "test/system/HeapTuning.test.ts",
   "test/mcp/SpecCoverage.test.ts",
   "test/mcp/ToolDerivation.test.ts",
   "test/observability/QuoteMetrics.test.ts",

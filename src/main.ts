@@ -4,6 +4,7 @@ import { Cause, Effect, Exit, Logger, Runtime } from "effect"
 import { AppLive } from "../layers/App.ts"
 import { redactUrl } from "./platform/RedactUrl.ts"
 import { checkProductionSettings } from "./platform/system/ProductionChecks.ts"
+import { applyHeapTuning } from "./platform/system/HeapTuning.ts"
 import { DataDirLock } from "../layers/DataDirLock.ts"
 import { failureLine, reportFailure } from "../layers/StartupFailure.ts"
 import { TelemetryLive } from "../layers/Telemetry.ts"
@@ -29,6 +30,9 @@ const parseServices = (argv: ReadonlyArray<string>): ReadonlyArray<ServiceName> 
 }
 
 const services = parseServices(process.argv.slice(2))
+
+// Before any request: allocation sites must not be moved to old space (src/platform/system/HeapTuning.ts).
+applyHeapTuning()
 
 const program = Effect.gen(function* () {
   const listening = yield* Listening

@@ -1,6 +1,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodePath from "node:path"
+import { START_NODE_FLAGS } from "../../src/platform/system/HeapTuning.ts"
 import { withProgress } from "./progress.ts"
 
 export const root = NodePath.resolve(import.meta.dirname, "../..")
@@ -13,7 +14,7 @@ export interface Spawned {
 }
 
 /**
- * Benchmarks run what `npm start` runs: the build (`dist/src/main.js`). Call once before spawning; as `npm start`, it
+ * Benchmarks run what `npm start` runs: the build (`dist/src/main.js`) with its node flags (START_NODE_FLAGS). Call once before spawning; as `npm start`, it
  * builds when the sources changed since the last build (scripts/build-if-changed.ts), so the figures belong to them.
  */
 export const buildApp = () => {
@@ -37,11 +38,15 @@ const spawnToReady = (
 ) =>
   new Promise<Spawned>((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, [...nodeArgs, NodePath.join(root, "dist/src/main.js"), ...args], {
-      cwd: root,
-      env: { ...process.env, LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const child = spawn(
+      process.execPath,
+      [...START_NODE_FLAGS, ...nodeArgs, NodePath.join(root, "dist/src/main.js"), ...args],
+      {
+        cwd: root,
+        env: { ...process.env, LOG_FORMAT: "json", ...env },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
     let out = ""
     const urls = new Map<string, string>()
     const onData = (chunk: Buffer) => {

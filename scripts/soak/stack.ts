@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { START_NODE_FLAGS } from "../../src/platform/system/HeapTuning.ts"
 
 const root = NodePath.resolve(import.meta.dirname, "../..")
 
@@ -52,7 +53,11 @@ export const startStack = async (entry: "dist" | "src", extraEnv: Record<string,
   delete env.DATABASE_URL
   delete env.RPC_URL
   delete env.DEPLOYMENTS_FILE
-  const child = spawn(process.execPath, [main], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, main], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   const problems: Array<string> = []
   let out = ""
   const ready = new Promise<Omit<Stack, "child" | "dataDir" | "problems" | "stop">>((resolve, reject) => {
