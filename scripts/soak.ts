@@ -1,6 +1,14 @@
 import { startStack, rssOf } from "./soak/stack.ts"
 import { Recorder, report } from "./soak/stats.ts"
-import { chainActivity, codeOf, operations, readDeployments, statusOf, subscriptions } from "./soak/workload.ts"
+import {
+  chainActivity,
+  codeOf,
+  operations,
+  readDeployments,
+  statusOf,
+  subscriptions,
+  waitForSeededData
+} from "./soak/workload.ts"
 
 /**
  * `npm run soak`: starts the whole stack as a child process (temp DATA_DIR: embedded Postgres, anvil devnet), then
@@ -35,8 +43,13 @@ const main = async () => {
   console.log(`soak: starting the stack (${entry}) ...`)
   const stack = await startStack(entry, {})
   console.log(`soak: stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${Object.values(stack.urls).join(" ")}`)
-  const r = new Recorder()
   const d = readDeployments(stack)
+  const seeded = await waitForSeededData(stack, d)
+  console.log(
+    `soak: seeded data served ${seeded.seconds.toFixed(1)} s after ready (${seeded.checked} pages and quotes; at the ready line ` +
+      `${seeded.firstMissing.length} were not: ${seeded.firstMissing.slice(0, 3).join(", ")}${seeded.firstMissing.length > 3 ? ", …" : ""})`
+  )
+  const r = new Recorder()
   const { ops, features } = await operations(stack, d)
   console.log(
     `soak: ${ops.length} request kinds${features.length > 0 ? ` (with ${features.join(", ")})` : " (quotes and comments not served by this build)"}; ` +

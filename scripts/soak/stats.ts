@@ -3,8 +3,9 @@ export class Recorder {
   readonly latencies = new Map<string, Array<number>>()
   readonly statuses = new Map<string, number>()
   readonly errors = new Map<string, number>()
-  /** Non-2xx answers by request kind and status. */
-  readonly refusals = new Map<string, number>()
+  /** Non-2xx answers by request kind and status, with when the first and the last came (s from the start). */
+  readonly refusals = new Map<string, { n: number; first: number; last: number }>()
+  private readonly started = performance.now()
   readonly samples: Array<{ t: number; rss: number; heap: number; loopP99: number; loopMax: number }> = []
   dropped = 0
   inFlight = 0
@@ -13,8 +14,12 @@ export class Recorder {
 
   request(routeClass: string, status: number, ms: number, name = routeClass, code?: string) {
     const answer = code === undefined ? `${status}` : `${status} ${code}`
-    if (status < 200 || status >= 300)
-      this.refusals.set(`${name} → ${answer}`, (this.refusals.get(`${name} → ${answer}`) ?? 0) + 1)
+    if (status < 200 || status >= 300) {
+      const at = (performance.now() - this.started) / 1000
+      const seen = this.refusals.get(`${name} → ${answer}`)
+      if (seen === undefined) this.refusals.set(`${name} → ${answer}`, { n: 1, first: at, last: at })
+      else Object.assign(seen, { n: seen.n + 1, last: at })
+    }
     const list = this.latencies.get(routeClass) ?? []
     list.push(ms)
     this.latencies.set(routeClass, list)
@@ -48,8 +53,8 @@ export const report = (
   lines.push("")
   lines.push("requests by status:")
   for (const [status, n] of [...r.statuses].sort()) lines.push(`  ${status.padEnd(6)} ${String(n).padStart(8)}`)
-  for (const [kind, n] of [...r.refusals].sort((a, b) => b[1] - a[1]).slice(0, 12))
-    lines.push(`    ${String(n).padStart(6)}  ${kind}`)
+  for (const [kind, { n, first, last }] of [...r.refusals].sort((a, b) => b[1].n - a[1].n).slice(0, 12))
+    lines.push(`    ${String(n).padStart(6)}  ${kind} (at ${first.toFixed(1)}${n > 1 ? `–${last.toFixed(1)}` : ""} s)`)
   lines.push("")
   lines.push(
     `latency (ms)         ${"n".padStart(7)} ${"p50".padStart(8)} ${"p90".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`

@@ -20,7 +20,10 @@ export interface Operation {
   readonly run: () => Promise<Outcome>
 }
 
-/** An answer's status; for a 5xx also the `code` of its error body, so that the report says which failure it was. */
+/**
+ * An answer's status; for a 5xx also the `code` of its error body and the start of its message, so that the report
+ * says which failure it was (one code can have several causes).
+ */
 export type Outcome = number | { readonly status: number; readonly code: string | undefined }
 
 export const statusOf = (outcome: Outcome) => (typeof outcome === "number" ? outcome : outcome.status)
@@ -33,8 +36,10 @@ const call = async (url: string, init?: RequestInit): Promise<Outcome> => {
     await res.arrayBuffer()
     return res.status
   }
-  const body = (await res.json().catch(() => undefined)) as { code?: unknown } | undefined
-  return { status: res.status, code: typeof body?.code === "string" ? body.code : undefined }
+  const body = (await res.json().catch(() => undefined)) as { code?: unknown; error?: unknown } | undefined
+  const code = typeof body?.code === "string" ? body.code : undefined
+  const message = typeof body?.error === "string" ? `: ${body.error.slice(0, 60)}` : ""
+  return { status: res.status, code: code === undefined ? undefined : `${code}${message}` }
 }
 const json = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
@@ -64,6 +69,36 @@ interface Deployments {
 
 export const readDeployments = (stack: Stack): Deployments =>
   JSON.parse(NodeFs.readFileSync(NodePath.join(stack.dataDir, "devnet", "deployments.json"), "utf8"))
+
+/**
+ * Waits until the stack serves the seeded data the workload asks for: every canonical launch's token page, pool and
+ * a quote into it. The `ready:` line only says the services listen; the indexer may still be catching up with the
+ * seeded chain (on a loaded machine for seconds), and until it has, those pages are 404 and quotes into the launch
+ * NO_POOLS_AVAILABLE, correctly: a load balancer would hold traffic until the readiness probe passes. Returns what
+ * the first look found missing and how long the wait took.
+ */
+export const waitForSeededData = async (stack: Stack, d: Deployments, deadlineMs = 300_000) => {
+  const t0 = performance.now()
+  const canonical = d.launches.filter((l) => l.canonical)
+  const checks = canonical.flatMap((l) => [
+    `${stack.urls.client}/v1/tokens/${l.token}`,
+    `${stack.urls.exchange}/api/v1/pools/${l.pool}-${stack.chainId}`,
+    `${stack.urls.exchange}/api/v1/quote?chainId=${stack.chainId}&tokenInAddress=${d.contracts.weth9}&tokenOutAddress=${l.token}` +
+      `&amount=${10n ** 16n}&type=exactIn&recipient=0x70997970c51812dc3a010c7d01b50e0d17dc79c8`
+  ])
+  let firstMissing: Array<string> | undefined
+  for (;;) {
+    const answers = await Promise.all(checks.map((url) => call(url).catch(() => 0)))
+    const missing = answers.flatMap((a, i) =>
+      statusOf(a) === 200 ? [] : [`${statusOf(a)} ${checks[i]!.split("?")[0]}`]
+    )
+    firstMissing ??= missing
+    if (missing.length === 0) return { seconds: (performance.now() - t0) / 1000, firstMissing, checked: checks.length }
+    if (performance.now() - t0 > deadlineMs)
+      throw new Error(`seeded data not served: ${missing.slice(0, 5).join(", ")}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
 
 /**
  * The request mix. Sign-ins keep a pool of session tokens that the authenticated reads use. Quotes and comments are
