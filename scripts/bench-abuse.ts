@@ -23,18 +23,50 @@ import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
  * effect (with the well-behaved p99 while it ran), then the p99 of both loads quiet and under attack and their ratio
  * (target ≤ 2×). Exits 1 when an attack that must be refused was not (or failed to run).
  *
- * Env: BENCH_QUIET_SECONDS (20), BENCH_WARMUP_SECONDS (5), BENCH_TOKEN_RATE token reads/s (20), BENCH_SIGNIN_RATE
- * sign-ins/s (2), BENCH_MCP_INITIALIZE (10000), BENCH_MCP_FLOODS (3), BENCH_ONLY (regex over "finding name": run only those attacks).
+ * A p99 of a few dozen samples is their maximum: the quiet window and the per-address (non-volumetric) attacks last
+ * long enough for BENCH_MIN_SAMPLES of the slower load (sign-ins) each. A per-address attack is repeated, each run
+ * from a fresh address, until it has run its share of that time; it counts as refused only if every run was.
+ *
+ * Env: BENCH_MIN_SAMPLES (300), BENCH_QUIET_SECONDS (enough for BENCH_MIN_SAMPLES, at least 20), BENCH_WARMUP_SECONDS
+ * (5), BENCH_TOKEN_RATE token reads/s (20), BENCH_SIGNIN_RATE sign-ins/s (2), BENCH_MCP_INITIALIZE (10000),
+ * BENCH_MCP_FLOODS (3), BENCH_ONLY (regex over "finding name": run only those attacks).
  */
-const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? 20)
+const minSamples = Number(process.env.BENCH_MIN_SAMPLES ?? 300)
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5)
 const tokenRate = Number(process.env.BENCH_TOKEN_RATE ?? 20)
 const signInRate = Number(process.env.BENCH_SIGNIN_RATE ?? 2)
+/** Seconds for BENCH_MIN_SAMPLES of the slower load. */
+const samplingSeconds = minSamples / Math.min(tokenRate, signInRate)
+// 5 % more: the samples at the window's edges, sent before it closed and answered after, are not all counted.
+const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? Math.max(20, Math.ceil(samplingSeconds * 1.05)))
 const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(process.env.BENCH_ONLY, "u")
 
 const attacks: ReadonlyArray<Attack> = [...graphqlAttacks, ...mcpAttacks, ...signInAttacks, ...clientAttacks].filter(
   (a) => only?.test(`${a.finding} ${a.name}`) ?? true
 )
+/** Each per-address attack's share of samplingSeconds: it is repeated until it has run this long. */
+const perAddressSeconds = samplingSeconds / Math.max(1, attacks.filter((a) => a.volumetric !== true).length)
+
+type Outcome = Result | { error: string }
+
+/** Runs `attack` until `seconds` have passed (once at least); its first result, how many runs and how many refused. */
+const runFor = async (attack: Attack, target: Target, seconds: number) => {
+  const until = Date.now() + seconds * 1000
+  const outcomes: Array<Outcome> = []
+  do {
+    outcomes.push(
+      await attack.run(target).catch((error: unknown) => ({
+        error: error instanceof Error ? error.message : String(error)
+      }))
+    )
+  } while (Date.now() < until && !("error" in outcomes.at(-1)!))
+  const failed = outcomes.find((o) => "error" in o)
+  return {
+    first: failed ?? outcomes[0]!,
+    runs: outcomes.length,
+    refusedRuns: outcomes.filter((o) => !("error" in o) && o.refused).length
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const load = () =>
@@ -118,7 +150,8 @@ const main = async () => {
     )
     console.log(
       `well-behaved load: ${tokenRate} GET /api/v1/tokens/{id} per s and ${signInRate} wallet sign-ins per s (nonce + verify), ` +
-        `${warmupSeconds} s warm-up, ${quietSeconds} s quiet, then ${attacks.length} attacks in turn\n`
+        `${warmupSeconds} s warm-up, ${quietSeconds} s quiet, then ${attacks.length} attacks in turn, each per-address ` +
+        `one repeated for ${perAddressSeconds.toFixed(1)} s (${minSamples} samples of each load under them)\n`
     )
     const wellBehaved = startWellBehaved({
       client: target.client,
@@ -135,30 +168,50 @@ const main = async () => {
     await sleep(quietSeconds * 1000)
     quiet.to = Date.now()
     const quietCpu = (cpuSecondsOf(target.pid) ?? 0) - quietCpuStart
-    const runs: Array<{ attack: Attack; result: Result | { error: string }; from: number; to: number; cpu: number }> =
-      []
+    const runs: Array<{
+      attack: Attack
+      result: Outcome
+      repeats: number
+      refusedRuns: number
+      from: number
+      to: number
+      cpu: number
+    }> = []
     for (const attack of attacks) {
       const from = Date.now()
       const cpu = cpuSecondsOf(target.pid) ?? 0
       process.stderr.write(`[bench:abuse] ${attack.finding} ${attack.name}\n`)
-      const result = await attack.run(target).catch((error: unknown) => ({
-        error: error instanceof Error ? error.message : String(error)
-      }))
-      runs.push({ attack, result, from, to: Date.now(), cpu: (cpuSecondsOf(target.pid) ?? 0) - cpu })
+      const {
+        first,
+        runs: repeats,
+        refusedRuns
+      } = await runFor(attack, target, attack.volumetric === true ? 0 : perAddressSeconds)
+      runs.push({
+        attack,
+        result: first,
+        repeats,
+        refusedRuns,
+        from,
+        to: Date.now(),
+        cpu: (cpuSecondsOf(target.pid) ?? 0) - cpu
+      })
     }
     const { samples, dropped } = await wellBehaved.stop()
 
     let missed = 0
     let refusedCount = 0
-    for (const { attack, result, from, to, cpu } of runs) {
-      const ok = !("error" in result) && result.refused
+    for (const { attack, result, repeats, refusedRuns, from, to, cpu } of runs) {
+      const ok = !("error" in result) && refusedRuns === repeats
       if (ok) refusedCount++
       else if (attack.required) missed++
       const verdict = ok ? "refused" : attack.required ? "NOT REFUSED" : "not refused (not required yet)"
       console.log(`${attack.finding.padEnd(3)} ${attack.name}`)
       console.log(`    expected: ${attack.expected}`)
       if ("error" in result) console.log(`    the attack failed to run: ${result.error}`)
-      else console.log(`    answered: ${result.answered}\n    ${verdict}; effect: ${result.effect}`)
+      else {
+        const repeated = repeats === 1 ? "" : ` (the first of ${repeats} runs, ${refusedRuns} of them refused)`
+        console.log(`    answered: ${result.answered}${repeated}\n    ${verdict}; effect: ${result.effect}`)
+      }
       const window = [{ from, to }]
       console.log(
         `    ${((to - from) / 1000).toFixed(1)} s, app CPU ${cpu.toFixed(2)} s (the well-behaved load's included); ` +

@@ -91,8 +91,16 @@ export const countOf = (answers: ReadonlyArray<{ readonly status: number }>, sta
   answers.filter((a) => a.status === status).length
 
 let nextAttacker = 1
-/** A fresh attacker address (TEST-NET-3), one per attack so that the attacks' per-IP windows do not mix. */
-export const attackerIp = () => `203.0.113.${nextAttacker++}`
+/**
+ * A fresh attacker address, one per attack run so that the runs' per-IP windows do not mix: TEST-NET-3
+ * (203.0.113.1–254), then the benchmarking range 198.18.0.0/15 (the bench repeats attacks: BENCH_MIN_SAMPLES).
+ */
+export const attackerIp = () => {
+  const n = nextAttacker++
+  if (n < 255) return `203.0.113.${n}`
+  const m = n - 254
+  return `198.${18 + ((m >> 16) & 1)}.${(m >> 8) & 255}.${m & 255}`
+}
 
 /** A random IPv4 address, as a forger writes into `X-Forwarded-For`. */
 export const randomIpv4 = () => Array.from({ length: 4 }, () => 1 + Math.floor(Math.random() * 254)).join(".")
