@@ -21,4 +21,8 @@ export const START_NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=8
 /** The young generation START_NODE_FLAGS allows: two semi-spaces. */
 export const MAX_NEW_SPACE_BYTES = 2 * 8 * 1024 * 1024
 
-export const applyHeapTuning = () => v8.setFlagsFromString("--no-allocation-site-pretenuring")
+/** A process started with `--allocation-site-pretenuring` keeps it: the flag given wins (a baseline of bench:mcp-heap). */
+export const applyHeapTuning = () => {
+  if (!process.execArgv.includes("--allocation-site-pretenuring"))
+    v8.setFlagsFromString("--no-allocation-site-pretenuring")
+}
