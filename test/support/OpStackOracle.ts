@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { encodeFunctionData, encodePacked, type Hex, parseAbi, parseGwei } from "viem"
 import { rpcRequest } from "../../layers/Anvil.ts"
 
 /**
  * The real OP-stack fee predeploys on anvil: GasPriceOracle (0x4200…000F) and L1Block (0x4200…0015), their runtime
- * code from @eth-optimism/contracts-bedrock's forge artifacts (MIT, a pinned devDependency) put in place with
+ * code from @eth-optimism/contracts-bedrock 0.17.3's forge artifacts (MIT; copied in test/fixtures/op-stack) put in place with
  * anvil_setCode, and their values set as the chain sets them: by the depositor account (impersonated) calling
  * L1Block.setL1BlockValuesEcotone and GasPriceOracle.setEcotone / setFjord.
  */
@@ -20,12 +19,8 @@ export const oracleAbi = parseAbi([
   "function setFjord()"
 ])
 
-const deployedBytecode = (contract: string): Hex => {
-  const path = createRequire(import.meta.url).resolve(
-    `@eth-optimism/contracts-bedrock/forge-artifacts/${contract}.sol/${contract}.json`
-  )
-  return JSON.parse(readFileSync(path, "utf8")).deployedBytecode.object
-}
+const deployedBytecode = (contract: "GasPriceOracle" | "L1Block"): Hex =>
+  JSON.parse(readFileSync(new URL(`../fixtures/op-stack/${contract}.json`, import.meta.url), "utf8")).deployedBytecode
 
 /** What L1Block holds of the L1 chain: the inputs of the fee (Base's scalars by default). */
 export interface L1Values {
