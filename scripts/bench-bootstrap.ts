@@ -4,7 +4,7 @@
  * on a fresh anvil with a 10B block gas limit, then the indexer's bootstrap of every tracked pool (those, and the
  * market's pools among the base tokens) into a fresh embedded PostgreSQL: the deploy time apart, then seconds, view
  * calls and the eth_call requests that carried them (Multicall3, 500 calls each; the tick bitmaps and ticks through
- * TickBitmapLens, 6,000 words each: src/indexer/bootstrap/TickReads.ts), per pool, where the time went and this
+ * TickBitmapLens, 4,500 words each: src/indexer/bootstrap/TickReads.ts), per pool, where the time went and this
  * process's memory. The baseline is the same reads one eth_call each, the request count without batching. Prints the
  * machine's load.
  */

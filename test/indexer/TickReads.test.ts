@@ -64,7 +64,7 @@ describe("initialized ticks through the lens", () => {
             p.label
           )
         }
-        // One lens request per 6,000 words (and one for its code); every word and tick counted as a view call.
+        // One lens request per 4,500 words (and one for its code); every word and tick counted as a view call.
         const words = pools.reduce((n, p) => n + wordRange(p.tickSpacing).to - wordRange(p.tickSpacing).from + 1, 0)
         const ticks = [...full.ticks.values()].reduce((n, t) => n + t.length, 0)
         assert.strictEqual(full.calls, words + ticks)
