@@ -1,8 +1,9 @@
 /**
  * The in-memory pool graph: every pool of one chain by address and by token, kept current by deltas. Candidate
  * pools per token pair (ranked by in-range liquidity, at most `poolsPerPair`, none below `minLiquidity`) and the
- * candidate routes built from them are cached, and the caches are dropped whenever a delta moves the block: a
- * quote never sees a ranking computed from another block's state. `deepestPartners` ranks the tokens paired with a
+ * candidate routes built from them are cached; a delta drops what its pools feed (the candidates of their pairs, the
+ * depth rankings of their tokens) and every route and rate built on top, so a quote never sees a ranking computed
+ * from another block's state, and a block of ~30 changed pools does not make the next quote re-rank WETH's pools. `deepestPartners` ranks the tokens paired with a
  * token by depth, for the connector intermediates of Routes.ts.
  */
 import type { Address, PoolDelta, PoolSnapshot, PoolState, RoutingConfig, TokenInfo } from "./types.ts"
@@ -36,14 +37,31 @@ export class PoolGraph {
     if (delta.chainId !== this.chainId)
       throw new Error(`delta for chain ${delta.chainId} applied to chain ${this.chainId}`)
     for (const token of delta.tokens ?? []) this.tokens.set(token.address, token)
-    for (const address of delta.removed) this.remove(address)
+    // The tokens and pairs of every changed pool, as it was and as it is.
+    const tokens = new Set<Address>()
+    const pairs = new Set<string>()
+    const touch = (pool: PoolState | undefined) => {
+      if (pool === undefined) return
+      tokens.add(pool.token0)
+      tokens.add(pool.token1)
+      pairs.add(pairKey(pool.token0, pool.token1))
+    }
+    for (const address of delta.removed) {
+      touch(this.pools.get(address))
+      this.remove(address)
+    }
     for (const pool of delta.pools) {
+      touch(this.pools.get(pool.address))
+      touch(pool)
       this.remove(pool.address)
       this.put(pool)
     }
     this.block = delta.blockNumber
-    this.candidates.clear()
-    this.memo.clear()
+    for (const key of pairs) this.candidates.delete(key)
+    // Routes and rates combine many pairs and rebuild cheaply from the kept candidates: all dropped. A depth ranking
+    // stays when none of its token's pools changed (`partners|token|limit`).
+    for (const key of this.memo.keys())
+      if (!key.startsWith("partners|") || tokens.has(key.split("|")[1] as Address)) this.memo.delete(key)
   }
 
   pool(address: Address): PoolState | undefined {

@@ -60,48 +60,55 @@ export class RouteFinder extends Context.Service<
   }
 >()("app/quotes/RouteFinder") {
   /** Over a RouteFinderPool the caller provides (tests read its threads). */
-  static readonly layerNoDeps = Layer.effect(
-    RouteFinder,
-    Effect.gen(function* () {
-      const pool = yield* RouteFinderPool
-      // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
-      // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
-      // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
-      const warmup: WorkerTask = {
-        version: -1,
-        sync: null,
-        request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
-      }
-      // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
-      yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
-      const warm = yield* Deferred.make<void>()
-      yield* Effect.forkScoped(
-        Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
-          Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
-          Effect.ensuring(Deferred.succeed(warm, undefined))
+  static readonly layerNoDeps = Layer.suspend(() => RouteFinder.layerNoDepsWith(DELTA_LOG_SIZE))
+
+  /**
+   * With a delta log of `deltaLogSize` entries; 0 makes every catch-up a full snapshot, as before the deltas (the
+   * baseline of `npm run bench:quote-scale`).
+   */
+  static readonly layerNoDepsWith = (deltaLogSize: number) =>
+    Layer.effect(
+      RouteFinder,
+      Effect.gen(function* () {
+        const pool = yield* RouteFinderPool
+        // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
+        // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
+        // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
+        const warmup: WorkerTask = {
+          version: -1,
+          sync: null,
+          request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
+        }
+        // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
+        yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
+        const warm = yield* Deferred.make<void>()
+        yield* Effect.forkScoped(
+          Effect.promise(() => Promise.all(Array.from({ length: pool.maxThreads }, () => pool.run(warmup)))).pipe(
+            Effect.catchCause((cause) => Effect.logWarning("quotes: route-finder warm-up failed", cause)),
+            Effect.ensuring(Deferred.succeed(warm, undefined))
+          )
         )
-      )
-      return yield* make(Deferred.await(warm), (task) =>
-        Effect.tryPromise({
-          try: (interrupted) => {
-            const runaway = new AbortController()
-            const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
-            interrupted.addEventListener(
-              "abort",
-              () => {
-                const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
-                timer.unref()
-                running.finally(() => clearTimeout(timer)).catch(() => {})
-              },
-              { once: true }
-            )
-            return running
-          },
-          catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
-        })
-      )
-    })
-  )
+        return yield* make(deltaLogSize, Deferred.await(warm), (task) =>
+          Effect.tryPromise({
+            try: (interrupted) => {
+              const runaway = new AbortController()
+              const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
+              interrupted.addEventListener(
+                "abort",
+                () => {
+                  const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
+                  timer.unref()
+                  running.finally(() => clearTimeout(timer)).catch(() => {})
+                },
+                { once: true }
+              )
+              return running
+            },
+            catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
+          })
+        )
+      })
+    )
 
   static readonly layerWorkers = RouteFinder.layerNoDeps.pipe(Layer.provide(RouteFinderPool.layer))
 
@@ -111,7 +118,7 @@ export class RouteFinder extends Context.Service<
       const engine = makeEngine()
       // Quotes run synchronously on this thread: nothing ever waits for a worker.
       yield* registerCollector(setQuoteWorkerQueue(0))
-      return yield* make(Effect.void, (task) => Effect.sync(() => engine(task)))
+      return yield* make(DELTA_LOG_SIZE, Effect.void, (task) => Effect.sync(() => engine(task)))
     })
   )
 
@@ -131,14 +138,18 @@ const RUNAWAY_GRACE_MS = 2_000
 export const DELTA_LOG_SIZE = 256
 
 /** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
-const make = (ready: Effect.Effect<void>, run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>) =>
+const make = (
+  deltaLogSize: number,
+  ready: Effect.Effect<void>,
+  run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>
+) =>
   Effect.gen(function* () {
     const settings = yield* quoteSettings
     const timedOut = () =>
       fail("QUOTE_TIMEOUT", `no quote within QUOTE_TIMEOUT (${settings.timeoutMs} ms)`, {
         timeoutMs: settings.timeoutMs
       })
-    const state = new PoolStateLog(DELTA_LOG_SIZE)
+    const state = new PoolStateLog(deltaLogSize)
 
     const decoded = (raw: unknown) =>
       Effect.try({

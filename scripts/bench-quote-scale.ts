@@ -1,0 +1,193 @@
+/**
+ * The quote engine at scale (issue 24): 10k and 100k generated pools (workers/routing/testing/generatePools.ts, the
+ * generator of bench:quotes' set B), in memory, no chain. For each size, two runs of the same blocks through the real
+ * RouteFinder over one real Piscina worker thread (src/exchange-api/quotes/RouteFinder.ts):
+ *   - delta: each block reaches the worker as the changed pools (workers/protocol.ts `Deltas`), applied in place;
+ *   - full: the previous path, every catch-up a full snapshot (delta log of 0: structured clone, decode, rebuild).
+ * Per block: a delta of ~30 pools (25 swaps, 5 new positions, 1 removed, 2 added:
+ * workers/routing/testing/generateDeltas.ts) is applied, then the FIRST quote after it is timed (what a user waits
+ * for after a new block), then STEADY quotes at that block. Quotes are random pairs among the tokens with pools,
+ * $10 to $100k, exactIn and exactOut, splits on. Memory: the worker thread's V8 heap (used/total) and the process
+ * RSS (the threads share it) after the run.
+ *   npm run bench:quote-scale [-- --pools 10000,100000 --blocks 30 --full-blocks 30 --steady 20 --seed 1]
+ */
+import * as NodeOs from "node:os"
+import { Effect, Layer } from "effect"
+import { QuoteConfig } from "../src/exchange-api/quotes/QuoteConfig.ts"
+import { RouteFinder } from "../src/exchange-api/quotes/RouteFinder.ts"
+import { RouteFinderPool } from "../src/exchange-api/quotes/RouteFinderPool.ts"
+import { makeDeltaSource } from "../workers/routing/testing/generateDeltas.ts"
+import { generatedConfig, generateUniverse, prng } from "../workers/routing/testing/generatePools.ts"
+import { makeRouter } from "../workers/routing/index.ts"
+import type { Address, PoolSnapshot, QuoteRequest, TokenInfo } from "../workers/routing/types.ts"
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1]! : fallback
+}
+const sizes = arg("pools", "10000,100000").split(",").map(Number)
+const blocks = Number(arg("blocks", "30"))
+const steady = Number(arg("steady", "20"))
+/** The full-snapshot path costs seconds per block at 100k pools: it runs the first `full-blocks` of the same blocks. */
+const fullBlocks = Number(arg("full-blocks", String(blocks)))
+const seed = Number(arg("seed", "1"))
+const mix = { swapped: 25, minted: 5, removed: 1, added: 2 }
+
+const log = (line: string) => console.log(`[bench:quote-scale] ${line}`)
+const load = () =>
+  NodeOs.loadavg()
+    .map((x) => x.toFixed(2))
+    .join(", ")
+const pct = (xs: ReadonlyArray<number>, p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]!
+}
+const ms = (x: number) => `${x.toFixed(2)} ms`
+const mb = (x: number) => `${(x / 2 ** 20).toFixed(0)} MB`
+
+log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${load()}`)
+log(
+  `sizes ${sizes.join(", ")}; ${blocks} blocks per run; ${steady} steady quotes per block; delta mix ${JSON.stringify(mix)}`
+)
+
+/** Random quote requests among the tokens with pools, $10 to $100k, both trade types (the same in every run). */
+const requests = (start: PoolSnapshot, tokens: ReadonlyMap<Address, TokenInfo>, usd: ReadonlyMap<Address, number>) => {
+  const rand = prng(seed + 200)
+  const traded = [...new Set(start.pools.flatMap((p) => [p.token0, p.token1]))]
+  const request = (): QuoteRequest => {
+    const a = traded[Math.floor(rand() * traded.length)]!
+    let b = a
+    while (b === a) b = traded[Math.floor(rand() * traded.length)]!
+    const type = rand() < 0.5 ? ("exactIn" as const) : ("exactOut" as const)
+    const token = tokens.get(type === "exactIn" ? a : b)!
+    const whole = (10 ** (1 + rand() * 4) / usd.get(token.address)!) * 10 ** Math.min(token.decimals, 12)
+    const amount = BigInt(Math.max(1, Math.floor(whole))) * 10n ** BigInt(Math.max(0, token.decimals - 12))
+    return { tokenIn: a, tokenOut: b, amount, type, gasPriceWei: 1_000_000_000n }
+  }
+  return request
+}
+
+interface RunResult {
+  readonly first: Array<number>
+  readonly steady: Array<number>
+  readonly apply: Array<number>
+  found: number
+  readonly heapUsed: number
+  readonly heapTotal: number
+  readonly rss: number
+}
+
+const run = (
+  mode: "delta" | "full",
+  start: PoolSnapshot,
+  pending: ReadonlyArray<(typeof start.pools)[number]>,
+  usd: ReadonlyMap<Address, number>
+) => {
+  const finderLayer = RouteFinder.layerNoDepsWith(mode === "delta" ? 256 : 0).pipe(
+    Layer.provideMerge(RouteFinderPool.layer),
+    Layer.provideMerge(QuoteConfig.layerWith({ workers: 1, timeoutMs: 120_000 }))
+  )
+  return Effect.gen(function* () {
+    const finder = yield* RouteFinder
+    const pool = yield* RouteFinderPool
+    const config = generatedConfig()
+    // The same blocks and requests in both runs (same seeds).
+    const tokens = new Map(start.tokens.map((t) => [t.address, t]))
+    const next = makeDeltaSource({
+      chainId: start.chainId,
+      pools: new Map(start.pools.map((p) => [p.address, p])),
+      pending: [...pending],
+      tokens,
+      rand: prng(seed + 100)
+    })
+    const request = requests(start, tokens, usd)
+    yield* finder.load(start, config)
+    // The start: the thread loads the whole state once (not timed), then warms its JIT.
+    for (let i = 0; i < 50; i++) yield* finder.quote(request())
+    const result: RunResult = { first: [], steady: [], apply: [], found: 0, heapUsed: 0, heapTotal: 0, rss: 0 }
+    const count = mode === "delta" ? blocks : Math.min(blocks, fullBlocks)
+    for (let block = 2n; block < 2n + BigInt(count); block++) {
+      const delta = next(block, mix)
+      let t = performance.now()
+      yield* finder.apply(delta)
+      result.apply.push(performance.now() - t)
+      t = performance.now()
+      const first = yield* finder.quote(request())
+      result.first.push(performance.now() - t)
+      if (first._tag === "Found") result.found++
+      for (let i = 0; i < steady; i++) {
+        t = performance.now()
+        yield* finder.quote(request())
+        result.steady.push(performance.now() - t)
+      }
+    }
+    const heap = yield* Effect.promise(() => pool.threads[0]!.getHeapStatistics())
+    return { ...result, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, rss: process.memoryUsage().rss }
+  }).pipe(Effect.scoped, Effect.provide(finderLayer))
+}
+
+/**
+ * The delta path's own cost, without the thread hop and the time spent descheduled on a shared machine: the routing
+ * core on this thread (makeRouter), per block `apply(delta)` then the first quote, over `passes` passes of the same
+ * blocks on fresh routers, each block keeping its fastest pass (as bench:routing does).
+ */
+const inEngine = (
+  start: PoolSnapshot,
+  pending: ReadonlyArray<(typeof start.pools)[number]>,
+  usd: ReadonlyMap<Address, number>,
+  passes: number
+) => {
+  const best = new Array<number>(blocks).fill(Infinity)
+  for (let pass = 0; pass < passes; pass++) {
+    const tokens = new Map(start.tokens.map((t) => [t.address, t]))
+    const next = makeDeltaSource({
+      chainId: start.chainId,
+      pools: new Map(start.pools.map((p) => [p.address, p])),
+      pending: [...pending],
+      tokens,
+      rand: prng(seed + 100)
+    })
+    const request = requests(start, tokens, usd)
+    const router = makeRouter(start, generatedConfig())
+    for (let i = 0; i < 50; i++) router.quote(request())
+    for (let b = 0; b < blocks; b++) {
+      const delta = next(BigInt(b + 2), mix)
+      const r = request()
+      const t = performance.now()
+      router.apply(delta)
+      router.quote(r)
+      best[b] = Math.min(best[b]!, performance.now() - t)
+      for (let i = 0; i < steady; i++) router.quote(request())
+    }
+  }
+  return best
+}
+
+// Piscina's threads do not hold the event loop open: without this the process would exit while a task runs.
+const keepAlive = setInterval(() => {}, 1 << 30)
+for (const size of sizes) {
+  let t = performance.now()
+  const { snapshot, usd } = generateUniverse(seed, size + 200)
+  const start = { ...snapshot, pools: snapshot.pools.slice(0, size) }
+  const pending = snapshot.pools.slice(size)
+  const ticks = start.pools.reduce((n, p) => n + p.ticks.length, 0)
+  log(
+    `${size} pools, ${ticks} initialized ticks, ${start.tokens.length} tokens (generated in ${ms(performance.now() - t)}); load ${load()}`
+  )
+  t = performance.now()
+  const engine = inEngine(start, pending, usd, 3)
+  log(
+    `${size} pools, delta in engine (this thread, best of 3 passes per block): apply + first quote p50 ${ms(pct(engine, 50))}, p99 ${ms(pct(engine, 99))}, max ${ms(Math.max(...engine))}; run ${((performance.now() - t) / 1000).toFixed(1)} s; load ${load()}`
+  )
+  for (const mode of ["delta", "full"] as const) {
+    t = performance.now()
+    const r = await Effect.runPromise(run(mode, start, pending, usd))
+    log(
+      `${size} pools, ${mode.padEnd(5)}: first quote after a block p50 ${ms(pct(r.first, 50))}, p99 ${ms(pct(r.first, 99))}, max ${ms(Math.max(...r.first))}` +
+        ` (${r.first.length} blocks, ${r.found} found); steady p50 ${ms(pct(r.steady, 50))}, p99 ${ms(pct(r.steady, 99))} (${r.steady.length});` +
+        ` apply on the main thread p50 ${ms(pct(r.apply, 50))}; worker heap used ${mb(r.heapUsed)} of ${mb(r.heapTotal)}, process RSS ${mb(r.rss)};` +
+        ` run ${(performance.now() - t) / 1000 < 1 ? ms(performance.now() - t) : `${((performance.now() - t) / 1000).toFixed(1)} s`}; load ${load()}`
+    )
+  }
+}
+clearInterval(keepAlive)
