@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { recoverMessageSigner } from "../src/client-api/accounts/sessions/SignerRecovery.ts"
 import { checkSiwePolicy } from "../src/client-api/accounts/sessions/SiwePolicy.ts"
 import { parseSiweMessage } from "../src/client-api/accounts/sessions/SiweMessage.ts"
-import { opsPerSecond, postAll, prepareSignIns } from "./bench/auth-load.ts"
+import { opsPerSecond, postAll, postAllWithAutocannon, prepareSignIns } from "./bench/auth-load.ts"
 import { addSplits, type CpuSplit, describeCpuSplit, measureCpuSplit } from "./bench/cpu-split.ts"
 import { freePort, settledTransactions } from "./bench/pg-transactions.ts"
 import { describeProfile, summarizeProfile } from "./bench/profile-summary.ts"
@@ -19,7 +19,8 @@ import { buildApp, measure, type Measurement, spawnApp, startBareServer, stopApp
  *     the server's recovery (tiny-secp256k1, WebAssembly) and viem's pure-JS recovery as the baseline; best of 3
  *     alternating rounds each (the machine may be shared: the best round is the least disturbed).
  *  2. POST /v1/session/wallet/verify over HTTP: BENCH_SIGNINS distinct signed messages (fresh nonces, made before
- *     the clock starts), BENCH_CONNECTIONS in flight. Each one parses, reads the nonce, recovers the signer, then in
+ *     the clock starts), BENCH_CONNECTIONS in flight, sent by autocannon; then as many again by undici's fetch (the
+ *     client before 2026-11-28, which cost the shared cores 0.5–0.6 ms a request). Each one parses, reads the nonce, recovers the signer, then in
  *     one statement consumes the nonce, upserts the user and inserts the session, and signs a JWT.
  *  3. Authenticated GET /v1/users/me (JWT verify + session lookup + user read) with the session cache on
  *     (SESSION_CACHE_MS=1000, the default) and off (0: the session row is read on every request), against a bare
@@ -142,14 +143,26 @@ try {
     cached.child.pid!,
     () => prepared.length,
     () =>
-      postAll(
+      postAllWithAutocannon(
         `${base}/v1/session/wallet/verify`,
         prepared.map((p) => p.body),
         connections
       )
   )
-
   const verifyTransactions = (await settledTransactions(pgUrl)) - transactionsBefore
+  // The same with undici's fetch as the client (the generator before 2026-11-28), fresh nonces: what a costlier
+  // generator on the same cores does to the figures.
+  const preparedForFetch = await prepareSignIns(base, accounts, signIns)
+  const { result: verifyByFetch, split: verifyByFetchSplit } = await measureCpuSplit(
+    cached.child.pid!,
+    () => preparedForFetch.length,
+    () =>
+      postAll(
+        `${base}/v1/session/wallet/verify`,
+        preparedForFetch.map((p) => p.body),
+        connections
+      )
+  )
 
   // 3. GET /v1/users/me, cache on / off / bare.
   const targets = {
@@ -203,6 +216,15 @@ try {
   console.log(
     row(`HTTP POST /v1/session/wallet/verify (${signIns})`, verify.perSecond, verify.p50, verify.p99, verify.failures)
   )
+  console.log(
+    row(
+      `  the same, undici fetch as the client`,
+      verifyByFetch.perSecond,
+      verifyByFetch.p50,
+      verifyByFetch.p99,
+      verifyByFetch.failures
+    )
+  )
   const met = verify.perSecond >= 500 && verify.p99 <= 100 && verify.failures === 0
   console.log(
     `target (issue 26): >= 500/s with p99 <= 100 ms at 50 in flight: ${met ? "met" : "NOT met"} ` +
@@ -213,6 +235,8 @@ try {
       `(${verifyTransactions} for ${prepared.length}, the sign-in limits' counter flushes included)`
   )
   for (const line of describeCpuSplit(verifySplit, cores, idle)) console.log(line)
+  console.log("the same sign-ins with undici fetch as the client:")
+  for (const line of describeCpuSplit(verifyByFetchSplit, cores, idle)) console.log(line)
 
   console.log(header("GET /v1/users/me (Bearer JWT)", "req/s"))
   for (const [name, list] of [
