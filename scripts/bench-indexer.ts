@@ -12,6 +12,10 @@
  * flight, with its CPU; from it, the CPU budget that 10× Ponder's rate would leave to decode, project and store.
  * Each backfill also prints the CPU time it cost (this process, PostgreSQL's processes; anvil apart) per 100k events
  * and the events per CPU-second, which the other work on a shared machine does not change the way it changes wall time.
+ * With BENCH_HOSTED=1, after the local runs: the same backfill by fire-api, then by Ponder, each through its own
+ * fault-injecting proxy set like a hosted plan (scripts/bench/hosted-plan.ts: 50 ms a call, 25 requests/s, eth_getLogs
+ * capped at 2,000 blocks and 10,000 logs), each client set to the plan's 25 requests/s (INDEXER_RPC_RPS, Ponder's
+ * maxRequestsPerSecond): events/s and the calls the proxy counted, per method and per 10,000 events, for both.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
@@ -21,6 +25,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { encodeFunctionData, maxUint256, parseAbi, parseEther, toEventSelector, type Address } from "viem"
 import { freePort, startEmbeddedPostgres } from "../layers/EmbeddedPostgres.ts"
+import { makePublicClient } from "../layers/PublicClient.ts"
 import { MigrationsLive, pgClientLayer } from "../layers/Sql.ts"
 import { defaultIndexerSettings } from "../src/indexer/IndexerConfig.ts"
 import { IndexerEvents } from "../src/indexer/IndexerEvents.ts"
@@ -31,6 +36,7 @@ import { indexerLayer } from "../test/indexer/harness.ts"
 import { cpuSince, cpuSnapshot, describeCpu } from "./bench/cpu.ts"
 import { ensurePonderInstalled, runPonder } from "./bench/ponder-indexer.ts"
 import { fetchCeiling } from "./bench/fetch-ceiling.ts"
+import { callsPer10k, describeCalls, HOSTED_PLAN, hostedPlanFaults, startProxyProcess } from "./bench/hosted-plan.ts"
 import { withProgress } from "./bench/progress.ts"
 
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 200_000)
@@ -40,6 +46,8 @@ const HEAD_SAMPLES = Number(process.env.BENCH_HEAD_SAMPLES ?? 100)
 /** Blocks per batch of the headline backfill: the app's default INDEXER_MAX_BLOCK_RANGE unless BENCH_BLOCK_RANGE is set. */
 const BLOCK_RANGE = Number(process.env.BENCH_BLOCK_RANGE ?? defaultIndexerSettings(31337).maxBlockRange)
 const PONDER = process.env.BENCH_PONDER !== "0"
+/** The hosted-plan runs (scripts/bench/hosted-plan.ts), after the local ones. */
+const HOSTED = process.env.BENCH_HOSTED === "1"
 /** Logs per eth_getLogs response (and batch) of the headline backfill: the app's default INDEXER_TARGET_LOGS unless BENCH_TARGET_LOGS is set. */
 const TARGET_LOGS = Number(process.env.BENCH_TARGET_LOGS ?? defaultIndexerSettings(31337).targetLogsPerRequest)
 const numbers = (value: string | undefined) =>
@@ -162,7 +170,7 @@ let ceilingPerSecond = 0
       `fetch ceiling (eth_getLogs in ${range}-block ranges + JSON.parse, no decode, no store): ${ceiling.logs} logs, ${(ceiling.bytes / 1e6).toFixed(0)} MB in ${ceiling.seconds.toFixed(2)} s = ${ceiling.perSecond} logs/s`
     )
   }
-  log(`fetch ceiling: ${ceilingPerSecond} logs/s (the best range)`)
+  if (CEILING_RANGES.length > 0) log(`fetch ceiling: ${ceilingPerSecond} logs/s (the best range)`)
 }
 
 const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "bench-indexer-"))
@@ -243,9 +251,10 @@ const program = Effect.gen(function* () {
       )
       latencies.push(performance.now() - mined)
     }
-    log(
-      `head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`
-    )
+    if (latencies.length > 0)
+      log(
+        `head latency (poll ${50} ms): p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms over ${latencies.length} blocks`
+      )
 
     // What Ponder indexes: the pools and tokens our indexer stored Swap/Transfer rows for, up to the same head.
     const sql = yield* SqlClient.SqlClient
@@ -279,7 +288,11 @@ const program = Effect.gen(function* () {
     Effect.scoped
   )
   log(`load average ${loadAverage()}`)
-  if (!PONDER) return
+  if (!PONDER) {
+    if (HOSTED)
+      yield* hostedRuns(pg.url, { pools: ours.pools, tokens: ours.tokens, port: 0 }, { ours, ponderRate: null, head })
+    return
+  }
   yield* Effect.sync(() => ensurePonderInstalled(log))
 
   // Ponder's historical sync stops at its finalized block (latest - 30 on chain 31337) and, with an end block, never
@@ -346,47 +359,161 @@ const program = Effect.gen(function* () {
     ].join("\n")
   )
   log(`load average ${loadAverage()}`)
-  log(
-    `fetch ceiling ${ceilingPerSecond} logs/s = ${(ceilingPerSecond / ponderRate).toFixed(1)}× Ponder's rate; fire-api at ${((100 * ours.rate) / ceilingPerSecond).toFixed(0)} % of it`
-  )
-  // The same bound for exactly the events both indexers store (the pools' Swap, the tokens' Transfer), with requests in
-  // flight at once so that anvil and the parse use both cores: what 10× Ponder would need to beat with nothing stored.
-  let eventsCeiling = 0
-  let ceilingCpu = 0
-  for (const concurrency of [1, 2, 4]) {
-    for (const range of EVENT_CEILING_RANGES) {
-      const cpu0 = cpuSnapshot()
-      const c = yield* Effect.promise(() =>
-        fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range, {
-          concurrency,
-          filters: [
-            { address: ours.pools, topic0: SWAP_TOPIC },
-            { address: ours.tokens, topic0: TRANSFER_TOPIC }
-          ]
-        })
-      )
-      const cpu = cpuSince(cpu0)
-      if (c.perSecond > eventsCeiling) ceilingCpu = cpu.self + (cpu.anvil ?? 0)
-      eventsCeiling = Math.max(eventsCeiling, c.perSecond)
-      log(
-        `events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s; CPU: this process ${cpu.self.toFixed(2)} s, anvil ${cpu.anvil?.toFixed(2) ?? "n/a"} s`
-      )
+  if (HOSTED) yield* hostedRuns(pg.url, common, { ours, ponderRate, head })
+  if (ceilingPerSecond > 0)
+    log(
+      `fetch ceiling ${ceilingPerSecond} logs/s = ${(ceilingPerSecond / ponderRate).toFixed(1)}× Ponder's rate; fire-api at ${((100 * ours.rate) / ceilingPerSecond).toFixed(0)} % of it`
+    )
+  // Not asked for (BENCH_EVENT_CEILING_RANGES empty): no events ceiling, no budget.
+  if (EVENT_CEILING_RANGES.length > 0) {
+    // The same bound for exactly the events both indexers store (the pools' Swap, the tokens' Transfer), with requests in
+    // flight at once so that anvil and the parse use both cores: what 10× Ponder would need to beat with nothing stored.
+    let eventsCeiling = 0
+    let ceilingCpu = 0
+    for (const concurrency of [1, 2, 4]) {
+      for (const range of EVENT_CEILING_RANGES) {
+        const cpu0 = cpuSnapshot()
+        const c = yield* Effect.promise(() =>
+          fetchCeiling(d.anvil.rpcUrl, d.startBlock, head, range, {
+            concurrency,
+            filters: [
+              { address: ours.pools, topic0: SWAP_TOPIC },
+              { address: ours.tokens, topic0: TRANSFER_TOPIC }
+            ]
+          })
+        )
+        const cpu = cpuSince(cpu0)
+        if (c.perSecond > eventsCeiling) ceilingCpu = cpu.self + (cpu.anvil ?? 0)
+        eventsCeiling = Math.max(eventsCeiling, c.perSecond)
+        log(
+          `events ceiling (Swap + Transfer of the indexed pools and tokens, ${range}-block ranges, ${concurrency} request(s) in flight, JSON.parse only): ${c.logs} events in ${c.seconds.toFixed(2)} s = ${c.perSecond} events/s; CPU: this process ${cpu.self.toFixed(2)} s, anvil ${cpu.anvil?.toFixed(2) ?? "n/a"} s`
+        )
+      }
     }
+    log(
+      `events ceiling: ${eventsCeiling} events/s = ${(eventsCeiling / ponderRate).toFixed(1)}× Ponder's rate (10× Ponder = ${Math.round(10 * ponderRate)} events/s); fire-api at ${((100 * ours.rate) / eventsCeiling).toFixed(0)} % of it`
+    )
+    // The CPU budget of 10× Ponder on this machine: all cores for the target's wall time, minus what fetching and parsing
+    // the events cost (the fastest ceiling run: this process and anvil), is what is left to decode, project and store.
+    const cores = NodeOs.cpus().length
+    const budget = (cores * ours.events) / (10 * ponderRate)
+    log(
+      `10× Ponder budget: ${ours.events} events at ${Math.round(10 * ponderRate)} events/s = ${(ours.events / (10 * ponderRate)).toFixed(2)} s on ${cores} cores = ${budget.toFixed(2)} CPU-s; fetching and parsing them alone took ${ceilingCpu.toFixed(2)} CPU-s (this process and anvil), leaving ${(budget - ceilingCpu).toFixed(2)} CPU-s to decode, project and store them; fire-api's process and PostgreSQL took ${ours.cpuSeconds.toFixed(2)} CPU-s for the whole backfill`
+    )
   }
-  log(
-    `events ceiling: ${eventsCeiling} events/s = ${(eventsCeiling / ponderRate).toFixed(1)}× Ponder's rate (10× Ponder = ${Math.round(10 * ponderRate)} events/s); fire-api at ${((100 * ours.rate) / eventsCeiling).toFixed(0)} % of it`
-  )
-  // The CPU budget of 10× Ponder on this machine: all cores for the target's wall time, minus what fetching and parsing
-  // the events cost (the fastest ceiling run: this process and anvil), is what is left to decode, project and store.
-  const cores = NodeOs.cpus().length
-  const budget = (cores * ours.events) / (10 * ponderRate)
-  log(
-    `10× Ponder budget: ${ours.events} events at ${Math.round(10 * ponderRate)} events/s = ${(ours.events / (10 * ponderRate)).toFixed(2)} s on ${cores} cores = ${budget.toFixed(2)} CPU-s; fetching and parsing them alone took ${ceilingCpu.toFixed(2)} CPU-s (this process and anvil), leaving ${(budget - ceilingCpu).toFixed(2)} CPU-s to decode, project and store them; fire-api's process and PostgreSQL took ${ours.cpuSeconds.toFixed(2)} CPU-s for the whole backfill`
-  )
   log(
     `targets: ≥ 10,000 events/s ${ours.rate >= 10_000 ? "met" : "NOT met"}; ≥ 10× Ponder ${ours.rate / ponderRate >= 10 ? "met" : "NOT met"} (${ours.rate / ponderRateNoStartup >= 10 ? "met" : "NOT met"} without its start-up)`
   )
 }).pipe(Effect.scoped)
+
+/**
+ * The hosted-plan runs: fire-api into a fresh database, then Ponder into its own (its sync tables must start empty),
+ * each through a proxy process of its own whose counts are that indexer's calls.
+ */
+const hostedRuns = (
+  pgUrl: Redacted.Redacted<string>,
+  common: { readonly pools: ReadonlyArray<string>; readonly tokens: ReadonlyArray<string>; readonly port: number },
+  local: {
+    readonly ours: { readonly rate: number }
+    /** Null without Ponder (BENCH_PONDER=0): fire-api's hosted run alone. */
+    readonly ponderRate: number | null
+    readonly head: bigint
+  }
+) =>
+  Effect.gen(function* () {
+    const { head } = local
+    const startBlock = d.startBlock
+    const plan = `${HOSTED_PLAN.latencyMs} ms a call, ${HOSTED_PLAN.requestsPerSecond} requests/s, eth_getLogs capped at ${HOSTED_PLAN.maxBlocks} blocks and ${HOSTED_PLAN.maxLogs} logs`
+    log(`hosted plan (proxy): ${plan}`)
+    const createDatabase = (name: string) =>
+      Effect.scoped(
+        Effect.flatMap(sqlClientOf(Redacted.value(pgUrl)), (admin) => admin.unsafe(`CREATE DATABASE ${name}`))
+      )
+    const urlOf = (name: string) => Redacted.value(pgUrl).replace(/\/postgres$/, `/${name}`)
+    const proxyFor = Effect.acquireRelease(
+      Effect.promise(() => startProxyProcess(d.anvil.rpcUrl, hostedPlanFaults())),
+      (p) => Effect.promise(() => p.close())
+    )
+
+    // fire-api: the app's own client (layers/PublicClient.ts) on the proxy, INDEXER_RPC_RPS at the plan's limit.
+    yield* createDatabase("hosted_fire")
+    const hostedDb = MigrationsLive.pipe(
+      Layer.provideMerge(pgClientLayer(Redacted.make(urlOf("hosted_fire")), 8)),
+      Layer.provide(NodeServices.layer)
+    )
+    const ours = yield* Effect.gen(function* () {
+      const proxy = yield* proxyFor
+      const client = makePublicClient(31337, proxy.url)
+      return yield* Effect.gen(function* () {
+        const status = yield* IndexerStatus
+        const start = performance.now()
+        const done = yield* status.awaitBlock(head, "30 minutes")
+        const seconds = (performance.now() - start) / 1000
+        const counts = yield* Effect.promise(() => proxy.counts())
+        return { events: done.eventsTotal, seconds, rate: done.eventsTotal / seconds, counts }
+      }).pipe(
+        Effect.provide(
+          indexerLayer(d, { finalityDepth: 2, rpcRequestsPerSecond: HOSTED_PLAN.requestsPerSecond }, { client }).pipe(
+            Layer.provideMerge(hostedDb)
+          )
+        )
+      )
+    }).pipe(Effect.scoped)
+    log(
+      `hosted, fire-api (INDEXER_RPC_RPS ${HOSTED_PLAN.requestsPerSecond}): ${ours.events} events to block ${head} in ${ours.seconds.toFixed(2)} s = ${Math.round(ours.rate)} events/s (load average ${loadAverage()})`
+    )
+    log(`hosted, fire-api: ${describeCalls(ours.counts, ours.events)}`)
+    if (local.ponderRate === null) return
+
+    // Ponder: its documented settings for a rate-limited provider (maxRequestsPerSecond), its own range handling.
+    yield* createDatabase("ponder_hosted")
+    const ponder = yield* Effect.gen(function* () {
+      const proxy = yield* proxyFor
+      const run = yield* Effect.promise(() =>
+        withProgress("bench:indexer hosted ponder", () =>
+          runPonder({
+            ...common,
+            rpcUrl: proxy.url,
+            databaseUrl: urlOf("ponder_hosted"),
+            schema: "hosted",
+            startBlock,
+            endBlock: head,
+            maxRequestsPerSecond: HOSTED_PLAN.requestsPerSecond
+          })
+        )
+      )
+      return { seconds: run.seconds, counts: yield* Effect.promise(() => proxy.counts()) }
+    }).pipe(Effect.scoped)
+    const [counted] = yield* Effect.scoped(
+      Effect.flatMap(
+        sqlClientOf(urlOf("ponder_hosted")),
+        (sql) =>
+          sql<{
+            n: string
+          }>`SELECT ((SELECT count(*) FROM hosted.swaps) + (SELECT count(*) FROM hosted.transfers))::text AS n`
+      )
+    )
+    const ponderEvents = Number(counted!.n)
+    const ponderRate = ponderEvents / ponder.seconds
+    log(
+      `hosted, Ponder (maxRequestsPerSecond ${HOSTED_PLAN.requestsPerSecond}): ${ponderEvents} events to block ${head} in ${ponder.seconds.toFixed(2)} s (spawn → /ready at the head) = ${Math.round(ponderRate)} events/s (load average ${loadAverage()})`
+    )
+    log(`hosted, Ponder: ${describeCalls(ponder.counts, ponderEvents)}`)
+    const oursCalls = callsPer10k(ours.counts, ours.events)
+    const ponderCalls = callsPer10k(ponder.counts, ponderEvents)
+    const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
+    console.log(
+      [
+        "| RPC | fire-api events/s | Ponder events/s | fire-api / Ponder | fire-api calls per 10k events | Ponder calls per 10k events | fire-api / Ponder |",
+        "|---|---|---|---|---|---|---|",
+        `| local anvil, no proxy | ${fmt(local.ours.rate)} | ${fmt(local.ponderRate)} | ${(local.ours.rate / local.ponderRate).toFixed(1)}× | not counted | not counted | |`,
+        `| hosted plan (${plan}) | ${fmt(ours.rate)} | ${fmt(ponderRate)} | **${(ours.rate / ponderRate).toFixed(1)}×** | ${oursCalls.toFixed(1)} | ${ponderCalls.toFixed(1)} | **${(oursCalls / ponderCalls).toFixed(2)}** |`
+      ].join("\n")
+    )
+    log(
+      `hosted targets: ≥ 5× Ponder's events/s ${ours.rate >= 5 * ponderRate ? "met" : "NOT met"} (${(ours.rate / ponderRate).toFixed(1)}×); ≤ 1/3 of its calls per 10,000 events ${oursCalls <= ponderCalls / 3 ? "met" : "NOT met"} (${(oursCalls / ponderCalls).toFixed(2)})`
+    )
+  })
 
 /** A one-connection client for a database URL, closed with the surrounding scope. */
 const sqlClientOf = (url: string) =>

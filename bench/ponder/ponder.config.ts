@@ -12,6 +12,8 @@ const bench = JSON.parse(process.env.PONDER_BENCH ?? "{}") as {
   endBlock: number
   pools: Array<`0x${string}`>
   tokens: Array<`0x${string}`>
+  /** Set in the bench's hosted-plan mode: the plan's limit (scripts/bench/hosted-plan.ts). */
+  maxRequestsPerSecond?: number
 }
 
 export const poolAbi = parseAbi([
@@ -29,7 +31,9 @@ export default createConfig({
       chainId: 31337,
       transport: http(bench.rpcUrl, { maxResponseBodySize: false }),
       disableCache: true,
-      maxRequestsPerSecond: 10_000
+      // Locally no throttle below anvil's pace; through the hosted-plan proxy, the plan's limit, as Ponder's docs say
+      // to set it for a rate-limited provider (its request queue then starts at most this many requests a second).
+      maxRequestsPerSecond: bench.maxRequestsPerSecond ?? 10_000
     }
   },
   contracts: {

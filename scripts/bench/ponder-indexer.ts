@@ -17,6 +17,8 @@ export interface PonderRun {
   readonly pools: ReadonlyArray<string>
   readonly tokens: ReadonlyArray<string>
   readonly timeoutMs?: number
+  /** Ponder's `maxRequestsPerSecond` for the network (10,000 when unset: no throttle below anvil's pace). */
+  readonly maxRequestsPerSecond?: number
 }
 
 /** `/status` of Ponder 1.0: per network, the last indexed block. */
@@ -56,7 +58,8 @@ export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> =>
           startBlock: Number(run.startBlock),
           endBlock: Number(run.endBlock),
           pools: run.pools,
-          tokens: run.tokens
+          tokens: run.tokens,
+          ...(run.maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond: run.maxRequestsPerSecond })
         })
       }
     }

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit } from "effect"
-import type { PublicClient } from "viem"
+import { encodeAbiParameters, type PublicClient } from "viem"
 import { ChainReader, INITIAL_BLOCK_RANGE } from "../../src/indexer/fetch/ChainReader.ts"
 import { classifyRpcError } from "../../src/indexer/fetch/RpcError.ts"
 import { indexerSettingsConfig } from "../../src/indexer/IndexerConfig.ts"
@@ -176,5 +176,38 @@ describe("indexer settings", () => {
       const ok = yield* load({ INDEXER_MAX_BLOCK_RANGE: "1", INDEXER_TARGET_LOGS: "1" })
       assert.isTrue(Exit.isSuccess(ok))
     })
+  )
+})
+
+describe("token metadata on a node without old state", () => {
+  it.effect(
+    "after one read at a past block fails where the head answers, later tokens are read at the head at once",
+    () =>
+      Effect.gen(function* () {
+        const calls: Array<string> = []
+        // geth's answer for state it has pruned: no rule knows it, so it is fatal (src/indexer/fetch/RpcError.ts).
+        const pruned = () => new Error("missing trie node 5c3f… (path ) state 0x1234… is not available")
+        const at = (block: bigint | undefined) => (block === undefined ? "head" : String(block))
+        const client = {
+          readContract: async (args: { functionName: string; blockNumber?: bigint }) => {
+            calls.push(`${args.functionName}@${at(args.blockNumber)}`)
+            if (args.blockNumber !== undefined) throw pruned()
+            return args.functionName === "decimals" ? 18 : 1000n
+          },
+          call: async (args: { data: string; blockNumber?: bigint }) => {
+            calls.push(`text@${at(args.blockNumber)}`)
+            if (args.blockNumber !== undefined) throw pruned()
+            return { data: encodeAbiParameters([{ type: "string" }], ["Tok"]) }
+          }
+        } as unknown as PublicClient
+        const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client)))
+        const first = yield* reader.tokenMetadata("0x0000000000000000000000000000000000000001", 50n)
+        assert.deepStrictEqual(first, { name: "Tok", symbol: "Tok", decimals: 18, totalSupply: 1000n })
+        assert.strictEqual(calls.length, 8, "the first token: four reads at block 50, refused, then four at the head")
+        calls.length = 0
+        const second = yield* reader.tokenMetadata("0x0000000000000000000000000000000000000002", 60n)
+        assert.deepStrictEqual(second, first)
+        assert.deepStrictEqual(calls.sort(), ["decimals@head", "text@head", "text@head", "totalSupply@head"])
+      })
   )
 })

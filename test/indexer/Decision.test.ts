@@ -6,6 +6,8 @@ import {
   decideAtTip,
   decideRange,
   effectiveCheckpoint,
+  HEAD_REREAD_MS,
+  headStillAhead,
   logsMatchHeaders,
   nextAhead,
   plan,
@@ -168,5 +170,19 @@ describe("indexer loop decisions (pure)", () => {
     assert.isNull(nextAhead(batchTo(40n, 100n), 20, 1))
     assert.isNull(nextAhead(batchTo(80n, 100n), 20, 16), "80..100 reaches unfinalized blocks")
     assert.isNull(nextAhead(batchTo(100n, 100n), 20, 16))
+  })
+
+  it("a backfill keeps the head it read while the next range stays below its finality, and reads it again every HEAD_REREAD_MS", () => {
+    const far = { cursor: 40n, knownHead: 100n, ageMs: 100, rangeBlocks: 20, ahead: null, finalityDepth: 5 }
+    assert.isTrue(headStillAhead(far), "41..60 is final below head 100")
+    assert.isFalse(headStillAhead({ ...far, knownHead: -1n }), "no head read yet")
+    assert.isFalse(headStillAhead({ ...far, ageMs: HEAD_REREAD_MS }), "read too long ago")
+    assert.isTrue(headStillAhead({ ...far, cursor: 75n }), "76..95 ends at the finality boundary")
+    assert.isFalse(headStillAhead({ ...far, cursor: 76n }), "77..96 reaches an unfinalized block: read the head")
+    assert.isFalse(
+      headStillAhead({ ...far, cursor: 60n, ahead: { from: 61n, to: 96n } }),
+      "the range fetched ahead reaches past finality"
+    )
+    assert.isFalse(headStillAhead({ ...far, cursor: 100n }), "at the head: every step reads it")
   })
 })

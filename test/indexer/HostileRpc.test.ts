@@ -44,6 +44,18 @@ const faults: ReadonlyArray<readonly [string, RpcFaults]> = [
   ],
   ["dRPC range cap (code 35)", refusing("dRPC (free tier)", 8)],
   ["Chainstack", refusing("Chainstack", 8)],
+  [
+    "Infura result cap by log count (answers of more than 12 logs refused)",
+    {
+      logCap: {
+        maxLogs: 12,
+        code: vector("Infura (result count)").code,
+        message: vector("Infura (result count)").message.replace("10000", "12"),
+        httpStatus: vector("Infura (result count)").httpStatus
+      }
+    }
+  ],
+  ["a plan's requests-per-second limit (10/s, HTTP 429 past it)", { requestsPerSecond: 10 }],
   ["HTTP 429 with Retry-After", { rateLimit: { every: 4, retryAfterSeconds: 0 } }],
   ["HTTP 429 without Retry-After", { rateLimit: { every: 4 } }],
   ["timeouts", { hang: { every: 7 } }],

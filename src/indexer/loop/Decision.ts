@@ -158,3 +158,27 @@ export const nextAhead = (b: Batch, rangeBlocks: number, rpcConcurrency: number)
   const to = rangeEnd(b.to.number, b.head, rangeBlocks)
   return b.to.number < b.head && to <= b.finalBoundary && rpcConcurrency > 1 ? { from: b.to.number + 1n, to } : null
 }
+
+/** How long a backfill goes on with the head an earlier step read (see `headStillAhead`). */
+export const HEAD_REREAD_MS = 5_000
+
+/**
+ * In a backfill the head an earlier step read (`knownHead`, `ageMs` ago) is not read again while the next range (the
+ * one fetched ahead, or `rangeBlocks` after the cursor) still ends below its finality boundary: the step would decide
+ * the same, and each read is a call and a round trip before the batch (at a hosted plan's requests-per-second limit,
+ * one in eight of the backfill's calls). Read again every HEAD_REREAD_MS (the status's head and lag stay that fresh),
+ * and at every step near the head.
+ */
+export const headStillAhead = (input: {
+  readonly cursor: bigint
+  readonly knownHead: bigint
+  readonly ageMs: number
+  readonly rangeBlocks: number
+  readonly ahead: AheadRange | null
+  readonly finalityDepth: number
+}): boolean => {
+  if (input.knownHead < 0n || input.ageMs >= HEAD_REREAD_MS) return false
+  const next = input.cursor + BigInt(input.rangeBlocks)
+  const end = input.ahead !== null && input.ahead.to > next ? input.ahead.to : next
+  return end <= input.knownHead - BigInt(input.finalityDepth)
+}

@@ -19,8 +19,9 @@ export const makeFetchAhead = Effect.sync(() => {
   }
   return {
     range: (): AheadRange | null => ahead?.range ?? null,
+    // Started at once (not on the scheduler's next turn): its requests go out before the next step's header reads.
     start: <R>(range: AheadRange, fetch: Effect.Effect<RangeLogs, RpcError, R>) =>
-      Effect.map(Effect.forkChild(fetch), (fiber) => {
+      Effect.map(Effect.forkChild(fetch, { startImmediately: true }), (fiber) => {
         ahead = { range, fiber }
       }),
     /** The logs fetched ahead (the plan said they are for the next batch). */

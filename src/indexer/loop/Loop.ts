@@ -10,6 +10,7 @@ import {
   decideAtTip,
   decideRange,
   effectiveCheckpoint,
+  headStillAhead,
   logsMatchHeaders,
   nextAhead,
   plan,
@@ -154,16 +155,43 @@ export const makeLoop = (progress: Progress) =>
     let lastHead = -1n
     /** The highest head any answer gave (a node behind a load balancer may answer a lower one later). */
     let highestHead = -1n
+    /** When `lastHead` was read (0: read it at the next step). */
+    let headReadAt = 0
+    /** The head for this step: the last one read while a backfill is still far below it (`headStillAhead`). */
+    const currentHead = Effect.gen(function* () {
+      const cursor = Option.match(yield* checkpoint, {
+        onNone: () => source.startBlock - 1n,
+        onSome: (c) => c.blockNumber
+      })
+      const still = headStillAhead({
+        cursor,
+        knownHead: lastHead,
+        ageMs: Date.now() - headReadAt,
+        rangeBlocks: yield* reader.logRange,
+        ahead: ahead.range(),
+        finalityDepth: settings.finalityDepth
+      })
+      if (still) return lastHead
+      const head = yield* reader.head
+      headReadAt = Date.now()
+      return head
+    })
     return {
       step: Effect.gen(function* () {
-        const head = yield* reader.head
+        const head = yield* currentHead
         lastHead = head
         if (head > highestHead) highestHead = head
         return yield* apply(yield* decideNext(head))
       }),
       lastHead: () => lastHead,
       /** After a failed step: the commit in flight ended, nothing fetched ahead, the state the database's again. */
-      recover: pending.settleQuietly.pipe(Effect.andThen(ahead.drop), Effect.andThen(Effect.ignore(projection.reload))),
+      recover: Effect.sync(() => {
+        headReadAt = 0
+      }).pipe(
+        Effect.andThen(pending.settleQuietly),
+        Effect.andThen(ahead.drop),
+        Effect.andThen(Effect.ignore(projection.reload))
+      ),
       /** When the loop stops: nothing of it left running. */
       stop: pending.settleQuietly.pipe(Effect.andThen(ahead.drop))
     }
