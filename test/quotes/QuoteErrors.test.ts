@@ -3,6 +3,7 @@ import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Address, getAddress, parseEther, zeroAddress } from "viem"
 import { QUOTE_ERROR_STATUS, type QuoteErrorReason } from "../../src/exchange-api/quotes/QuoteError.ts"
+import { CHANGES_CHANNEL, type ChangeMessage } from "../../src/indexer/IndexerChangeFeed.ts"
 import { indexedHead } from "../exchange/support.ts"
 import { AnvilChain } from "../support/AnvilChain.ts"
 import { balanceOf, buyWithWeth, createPool, deployToken } from "./chain.ts"
@@ -188,7 +189,7 @@ layer(QuoteServices({ timeoutMs: 5000 }, chainWith({ contracts: { universalRoute
   )
 
   it.effect(
-    "ROUTE_BUILD_FAILED: corrupt indexed pool state (a price below MIN_SQRT_RATIO), loaded by the reload after a reorg, cannot be built into a route",
+    "ROUTE_BUILD_FAILED: corrupt indexed pool state (a price below MIN_SQRT_RATIO), loaded by a full reload, cannot be built into a route",
     () =>
       Effect.gen(function* () {
         const chain = yield* AnvilChain
@@ -196,10 +197,22 @@ layer(QuoteServices({ timeoutMs: 5000 }, chainWith({ contracts: { universalRoute
         const sql = yield* SqlClient.SqlClient
         const launch = chain.deployments.launches.filter((l) => l.canonical)[2]!
         yield* Effect.promise(() => chain.mine(1))
-        yield* indexedHead
+        const head = yield* indexedHead
         yield* sql`UPDATE pool_states SET sqrt_price_x96 = 1 WHERE chain_id = ${chainId} AND pool = ${launch.pool.toLowerCase()}`
-        // A reorg of the empty head block: the indexer rolls back and PoolSync reloads every pool from the tables.
-        yield* Effect.promise(() => chain.reorg(1))
+        // A batch of an indexer in another process whose pool list did not fit in the NOTIFY payload
+        // (src/indexer/IndexerChangeFeed.ts): PoolSync reloads every pool from the tables, the corrupt one included.
+        const unnamed: ChangeMessage = {
+          kind: "batch",
+          origin: "another-process",
+          chainId,
+          fromBlock: String(head),
+          toBlock: String(head),
+          pools: 200,
+          tokens: 0,
+          status: { phase: "live", eventsPerSecond: 0, reorgs: 0, lastError: null, head: String(head) },
+          at: Date.now()
+        }
+        yield* sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(unnamed)})`
         const res = yield* getQuote({
           tokenInAddress: c.weth9,
           tokenOutAddress: launch.token,
