@@ -41,8 +41,12 @@ export const ensurePonderInstalled = (log: (line: string) => void) => {
   if (result.status !== 0 || !ponderInstalled()) throw new Error(`npm ci in ${ponderDir} failed (${result.status})`)
 }
 
+/** Ponder rewrites this file at every start; the committed one is put back after each run (a clean tree after the bench). */
+const ponderEnvFile = NodePath.join(ponderDir, "ponder-env.d.ts")
+
 /** Seconds from spawn to `/ready` answering 200; the process is stopped before returning. */
 export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> => {
+  const committedEnv = NodeFs.readFileSync(ponderEnvFile)
   const child = NodeChild.spawn(
     node24,
     [ponderBin, "start", "--schema", run.schema, "--port", String(run.port), "--log-level", "warn"],
@@ -110,5 +114,6 @@ export const runPonder = async (run: PonderRun): Promise<{ seconds: number }> =>
         })
       })
     }
+    NodeFs.writeFileSync(ponderEnvFile, committedEnv)
   }
 }
