@@ -11,7 +11,9 @@ import { WebSocket, WebSocketServer } from "ws"
  */
 export interface RpcFaults {
   /** Added before every answer. */
-  latencyMs?: number
+  latencyMs?: number | undefined
+  /** A random extra delay, uniform in [0, latencyJitterMs), added to `latencyMs` (a latency distribution). */
+  latencyJitterMs?: number | undefined
   /** eth_getLogs over more than `maxBlocks` blocks is refused with this provider's text (test/indexer/rpc-error-vectors.ts). */
   range?:
     | { readonly maxBlocks: number; readonly code: number; readonly message: string; readonly httpStatus: number }
@@ -24,8 +26,10 @@ export interface RpcFaults {
    */
   requestsPerSecond?: number | undefined
   /**
-   * eth_getLogs answers of more than `maxLogs` logs are refused with this provider's text (e.g. Infura's "query
-   * returned more than 10000 results", test/indexer/rpc-error-vectors.ts), as a plan's result cap does.
+   * eth_getLogs answers over a block range of more than `maxLogs` logs are refused with this provider's text (e.g.
+   * Infura's "query returned more than 10000 results", test/indexer/rpc-error-vectors.ts), as a plan's result cap
+   * does (oversized answers). A request by `blockHash` is not capped: one block's logs never reach a real cap (10,000),
+   * and a test's small cap stands for it over ranges only.
    */
   logCap?:
     | { readonly maxLogs: number; readonly code: number; readonly message: string; readonly httpStatus: number }
@@ -46,6 +50,12 @@ export interface RpcFaults {
    * hash and parent hash differ from the chain's (consistently: a block's parent hash is its parent's changed hash).
    */
   forkedHeadersUntil?: number | undefined
+  /**
+   * The chain moves between a block's header and its logs: the next eth_getLogs by `blockHash` first replaces the
+   * last `depth` blocks upstream (anvil_reorg, their transactions dropped), then is forwarded (anvil answers "unknown
+   * block" for a hash it replaced). One shot: the switch clears itself.
+   */
+  reorgBeforeLogsByHash?: { readonly depth: number } | undefined
 }
 
 export interface RpcProxy {
@@ -74,6 +84,10 @@ export interface RpcProxy {
     wsToClient: number
     /** HTTP requests by JSON-RPC method. */
     methods: Record<string, number>
+    /** eth_getLogs requests by the block hash they ask for (`blockHash` filters). */
+    logsByHash: Record<string, number>
+    /** The block hashes asked for when `reorgBeforeLogsByHash` replaced them. */
+    replacedBeforeLogs: Array<string>
   }
   /** WebSocket connections open now. */
   readonly openWebSockets: () => number
@@ -87,6 +101,8 @@ export interface RpcProxy {
    * drops are 0.5–30 s); HTTP requests are not affected. Resolves when the drop ends.
    */
   readonly dropWebSockets: (ms: number) => Promise<void>
+  /** Ends a drop early: new WebSocket connections are accepted again. */
+  readonly restoreWebSockets: () => void
   readonly close: () => Promise<void>
 }
 
@@ -129,7 +145,9 @@ export const startRpcProxy = async (
     wsRefused: 0,
     wsToNode: 0,
     wsToClient: 0,
-    methods: {} as Record<string, number>
+    methods: {} as Record<string, number>,
+    logsByHash: {} as Record<string, number>,
+    replacedBeforeLogs: [] as Array<string>
   }
   // Which node answers: a fixed pseudo-random sequence (mulberry32), not strict alternation, which can lock onto a
   // client's request pattern (a step of two requests would always get its eth_blockNumber from the same node).
@@ -185,6 +203,8 @@ export const startRpcProxy = async (
     const req = JSON.parse(raw) as RpcRequest
     counts.methods[req.method] = (counts.methods[req.method] ?? 0) + 1
     options.onRequest?.(req.method, req.params)
+    const byHash: string | undefined = req.method === "eth_getLogs" ? req.params?.[0]?.blockHash : undefined
+    if (byHash !== undefined) counts.logsByHash[byHash] = (counts.logsByHash[byHash] ?? 0) + 1
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       counts.answered++
       res.writeHead(status, { "content-type": "application/json", ...headers })
@@ -204,9 +224,10 @@ export const startRpcProxy = async (
       }
       accepted.push(now)
     }
-    if (faults.latencyMs) {
+    const delay = (faults.latencyMs ?? 0) + (faults.latencyJitterMs ? Math.random() * faults.latencyJitterMs : 0)
+    if (delay > 0) {
       counts.faulted++
-      await new Promise((r) => setTimeout(r, faults.latencyMs))
+      await new Promise((r) => setTimeout(r, delay))
     }
     if (faults.hang && n % faults.hang.every === 0) {
       counts.faulted++
@@ -230,6 +251,13 @@ export const startRpcProxy = async (
         const error = { code: range.code, message: range.message }
         return reply(range.httpStatus, { jsonrpc: "2.0", id: req.id, error })
       }
+    }
+    const reorg = faults.reorgBeforeLogsByHash
+    if (reorg && byHash !== undefined) {
+      faults.reorgBeforeLogsByHash = undefined
+      counts.faulted++
+      await call("anvil_reorg", [reorg.depth, []])
+      counts.replacedBeforeLogs.push(byHash)
     }
     if (faults.lag && lagDraw() < 0.5) {
       const head = BigInt(await call("eth_blockNumber", []))
@@ -260,7 +288,8 @@ export const startRpcProxy = async (
     const parsed = JSON.parse(forwarded) as { error?: unknown; result?: unknown }
     if (parsed.error !== undefined) counts.nodeErrors++
     const cap = faults.logCap
-    if (cap && req.method === "eth_getLogs" && Array.isArray(parsed.result) && parsed.result.length > cap.maxLogs) {
+    const overRange = req.method === "eth_getLogs" && req.params?.[0]?.fromBlock !== undefined
+    if (cap && overRange && Array.isArray(parsed.result) && parsed.result.length > cap.maxLogs) {
       counts.faulted++
       counts.logCapRefused++
       return reply(cap.httpStatus, { jsonrpc: "2.0", id: req.id, error: { code: cap.code, message: cap.message } })
@@ -343,6 +372,9 @@ export const startRpcProxy = async (
       return recorded
     },
     dropWebSockets,
+    restoreWebSockets: () => {
+      wsDownUntil = 0
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of [...sockets]) s.terminate()

@@ -244,6 +244,21 @@ export class ChainReader extends Context.Service<
           Effect.fail(
             new RpcError({ kind: "retryable", method: "eth_getLogs", message: `block ${h.number}: ${message}` })
           )
+        // A failed read is retried only while the block is still the chain's at its height: a block a reorg replaced
+        // since its header was read is unknown by its hash for good ("unknown block"), and retrying it would keep the
+        // loop from seeing the reorg for minutes. Then `replaced`: the loop reads the headers again (Loop.ts).
+        const stillOnChain = (e: RpcError) =>
+          Effect.flatMap(header(h.number), (now) =>
+            now.hash === h.hash
+              ? Effect.fail(e)
+              : Effect.fail(
+                  new RpcError({
+                    kind: "replaced",
+                    method: "eth_getLogs",
+                    message: `block ${h.number} ${h.hash} was replaced by ${now.hash} (its logs: ${e.message.split("\n")[0]})`
+                  })
+                )
+          )
         return rpcRetry(
           request<Array<RpcLog>>("eth_getLogs", [{ blockHash: h.hash }]).pipe(
             Effect.map((logs) => logs.map(toRawLog)),
@@ -253,7 +268,8 @@ export class ChainReader extends Context.Service<
                 : bloom !== undefined && !coversBloom(logs, bloom)
                   ? incomplete(`eth_getLogs by blockHash answered ${logs.length} logs, fewer than its logsBloom holds`)
                   : Effect.succeed(logs)
-            )
+            ),
+            Effect.catchIf((e) => e.kind === "retryable", stillOnChain)
           )
         )
       }

@@ -6,10 +6,12 @@ import { Data, Duration, Effect } from "effect"
  * - `range`: the node refused the size of an eth_getLogs answer or range, or it timed out → ask for a smaller range
  *   (`rangeHint`: the size the provider said it accepts, when it said one);
  * - `retryable`: transport errors, timeouts, rate limits, 5xx → the same request later (not before `retryAfterMs`);
- * - `fatal`: anything else (a bad request, a reverted call) → no retry helps.
+ * - `fatal`: anything else (a bad request, a reverted call) → no retry helps;
+ * - `replaced`: a block asked for by its hash is no longer the chain's at its height (a reorg replaced it since its
+ *   header was read; never from the classification, see ChainReader's `blockLogs`) → read the headers again.
  */
 export class RpcError extends Data.TaggedError("RpcError")<{
-  readonly kind: "range" | "retryable" | "fatal"
+  readonly kind: "range" | "retryable" | "fatal" | "replaced"
   readonly method: string
   readonly message: string
   readonly cause?: unknown

@@ -88,9 +88,18 @@ export const makeLoop = (progress: Progress) =>
     /** Applies a `Batch`: fetch (or take the logs fetched ahead), build, then commit while the next step starts. */
     const index = (b: Batch) =>
       Effect.gen(function* () {
-        const range = b.fetchedAhead
-          ? yield* ahead.join
-          : yield* fetchRange(contracts, projection.state, b.from, b.to.number, b.unfinalized)
+        const fetched = yield* (
+          b.fetchedAhead ? ahead.join : fetchRange(contracts, projection.state, b.from, b.to.number, b.unfinalized)
+        ).pipe(
+          Effect.map(Option.some),
+          // A block of the range was replaced since its header was read (ChainReader's blockLogs): read them again.
+          Effect.catchIf(
+            (e) => e.kind === "replaced",
+            (e) => Effect.as(Effect.logInfo(`indexer: ${e.message}; reading the headers again`), Option.none())
+          )
+        )
+        if (Option.isNone(fetched)) return true
+        const range = fetched.value
         const batch = yield* buildBatch(chainId, contracts, projection.state, range, b.to)
         if (!logsMatchHeaders(batch.logBlockHashes, b.headers)) {
           // The chain moved after the headers were read. Building changed the state: back to the committed one.

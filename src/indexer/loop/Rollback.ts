@@ -89,15 +89,34 @@ export const makeRollbacks = (progress: Progress) =>
       })
 
     /**
-     * Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor. Past the
-     * start block, every indexed block was replaced: back to before the start (nothing there to check a parent against).
+     * The block below the oldest kept one, when the chain still has it: the kept block's parent hash names it. A block
+     * committed as final (FINALITY_DEPTH below the head of its batch) keeps no hash of its own, yet a reorg of exactly
+     * FINALITY_DEPTH blocks forks right there: it replaces only blocks that were not final.
+     */
+    const parentOfOldestKept = (oldest: bigint) =>
+      Effect.gen(function* () {
+        const parent = yield* store.storedParentHash(oldest)
+        if (Option.isNone(parent)) return Option.none<RollbackTarget>()
+        const remote = yield* reader.header(oldest - 1n)
+        return remote.hash === parent.value
+          ? Option.some<RollbackTarget>({ _tag: "Block", header: remote })
+          : Option.none<RollbackTarget>()
+      })
+
+    /**
+     * Walks back from `from` comparing stored hashes with the chain's; the first match is the common ancestor, or the
+     * block the oldest kept one names as its parent. Past the start block, every indexed block was replaced: back to
+     * before the start (nothing there to check a parent against).
      */
     const findAncestor = (from: bigint) =>
       Effect.gen(function* () {
         let deepest: { readonly number: bigint; readonly hash: string } | undefined
         for (let n = from; n >= source.startBlock; n--) {
           const stored = yield* store.storedHash(n)
-          if (Option.isNone(stored)) return yield* beyondKept(from, deepest)
+          if (Option.isNone(stored)) {
+            const parent = deepest === undefined ? Option.none() : yield* parentOfOldestKept(deepest.number)
+            return Option.isSome(parent) ? parent.value : yield* beyondKept(from, deepest)
+          }
           const remote = yield* reader.header(n)
           if (remote.hash === stored.value) return { _tag: "Block", header: remote } satisfies RollbackTarget
           deepest = { number: n, hash: stored.value }

@@ -89,6 +89,8 @@ export class Store extends Context.Service<
   {
     readonly checkpoint: Effect.Effect<Option.Option<Checkpoint>, SqlError.SqlError>
     readonly storedHash: (blockNumber: bigint) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+    /** The parent hash kept with an unfinalized block (indexer_blocks), which names the block below it. */
+    readonly storedParentHash: (blockNumber: bigint) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
     readonly loadState: (
       weth: string,
       stablecoins: ReadonlyMap<string, number>,
@@ -412,6 +414,10 @@ const make = (chainId: number) =>
             : Option.some({ blockNumber: BigInt(r.blockNumber), hash: r.blockHash, timestamp: BigInt(r.ts) })
         })
       ),
+      storedParentHash: (n) =>
+        sql`SELECT parent_hash FROM indexer_blocks WHERE chain_id = ${chainId} AND number = ${n.toString()}::int8`.pipe(
+          Effect.map((rs) => Option.fromNullishOr((rs[0] as { parentHash: string } | undefined)?.parentHash))
+        ),
       storedHash: (n) =>
         sql`SELECT hash FROM indexer_blocks WHERE chain_id = ${chainId} AND number = ${n.toString()}::int8
           UNION ALL SELECT block_hash FROM indexer_checkpoints WHERE chain_id = ${chainId} AND block_number = ${n.toString()}::int8`.pipe(
