@@ -1,5 +1,4 @@
 import * as NodeFs from "node:fs"
-import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { Address } from "viem"
@@ -10,7 +9,7 @@ import { mcpAttacks } from "./abuse/McpAttacks.ts"
 import { signInAttacks } from "./abuse/SignInAttacks.ts"
 import { cpuSecondsOf } from "./abuse/ProcessCpu.ts"
 import { type Figures, figuresOf, startWellBehaved, type Window } from "./abuse/WellBehaved.ts"
-import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, freePort, spawnApp, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:abuse`: the attacks of issue 23 against a running stack, with a well-behaved load measured beside
@@ -73,14 +72,6 @@ const load = () =>
   `load average ${NodeOs.loadavg()
     .map((l) => l.toFixed(2))
     .join(", ")}`
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = NodeNet.createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as NodeNet.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
 
 const waitReady = async (exchange: string) => {
   for (let i = 0; i < 1200; i++) {

@@ -9,9 +9,9 @@ import { checkSiwePolicy } from "../src/client-api/accounts/sessions/SiwePolicy.
 import { parseSiweMessage } from "../src/client-api/accounts/sessions/SiweMessage.ts"
 import { opsPerSecond, postAll, postAllWithAutocannon, prepareSignIns } from "./bench/auth-load.ts"
 import { addSplits, type CpuSplit, describeCpuSplit, measureCpuSplit } from "./bench/cpu-split.ts"
-import { freePort, settledTransactions } from "./bench/pg-transactions.ts"
+import { settledTransactions } from "./bench/pg-transactions.ts"
 import { describeProfile, summarizeProfile } from "./bench/profile-summary.ts"
-import { buildApp, measure, type Measurement, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
+import { buildApp, freePort, measure, type Measurement, spawnApp, startBareServer, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:auth`:

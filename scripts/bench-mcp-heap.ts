@@ -1,11 +1,10 @@
 import * as NodeFs from "node:fs"
-import * as NodeNet from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import WebSocket from "ws"
 import { START_NODE_FLAGS } from "../src/platform/system/HeapTuning.ts"
 import { pool } from "./abuse/Caller.ts"
-import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
+import { buildApp, freePort, spawnApp, stopApp } from "./bench/spawn.ts"
 import { rssOf } from "./soak/stack.ts"
 
 /**
@@ -22,14 +21,6 @@ import { rssOf } from "./soak/stack.ts"
 const calls = Number(process.env.BENCH_MCP_INITIALIZE ?? 3000)
 const profile = process.env.BENCH_PROFILE === "1"
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = NodeNet.createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as NodeNet.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
 
 /** A Chrome DevTools Protocol session on the app's inspector. */
 const inspector = async (port: number) => {

@@ -16,10 +16,10 @@ import { Effect, Layer } from "effect"
 import { QuoteConfig } from "../src/exchange-api/quotes/QuoteConfig.ts"
 import { RouteFinder } from "../src/exchange-api/quotes/RouteFinder.ts"
 import { RouteFinderPool } from "../src/exchange-api/quotes/RouteFinderPool.ts"
-import { makeDeltaSource } from "../workers/routing/testing/generateDeltas.ts"
+import { makeDeltaSource, randomQuoteRequests } from "../workers/routing/testing/generateDeltas.ts"
 import { generatedConfig, generateUniverse, prng } from "../workers/routing/testing/generatePools.ts"
 import { makeRouter } from "../workers/routing/index.ts"
-import type { Address, PoolSnapshot, QuoteRequest, TokenInfo } from "../workers/routing/types.ts"
+import type { Address, PoolSnapshot, PoolState } from "../workers/routing/types.ts"
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -50,21 +50,20 @@ log(
   `sizes ${sizes.join(", ")}; ${blocks} blocks per run; ${steady} steady quotes per block; delta mix ${JSON.stringify(mix)}`
 )
 
-/** Random quote requests among the tokens with pools, $10 to $100k, both trade types (the same in every run). */
-const requests = (start: PoolSnapshot, tokens: ReadonlyMap<Address, TokenInfo>, usd: ReadonlyMap<Address, number>) => {
-  const rand = prng(seed + 200)
-  const traded = [...new Set(start.pools.flatMap((p) => [p.token0, p.token1]))]
-  const request = (): QuoteRequest => {
-    const a = traded[Math.floor(rand() * traded.length)]!
-    let b = a
-    while (b === a) b = traded[Math.floor(rand() * traded.length)]!
-    const type = rand() < 0.5 ? ("exactIn" as const) : ("exactOut" as const)
-    const token = tokens.get(type === "exactIn" ? a : b)!
-    const whole = (10 ** (1 + rand() * 4) / usd.get(token.address)!) * 10 ** Math.min(token.decimals, 12)
-    const amount = BigInt(Math.max(1, Math.floor(whole))) * 10n ** BigInt(Math.max(0, token.decimals - 12))
-    return { tokenIn: a, tokenOut: b, amount, type, gasPriceWei: 1_000_000_000n }
-  }
-  return request
+/**
+ * The blocks' deltas over `start` (adding `pending` pools as they come) and random quote requests among the tokens
+ * with pools, $10 to $100k, both trade types: the same in every run (same seeds).
+ */
+const blocksOf = (start: PoolSnapshot, pending: ReadonlyArray<PoolState>, usd: ReadonlyMap<Address, number>) => {
+  const tokens = new Map(start.tokens.map((t) => [t.address, t]))
+  const next = makeDeltaSource({
+    chainId: start.chainId,
+    pools: new Map(start.pools.map((p) => [p.address, p])),
+    pending: [...pending],
+    tokens,
+    rand: prng(seed + 100)
+  })
+  return { next, request: randomQuoteRequests(start.pools, tokens, usd, prng(seed + 200)) }
 }
 
 interface RunResult {
@@ -92,15 +91,7 @@ const run = (
     const pool = yield* RouteFinderPool
     const config = generatedConfig()
     // The same blocks and requests in both runs (same seeds).
-    const tokens = new Map(start.tokens.map((t) => [t.address, t]))
-    const next = makeDeltaSource({
-      chainId: start.chainId,
-      pools: new Map(start.pools.map((p) => [p.address, p])),
-      pending: [...pending],
-      tokens,
-      rand: prng(seed + 100)
-    })
-    const request = requests(start, tokens, usd)
+    const { next, request } = blocksOf(start, pending, usd)
     yield* finder.load(start, config)
     // The start: the thread loads the whole state once (not timed), then warms its JIT.
     for (let i = 0; i < 50; i++) yield* finder.quote(request())
@@ -139,15 +130,7 @@ const inEngine = (
 ) => {
   const best = new Array<number>(blocks).fill(Infinity)
   for (let pass = 0; pass < passes; pass++) {
-    const tokens = new Map(start.tokens.map((t) => [t.address, t]))
-    const next = makeDeltaSource({
-      chainId: start.chainId,
-      pools: new Map(start.pools.map((p) => [p.address, p])),
-      pending: [...pending],
-      tokens,
-      rand: prng(seed + 100)
-    })
-    const request = requests(start, tokens, usd)
+    const { next, request } = blocksOf(start, pending, usd)
     const router = makeRouter(start, generatedConfig())
     for (let i = 0; i < 50; i++) router.quote(request())
     for (let b = 0; b < blocks; b++) {

@@ -1,6 +1,5 @@
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as NodeNet from "node:net"
 import { pgClientLayer } from "../../layers/Sql.ts"
 
 /**
@@ -29,14 +28,3 @@ export const settledTransactions = async (url: string): Promise<number> => {
   }
   return last - reads
 }
-
-/** A port nothing listens on now (the OS's pick), for the app's embedded PostgreSQL, so the bench can reach it. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = NodeNet.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })

@@ -1,5 +1,6 @@
 import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as NodeNet from "node:net"
 import * as NodePath from "node:path"
 import { START_NODE_FLAGS } from "../../src/platform/system/HeapTuning.ts"
 import { withProgress } from "./progress.ts"
@@ -106,3 +107,14 @@ export const measure = async (
   }
 }
 export type Measurement = Awaited<ReturnType<typeof measure>>
+
+/** A port nothing listens on now (the OS's pick), for the app's embedded PostgreSQL, so the bench can reach it. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = NodeNet.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })

@@ -6,7 +6,7 @@ import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
 import { RouteFinderPool } from "../../src/exchange-api/quotes/RouteFinderPool.ts"
 import type { WorkerReply, WorkerTask } from "../../workers/protocol.ts"
 import { makeEngine } from "../../workers/route-finder.ts"
-import { makeDeltaSource } from "../../workers/routing/testing/generateDeltas.ts"
+import { makeDeltaSource, randomQuoteRequests } from "../../workers/routing/testing/generateDeltas.ts"
 import { generatedConfig, generateUniverse, prng } from "../../workers/routing/testing/generatePools.ts"
 import type { Address, PoolState, QuoteRequest } from "../../workers/routing/types.ts"
 
@@ -31,18 +31,7 @@ const scenario = (seed: number, count: number, held: number) => {
     tokens,
     rand: prng(seed * 7 + 1)
   })
-  const rand = prng(seed * 7 + 2)
-  const traded = [...new Set(snapshot.pools.flatMap((p) => [p.token0, p.token1]))]
-  const request = (): QuoteRequest => {
-    const a = traded[Math.floor(rand() * traded.length)]!
-    let b = a
-    while (b === a) b = traded[Math.floor(rand() * traded.length)]!
-    const type = rand() < 0.5 ? ("exactIn" as const) : ("exactOut" as const)
-    const token = tokens.get(type === "exactIn" ? a : b)!
-    const whole = (10 ** (1 + rand() * 4) / usd.get(token.address)!) * 10 ** Math.min(token.decimals, 12)
-    const amount = BigInt(Math.max(1, Math.floor(whole))) * 10n ** BigInt(Math.max(0, token.decimals - 12))
-    return { tokenIn: a, tokenOut: b, amount, type, gasPriceWei: 1_000_000_000n }
-  }
+  const request = randomQuoteRequests(snapshot.pools, tokens, usd, prng(seed * 7 + 2))
   return {
     start: { ...snapshot, pools: start, tokens: snapshot.tokens.filter((t) => startTokens.has(t.address)) },
     next,

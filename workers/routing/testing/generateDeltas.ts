@@ -7,7 +7,7 @@
  * the scale bench (scripts/bench-quote-scale.ts).
  */
 import { swap } from "../math/PoolSwap.ts"
-import type { Address, PoolDelta, PoolState, TickState, TokenInfo } from "../types.ts"
+import type { Address, PoolDelta, PoolState, QuoteRequest, TickState, TokenInfo } from "../types.ts"
 import { maxUsableTick, minUsableTick, usableTick } from "./PoolBuilder.ts"
 
 export interface DeltaMix {
@@ -96,5 +96,28 @@ export const makeDeltaSource = (input: {
     for (const [a, p] of changed) pools.set(a, p)
     if (removed.length > 0 || (mix.added ?? 0) > 0) keys = [...pools.keys()]
     return { chainId: input.chainId, blockNumber, pools: [...changed.values()], removed, tokens: [...tokens.values()] }
+  }
+}
+
+/**
+ * Random quote requests between the tokens of `pools`, worth $10 to $100k (`usd`: a token's dollar price), both trade
+ * types. `tokens` is read at each call, so tokens a delta adds later are known by then.
+ */
+export const randomQuoteRequests = (
+  pools: ReadonlyArray<PoolState>,
+  tokens: ReadonlyMap<Address, TokenInfo>,
+  usd: ReadonlyMap<Address, number>,
+  rand: () => number
+) => {
+  const traded = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))]
+  return (): QuoteRequest => {
+    const a = traded[Math.floor(rand() * traded.length)]!
+    let b = a
+    while (b === a) b = traded[Math.floor(rand() * traded.length)]!
+    const type = rand() < 0.5 ? ("exactIn" as const) : ("exactOut" as const)
+    const token = tokens.get(type === "exactIn" ? a : b)!
+    const whole = (10 ** (1 + rand() * 4) / usd.get(token.address)!) * 10 ** Math.min(token.decimals, 12)
+    const amount = BigInt(Math.max(1, Math.floor(whole))) * 10n ** BigInt(Math.max(0, token.decimals - 12))
+    return { tokenIn: a, tokenOut: b, amount, type, gasPriceWei: 1_000_000_000n }
   }
 }
