@@ -164,10 +164,12 @@ layer(
           if (have._tag === "Found" && want._tag === "Found") assert.deepStrictEqual(have.quote, want.quote)
         })
       }
-      // Then only deltas: 30 blocks, each reaching a thread as the deltas it missed.
+      // Then only deltas: 30 blocks, each reaching a thread as the deltas it missed. A thread is sent the whole state
+      // only before its first quote: in the first round, or in a later block when the other thread took every task
+      // until then (seen on a loaded machine): at most that block's 4 tasks. A whole load per block would be 30+.
       const after = syncs.slice(atStart)
-      assert.deepStrictEqual(new Set(after), new Set(["Deltas"]), `syncs after the first round: ${after.join(",")}`)
-      assert.isAbove(after.length, 20)
+      assert.isAtMost(after.filter((s) => s === "Full").length, 4, `syncs after the first round: ${after.join(",")}`)
+      assert.isAbove(after.filter((s) => s === "Deltas").length, 20, `syncs after the first round: ${after.join(",")}`)
       assert.strictEqual(finder.current()!.pools.length, log.snapshot()!.pools.length)
       const addresses = (pools: ReadonlyArray<PoolState>) => pools.map((p) => p.address as Address).sort()
       assert.deepStrictEqual(addresses(finder.current()!.pools), addresses(log.snapshot()!.pools))
