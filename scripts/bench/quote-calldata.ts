@@ -7,6 +7,7 @@
 import { buildMethodParameters } from "../../workers/Calldata.ts"
 import type { CalldataOptions } from "../../workers/CalldataTypes.ts"
 import type { Address, HopResult, QuoteResult, RouteResult } from "../../workers/routing/types.ts"
+import { quoteOfRoutes } from "../../test/routing/quoteOfRoutes.ts"
 
 const token = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`
 const [WETH, TOKEN, USDC, DAI] = [token(0xa1), token(0xb2), token(0xc3), token(0xd4)]
@@ -33,19 +34,7 @@ const route = (hops: Array<HopResult>): RouteResult => ({
   amountOut: 99n * 10n ** 15n,
   gasEstimate: 0n
 })
-const trade = (routes: Array<RouteResult>): QuoteResult => ({
-  type: "exactIn",
-  routes,
-  amountIn: routes.reduce((s, r) => s + r.amountIn, 0n),
-  amountOut: routes.reduce((s, r) => s + r.amountOut, 0n),
-  gasEstimate: 0n,
-  gasCostWei: 0n,
-  gasCostInQuoteToken: null,
-  gasRate: null,
-  quoteGasAdjusted: 0n,
-  priceImpactPpm: 0,
-  blockNumber: 0n
-})
+const trade = (routes: Array<RouteResult>): QuoteResult => quoteOfRoutes("exactIn", routes)
 
 const trades: ReadonlyArray<readonly [string, QuoteResult]> = [
   ["1 route, 1 hop", trade([route([hop(WETH, TOKEN, 3000)])])],
