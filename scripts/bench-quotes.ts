@@ -11,7 +11,10 @@
  * BENCH_CONNECTIONS (50) connections for BENCH_SECONDS (10) (scripts/bench/quote-http.ts; BENCH_HTTP=0 skips it),
  * Before it, calldata encoding in process, viem against the SDKs (scripts/bench/quote-calldata.ts). HTTP:
  * BENCH_HTTP_ROUNDS (3) rounds alternating with a second app that encodes calldata through the Uniswap SDKs
- * (QUOTE_CALLDATA_ENCODER=sdk, the path before issue 26; BENCH_HTTP_BASELINE=0 leaves it out).
+ * (QUOTE_CALLDATA_ENCODER=sdk, the path before issue 26; BENCH_HTTP_BASELINE=0 leaves it out), or with
+ * BENCH_HTTP_BASELINE_ROOT=<dir> the build of another checkout in <dir> (say, main before a change: its `dist/` built
+ * there, its node_modules in place) with the default encoder. BENCH_PROFILE=1 runs the measured app under
+ * `node --cpu-prof` and prints where each of its threads spent the measured rounds, per quote.
  * Env: BENCH_LAUNCHES (20), BENCH_POOLS (1500), BENCH_REQUESTS (200 per set), BENCH_ALPHA_REQUESTS (100 per set:
  * AlphaRouter takes ~0.5–2 s a quote), BENCH_WARMUP (20), BENCH_GAS_GWEI (1), BENCH_SETS (`A,B`: which pool sets),
  * BENCH_SHOW_WORSE (5: worse cases printed in full per set).
@@ -39,6 +42,8 @@ const HTTP = process.env.BENCH_HTTP !== "0"
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3)
 const HTTP_BASELINE = process.env.BENCH_HTTP_BASELINE !== "0"
+const HTTP_BASELINE_ROOT = process.env.BENCH_HTTP_BASELINE_ROOT || undefined
+const PROFILE = process.env.BENCH_PROFILE === "1"
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const SETS = new Set((process.env.BENCH_SETS ?? "A,B").split(",").map((s) => s.trim().toUpperCase()))
 
@@ -211,15 +216,21 @@ if (HTTP) {
     connections: CONNECTIONS,
     seconds: SECONDS,
     rounds: HTTP_ROUNDS,
-    baseline: HTTP_BASELINE
+    baseline: HTTP_BASELINE,
+    baselineRoot: HTTP_BASELINE_ROOT,
+    profile: PROFILE
   })
   if (http === null) log("  the app has no quote routes yet: skipped")
   else {
     const median = (list: ReadonlyArray<{ rps: number }>) =>
       [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
+    const baselineName =
+      HTTP_BASELINE_ROOT === undefined
+        ? "calldata by the Uniswap SDKs (QUOTE_CALLDATA_ENCODER=sdk, baseline)"
+        : `the build in ${HTTP_BASELINE_ROOT} (default encoder, baseline)`
     for (const [name, list] of [
       ["calldata by viem (QUOTE_CALLDATA_ENCODER=viem, default)", http.viem],
-      ["calldata by the Uniswap SDKs (QUOTE_CALLDATA_ENCODER=sdk, baseline)", http.sdk]
+      [baselineName, http.sdk]
     ] as const) {
       const m = median(list) as (typeof list)[number] | undefined
       if (m === undefined) continue
@@ -235,7 +246,11 @@ if (HTTP) {
         `  NOTE: ${failed} non-2xx answers or errors over the rounds: those requests were not quotes (see the statuses)`
       )
     const [v, b] = [median(http.viem), median(http.sdk)]
-    if (v !== undefined && b !== undefined) log(`  ratio viem/sdk quotes/s: ${(v.rps / b.rps).toFixed(2)}`)
+    if (v !== undefined && b !== undefined)
+      log(
+        `  ratio ${HTTP_BASELINE_ROOT === undefined ? "viem/sdk" : "this build/baseline build"} quotes/s: ${(v.rps / b.rps).toFixed(2)}`
+      )
+    for (const line of http.profile) log(`  ${line}`)
   }
 }
 log(`done, load average ${loadAverage()}`)

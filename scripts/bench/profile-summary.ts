@@ -39,6 +39,8 @@ export interface ProfileSummary {
   readonly areas: ReadonlyArray<readonly [string, number]>
   /** Self time by frame (`function area:line`), milliseconds, heaviest first. */
   readonly frames: ReadonlyArray<readonly [string, number]>
+  /** Self time by source file (`package/path` under node_modules), milliseconds, heaviest first. */
+  readonly files: ReadonlyArray<readonly [string, number]>
 }
 
 /** Where a frame's code lives: `pkg` for node_modules (the innermost one), `node:x`, `ours src/...`, or V8's own. */
@@ -51,8 +53,15 @@ export const areaOf = (url: string, functionName: string): string => {
     const rest = url.slice(modules + "/node_modules/".length).split("/")
     return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!
   }
-  const ours = url.match(/\/(src|layers|scripts)\/(.*)$/)
+  const ours = url.match(/\/(src|layers|scripts|workers)\/(.*)$/)
   return ours ? `ours ${ours[1]}/${ours[2]}` : url
+}
+
+/** A frame's file: under node_modules from the package's name on, else from src/, workers/ …, else the URL. */
+export const fileOf = (url: string): string => {
+  const modules = url.lastIndexOf("/node_modules/")
+  if (modules >= 0) return url.slice(modules + "/node_modules/".length)
+  return url.match(/\/((?:src|layers|scripts|workers)\/.*)$/)?.[1] ?? url
 }
 
 const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1])
@@ -62,6 +71,7 @@ export const summarizeProfile = (path: string, windows?: ReadonlyArray<ProfileWi
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const areas = new Map<string, number>()
   const frames = new Map<string, number>()
+  const files = new Map<string, number>()
   let busy = 0
   let idle = 0
   let at = BigInt(profile.startTime)
@@ -80,9 +90,19 @@ export const summarizeProfile = (path: string, windows?: ReadonlyArray<ProfileWi
     areas.set(area, (areas.get(area) ?? 0) + ms)
     const name = `${frame.functionName || "(anonymous)"} ${area}${frame.url === "" ? "" : `:${frame.lineNumber + 1}`}`
     frames.set(name, (frames.get(name) ?? 0) + ms)
+    const file = frame.url === "" ? area : fileOf(frame.url)
+    files.set(file, (files.get(file) ?? 0) + ms)
   })
-  return { busyMs: busy, idleMs: idle, areas: sorted(areas), frames: sorted(frames) }
+  return { busyMs: busy, idleMs: idle, areas: sorted(areas), frames: sorted(frames), files: sorted(files) }
 }
+
+/** The `top` source files by self time, each with its share of the busy time. */
+export const describeFiles = (summary: ProfileSummary, top = 20): Array<string> => [
+  `top ${top} files (self time):`,
+  ...summary.files
+    .slice(0, top)
+    .map(([file, ms]) => `  ${((100 * ms) / Math.max(summary.busyMs, 1e-9)).toFixed(1).padStart(5)} %  ${file}`)
+]
 
 /** The summary as lines: areas ≥ 1 % of the busy time, then the `top` frames, each with its share of the busy time. */
 export const describeProfile = (summary: ProfileSummary, top = 15): Array<string> => {

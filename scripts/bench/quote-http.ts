@@ -4,11 +4,14 @@
  * connections, cycling through quotes of every launch pool (buy exactIn, sell exactOut, two sizes each). No partner
  * key is configured (every request passes, as in local development); the per-IP, per-key and open per-IP limits are
  * set out of reach. Answers null when the app has no quote routes yet.
+ * `profile`: the apps run under `node --cpu-prof` and the profile of each of their threads is summarised over its
+ * app's measured rounds only (scripts/bench/profile-summary.ts), with the busy time per quote answered.
  */
 import autocannon from "autocannon"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { describeFiles, describeProfile, type ProfileWindow, summarizeProfile } from "./profile-summary.ts"
 import { buildApp, spawnApp, stopApp } from "./spawn.ts"
 
 export interface HttpFigures {
@@ -20,6 +23,10 @@ export interface HttpFigures {
   readonly non2xx: number
   /** Answers by HTTP status, e.g. `200: 2710, 500: 24`. */
   readonly statuses: string
+  /** Requests answered in the measured seconds. */
+  readonly total: number
+  /** The measured seconds on V8's profile clock (microseconds). */
+  readonly window: ProfileWindow
 }
 
 const RECIPIENT = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
@@ -56,7 +63,12 @@ const quotePaths = (pools: ReadonlyArray<PoolItem>): Array<string> =>
     })
 
 /** One app under test: its base URL, the quote requests it answers, and how to stop it. */
-const startQuoteApp = async (log: (line: string) => void, encoder: "viem" | "sdk") => {
+const startQuoteApp = async (
+  log: (line: string) => void,
+  encoder: "viem" | "sdk",
+  nodeArgs: ReadonlyArray<string> = [],
+  appRoot?: string
+) => {
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-quotes-"))
   const app = await spawnApp(
     {
@@ -72,7 +84,9 @@ const startQuoteApp = async (log: (line: string) => void, encoder: "viem" | "sdk
       QUOTE_OPEN_RATE_LIMIT: "1000000000",
       QUOTE_CALLDATA_ENCODER: encoder
     },
-    ["--services", "exchange,indexer"]
+    ["--services", "exchange,indexer"],
+    nodeArgs,
+    appRoot
   )
   const stop = async () => {
     await stopApp(app.child)
@@ -100,8 +114,12 @@ const startQuoteApp = async (log: (line: string) => void, encoder: "viem" | "sdk
 const load = async (base: string, paths: ReadonlyArray<string>, connections: number, seconds: number) => {
   const requests = paths.map((path) => ({ method: "GET" as const, path }))
   await autocannon({ url: base, connections, duration: 2, requests }) // warm-up: JIT, workers, caches
+  const fromMicros = process.hrtime.bigint() / 1000n
   const r = await autocannon({ url: base, connections, duration: seconds, requests })
+  const toMicros = process.hrtime.bigint() / 1000n
   return {
+    total: r.requests.total,
+    window: { fromMicros, toMicros },
     paths: paths.length,
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -114,28 +132,77 @@ const load = async (base: string, paths: ReadonlyArray<string>, connections: num
   }
 }
 
+/** Threads' profiles of a `--cpu-prof` run (`CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile`; thread 0 is the main). */
+const describeThreads = (dir: string, windows: ReadonlyArray<ProfileWindow>, quotes: number): Array<string> => {
+  const files = NodeFs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))
+  const threadOf = (f: string) => Number(f.split(".")[4])
+  const perQuote = (ms: number) => `${((1000 * ms) / Math.max(quotes, 1)).toFixed(0)} µs per quote`
+  const lines: Array<string> = [`profiles in ${dir} over the measured rounds (${quotes} quotes answered):`]
+  for (const file of files.sort((a, b) => threadOf(a) - threadOf(b))) {
+    const summary = summarizeProfile(NodePath.join(dir, file), windows)
+    const thread = threadOf(file) === 0 ? "main thread" : `thread ${threadOf(file)}`
+    lines.push(`${thread}: busy ${perQuote(summary.busyMs)}`)
+    const main = threadOf(file) === 0
+    if (summary.busyMs > 0)
+      lines.push(
+        ...[...describeProfile(summary, main ? 40 : 12), ...describeFiles(summary, main ? 30 : 8)].map((l) => `  ${l}`)
+      )
+  }
+  return lines
+}
+
 /**
- * The app with the calldata encoded by viem (the default), and, when `baseline` is set, a second app with
- * QUOTE_CALLDATA_ENCODER=sdk (the Uniswap SDKs, the previous path) measured in alternating rounds in the same run.
- * Each list holds one figure per round.
+ * The app with the calldata encoded by viem (the default), and, when `baseline` is set, a second app measured in
+ * alternating rounds in the same run: QUOTE_CALLDATA_ENCODER=sdk (the Uniswap SDKs, the previous path), or, with
+ * `baselineRoot`, the build of another checkout (e.g. the commit before a change, built in its own directory) with
+ * the default encoder. Each list holds one figure per round; `profile` holds the summary lines when asked for.
  */
 export const benchQuoteHttp = async (
   log: (line: string) => void,
-  options: { connections: number; seconds: number; rounds: number; baseline: boolean }
-): Promise<{ viem: Array<HttpFigures>; sdk: Array<HttpFigures> } | null> => {
+  options: {
+    connections: number
+    seconds: number
+    rounds: number
+    baseline: boolean
+    baselineRoot?: string | undefined
+    profile?: boolean | undefined
+  }
+): Promise<{ viem: Array<HttpFigures>; sdk: Array<HttpFigures>; profile: Array<string> } | null> => {
   buildApp()
-  const apps = [await startQuoteApp(log, "viem")]
+  const profileDirs = (options.profile === true ? ["measured", "baseline"] : []).map((name) =>
+    NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), `fire-bench-quotes-prof-${name}-`))
+  )
+  const profileArgs = (i: number) =>
+    profileDirs[i] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDirs[i]}`]
+  const apps = [await startQuoteApp(log, "viem", profileArgs(0))]
+  const out = { viem: [] as Array<HttpFigures>, sdk: [] as Array<HttpFigures>, profile: [] as Array<string> }
   try {
-    if (options.baseline) apps.push(await startQuoteApp(log, "sdk"))
+    if (options.baseline)
+      apps.push(
+        options.baselineRoot === undefined
+          ? await startQuoteApp(log, "sdk", profileArgs(1))
+          : await startQuoteApp(log, "viem", profileArgs(1), options.baselineRoot)
+      )
     if (apps.some((a) => a.paths === null)) return null
-    const out = { viem: [] as Array<HttpFigures>, sdk: [] as Array<HttpFigures> }
     for (let round = 0; round < options.rounds; round++) {
       out.viem.push(await load(apps[0]!.base, apps[0]!.paths!, options.connections, options.seconds))
       if (apps[1] !== undefined)
         out.sdk.push(await load(apps[1].base, apps[1].paths!, options.connections, options.seconds))
     }
-    return out
   } finally {
+    // The profiles are written as the apps exit.
     for (const app of apps) await app.stop()
   }
+  for (const [i, rounds] of [out.viem, out.sdk].entries()) {
+    if (profileDirs[i] === undefined || rounds.length === 0) continue
+    out.profile.push(`${i === 0 ? "measured app" : "baseline app"}:`)
+    out.profile.push(
+      ...describeThreads(
+        profileDirs[i],
+        rounds.map((r) => r.window),
+        rounds.reduce((n, r) => n + r.total, 0)
+      )
+    )
+  }
+  return out
 }

@@ -24,26 +24,29 @@ export const buildApp = () => {
 
 /**
  * Starts the built app with the given env and arguments and resolves at its `ready:` line. `nodeArgs` go to node
- * before the script (`--cpu-prof` is refused in NODE_OPTIONS).
+ * before the script (`--cpu-prof` is refused in NODE_OPTIONS). `appRoot`: another checkout's build (a baseline
+ * commit built in its own directory), this one's by default.
  */
 export const spawnApp = (
   env: Record<string, string | undefined>,
   args: ReadonlyArray<string> = [],
-  nodeArgs: ReadonlyArray<string> = []
-) => withProgress("bench: starting the app", () => spawnToReady(env, args, nodeArgs))
+  nodeArgs: ReadonlyArray<string> = [],
+  appRoot: string = root
+) => withProgress("bench: starting the app", () => spawnToReady(env, args, nodeArgs, appRoot))
 
 const spawnToReady = (
   env: Record<string, string | undefined>,
   args: ReadonlyArray<string>,
-  nodeArgs: ReadonlyArray<string>
+  nodeArgs: ReadonlyArray<string>,
+  appRoot: string
 ) =>
   new Promise<Spawned>((resolve, reject) => {
     const t0 = performance.now()
     const child = spawn(
       process.execPath,
-      [...START_NODE_FLAGS, ...nodeArgs, NodePath.join(root, "dist/src/main.js"), ...args],
+      [...START_NODE_FLAGS, ...nodeArgs, NodePath.join(appRoot, "dist/src/main.js"), ...args],
       {
-        cwd: root,
+        cwd: appRoot,
         env: { ...process.env, LOG_FORMAT: "json", ...env },
         stdio: ["ignore", "pipe", "pipe"]
       }
