@@ -22,6 +22,7 @@ const unit = [
   "test/indexer/RpcError.test.ts",
   "test/listings/ClaimTypedData.test.ts",
   "test/listings/Position.test.ts",
+  "test/mcp/InitializeBounds.test.ts",
   "test/mcp/McpSessionTable.test.ts",
   "test/system/HeapTuning.test.ts",
   "test/mcp/SpecCoverage.test.ts",

@@ -9,7 +9,8 @@ import { mcpAttacks } from "./abuse/McpAttacks.ts"
 import { signInAttacks } from "./abuse/SignInAttacks.ts"
 import { cpuSecondsOf } from "./abuse/ProcessCpu.ts"
 import { type Figures, figuresOf, startWellBehaved, type Window } from "./abuse/WellBehaved.ts"
-import { buildApp, freePort, spawnApp, stopApp } from "./bench/spawn.ts"
+import { PRODUCTION_STACK_ARGS, productionStack } from "./bench/productionStack.ts"
+import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:abuse`: the attacks of issue 23 against a running stack, with a well-behaved load measured beside
@@ -87,33 +88,10 @@ const line = (f: Figures) =>
 
 const main = async () => {
   buildApp()
-  const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-abuse-"))
-  NodeFs.chmodSync(dataDir, 0o755) // the embedded PostgreSQL's user must reach it
-  const devnetPort = await freePort()
-  const inspectPort = await freePort()
+  const stack = await productionStack("abuse")
+  const { dataDir, devnetPort, inspectPort } = stack
   console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${load()} (shared with other work)`)
-  const app = await spawnApp(
-    {
-      DATA_DIR: dataDir,
-      DATABASE_URL: undefined,
-      RPC_URL: undefined,
-      EMBEDDED_PG_PORT: "0",
-      DEVNET_PORT: String(devnetPort),
-      CLIENT_PORT: "0",
-      EXCHANGE_PORT: "0",
-      INDEXER_PORT: "0",
-      HOST: "127.0.0.1",
-      FIRE_ENV: "production",
-      SIWE_DOMAINS: "localhost",
-      JWT_SECRET: `abuse-${crypto.randomUUID()}-${crypto.randomUUID()}`,
-      QUOTE_OPEN: "false",
-      TRUST_PROXY: "true",
-      TRUSTED_PROXY_HOPS: "1",
-      // The MCP flood reads the app's heap after a GC through its inspector (scripts/abuse/AppHeap.ts).
-      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`
-    },
-    ["--services", "client,exchange,indexer"]
-  )
+  const app = await spawnApp(stack.env, PRODUCTION_STACK_ARGS)
   try {
     const target: Target = await (async () => {
       const urls = {
@@ -240,7 +218,7 @@ const main = async () => {
     process.exitCode = missed > 0 ? 1 : 0
   } finally {
     await stopApp(app.child)
-    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+    stack.remove()
   }
 }
 

@@ -1,26 +1,49 @@
-import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
-import * as NodePath from "node:path"
 import WebSocket from "ws"
 import { START_NODE_FLAGS } from "../src/platform/system/HeapTuning.ts"
 import { pool } from "./abuse/Caller.ts"
-import { buildApp, freePort, spawnApp, stopApp } from "./bench/spawn.ts"
-import { rssOf } from "./soak/stack.ts"
+import { type MemoryMap, memoryMapOf } from "./bench/memoryMap.ts"
+import { PRODUCTION_STACK_ARGS, productionStack } from "./bench/productionStack.ts"
+import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
 
 /**
  * `npm run bench:mcp-heap`: where the app's memory goes during an `/mcp` `initialize` flood (issue 23 H2), with the
  * node flags `npm start` uses (START_NODE_FLAGS, pretenuring off: src/platform/system/HeapTuning.ts) against V8's
  * defaults (`--max-semi-space-size=0 --allocation-site-pretenuring`) as the baseline, in the same run. For each, the app
- * (production mode, as bench:abuse starts it) takes a warm-up of 300 calls, a full GC, then the flood; printed: RSS
- * before and right after, the new and old spaces right after (committed / used), then after a full GC.
+ * (production mode, as bench:abuse starts it: scripts/bench/productionStack.ts) takes a warm-up of 300 calls, a full
+ * GC, then the flood. Printed: RSS before and right after; then, before / right after / after a full GC, the split of
+ * the memory: V8's heap committed (new, old, code and other spaces), V8's own malloc (compilers, parser), array
+ * buffers, and from /proc/PID/smaps glibc's main arena, its thread arenas, the other anonymous memory (V8's pages,
+ * stacks, large mallocs) and mapped files (scripts/bench/memoryMap.ts).
  * BENCH_PROFILE=1 also samples the flood's allocations (HeapProfiler, collected objects included) and prints the bytes
  * per call and the largest allocation sites.
+ * BENCH_MCP_STUFFED=K: after the flood, MCP_MAX_SESSIONS (1,000) more `initialize` calls from 50 new addresses, each
+ * with K empty objects in `capabilities.extensions` (open JSON the runtime keeps for the session's life); prints how
+ * many opened and the heap they hold after a full GC against the flood's plain sessions.
+ * BENCH_MCP_ENV="NAME=value …": one more run with `npm start`'s flags and that env (e.g. MALLOC_ARENA_MAX=2, or
+ * MCP_INITIALIZE_VALUES=1000000 MCP_INITIALIZE_CHARS=1000000 for the bounds off).
  *
- * Env: BENCH_MCP_INITIALIZE (3000), BENCH_PROFILE.
+ * Env: BENCH_MCP_INITIALIZE (3000), BENCH_PROFILE, BENCH_MCP_STUFFED, BENCH_MCP_ENV.
  */
 const calls = Number(process.env.BENCH_MCP_INITIALIZE ?? 3000)
 const profile = process.env.BENCH_PROFILE === "1"
+const stuffed = process.env.BENCH_MCP_STUFFED === undefined ? undefined : Number(process.env.BENCH_MCP_STUFFED)
+const extraEnv = Object.fromEntries(
+  (process.env.BENCH_MCP_ENV ?? "")
+    .split(/\s+/u)
+    .filter((pair) => pair.includes("="))
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)])
+)
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`
+const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`
+
+interface V8Figures {
+  readonly committed: number
+  readonly spaces: Record<string, { readonly committed: number; readonly used: number }>
+  readonly malloced: number
+  readonly arrayBuffers: number
+  readonly heapUsed: number
+}
 
 /** A Chrome DevTools Protocol session on the app's inspector. */
 const inspector = async (port: number) => {
@@ -42,25 +65,32 @@ const inspector = async (port: number) => {
       socket.on("message", onMessage)
       socket.send(JSON.stringify({ id, method, params }))
     })
-  /** New and old space, committed and used, without collecting anything. */
-  const spaces = async () => {
+  /** V8's heap, space by space, and its malloc, without collecting anything. */
+  const v8 = async (): Promise<V8Figures> => {
     const answer = await call("Runtime.evaluate", {
-      expression: `JSON.stringify(require("v8").getHeapSpaceStatistics().filter((s) => s.space_name === "new_space" || s.space_name === "old_space"))`,
+      expression: `JSON.stringify({ heap: require("v8").getHeapStatistics(), spaces: require("v8").getHeapSpaceStatistics(), usage: process.memoryUsage() })`,
       includeCommandLineAPI: true,
       returnByValue: true
     })
-    const list = JSON.parse(answer.result.value) as Array<{
-      space_name: string
-      space_size: number
-      space_used_size: number
-    }>
-    const of = (name: string) => list.find((s) => s.space_name === name)!
-    return { newSpace: of("new_space"), oldSpace: of("old_space") }
+    const { heap, spaces, usage } = JSON.parse(answer.result.value) as {
+      heap: { total_physical_size: number; malloced_memory: number; used_heap_size: number }
+      spaces: Array<{ space_name: string; physical_space_size: number; space_used_size: number }>
+      usage: { arrayBuffers: number }
+    }
+    return {
+      committed: heap.total_physical_size,
+      spaces: Object.fromEntries(
+        spaces.map((s) => [s.space_name, { committed: s.physical_space_size, used: s.space_used_size }])
+      ),
+      malloced: heap.malloced_memory,
+      arrayBuffers: usage.arrayBuffers,
+      heapUsed: heap.used_heap_size
+    }
   }
-  return { call, spaces, close: () => socket.close() }
+  return { call, v8, collect: () => call("HeapProfiler.collectGarbage"), close: () => socket.close() }
 }
 
-const initialize = async (client: string, ip: string) => {
+const initialize = async (client: string, ip: string, capabilities: object = {}) => {
   const response = await fetch(`${client}/mcp`, {
     method: "POST",
     headers: {
@@ -72,12 +102,12 @@ const initialize = async (client: string, ip: string) => {
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } }
+      params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "probe", version: "1" } }
     }),
     signal: AbortSignal.timeout(30_000)
   })
   await response.arrayBuffer()
-  if (response.status !== 200) throw new Error(`initialize answered ${response.status}`)
+  return response.status
 }
 
 /** The largest allocation sites of a sampled profile, by the last three frames. */
@@ -101,42 +131,56 @@ const topSites = (head: any, count: number) => {
   return { total, sites: [...bySite].sort((a, b) => b[1] - a[1]).slice(0, count) }
 }
 
-/** `nodeArgs` come after START_NODE_FLAGS (spawnApp), so they can undo them: of a V8 flag given twice, the last counts. */
-const run = async (label: string, nodeArgs: ReadonlyArray<string>) => {
-  const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "fire-bench-mcp-heap-"))
-  NodeFs.chmodSync(dataDir, 0o755) // the embedded PostgreSQL's user must reach it
-  const inspectPort = await freePort()
-  const app = await spawnApp(
-    {
-      DATA_DIR: dataDir,
-      DATABASE_URL: undefined,
-      RPC_URL: undefined,
-      EMBEDDED_PG_PORT: "0",
-      DEVNET_PORT: String(await freePort()),
-      CLIENT_PORT: "0",
-      EXCHANGE_PORT: "0",
-      INDEXER_PORT: "0",
-      HOST: "127.0.0.1",
-      FIRE_ENV: "production",
-      SIWE_DOMAINS: "localhost",
-      JWT_SECRET: `mcp-heap-${crypto.randomUUID()}-${crypto.randomUUID()}`,
-      QUOTE_OPEN: "false",
-      TRUST_PROXY: "true",
-      TRUSTED_PROXY_HOPS: "1",
-      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`
-    },
-    ["--services", "client,exchange,indexer"],
-    nodeArgs
+/** One row of the split: V8's heap, V8's malloc and array buffers, then the process's memory map. */
+const splitRow = (label: string, v: V8Figures, m: MemoryMap | undefined) => {
+  const space = (name: string) => v.spaces[name]?.committed ?? 0
+  const named = ["new_space", "old_space", "code_space", "large_object_space"]
+  const otherSpaces = Object.keys(v.spaces)
+    .filter((name) => !named.includes(name))
+    .reduce((sum, name) => sum + space(name), 0)
+  const map =
+    m === undefined
+      ? "smaps unreadable"
+      : `RSS ${mb(m.rss)}: main arena ${mb(m.mainArena)}, ${m.threadArenaCount} thread arenas ${mb(m.threadArenas)}, ` +
+        `other anonymous ${mb(m.otherAnonymous)}, files ${mb(m.files)}`
+  return (
+    `    ${label.padEnd(13)} V8 heap ${mb(v.committed)} committed (new ${mb(space("new_space"))}, old ${mb(space("old_space"))} ` +
+    `of which ${mb(v.spaces.old_space?.used ?? 0)} used, code ${mb(space("code_space"))}, large objects ` +
+    `${mb(space("large_object_space"))}, other spaces ${mb(otherSpaces)}), V8 malloc ${mb(v.malloced)}, array buffers ` +
+    `${mb(v.arrayBuffers)}; ${map}`
   )
-  const session = await inspector(inspectPort)
+}
+
+/** The flood's sessions pushed out by MCP_MAX_SESSIONS stuffed ones: how many opened and the heap they hold. */
+const stuffedSessions = async (client: string, session: Awaited<ReturnType<typeof inspector>>, objects: number) => {
+  await session.collect()
+  const plain = await session.v8()
+  const capabilities = { extensions: { "x/y": Array.from({ length: objects }, () => ({})) } }
+  const statuses = await pool(1_000, 8, (i) => initialize(client, `10.150.${i % 50}.1`, capabilities))
+  await session.collect()
+  const held = await session.v8()
+  const opened = statuses.filter((s) => s === 200).length
+  const refused = statuses.length - opened
+  console.log(
+    `  stuffed: 1,000 initialize calls with ${objects} empty objects in capabilities.extensions: ${opened} opened, ` +
+      `${refused} refused (${[...new Set(statuses)].join(", ")}); heap after a full GC ${signed(held.heapUsed - plain.heapUsed)} ` +
+      `against the flood's plain sessions${opened > 0 ? ` (${((held.heapUsed - plain.heapUsed) / opened / 1024).toFixed(1)} KB more per session)` : ""}`
+  )
+}
+
+/** `nodeArgs` come after START_NODE_FLAGS (spawnApp), so they can undo them: of a V8 flag given twice, the last counts. */
+const run = async (label: string, nodeArgs: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const stack = await productionStack("mcp-heap")
+  const app = await spawnApp({ ...stack.env, ...env }, PRODUCTION_STACK_ARGS, nodeArgs)
+  const session = await inspector(stack.inspectPort)
   try {
     const client = app.urls.get("client")!
     const pid = app.child.pid!
     // The warm-up's addresses are not the flood's: each address stays within the per-IP `initialize` limit.
     await pool(300, 8, (i) => initialize(client, `10.200.${i >> 8}.${i & 255}`))
     await session.call("HeapProfiler.enable")
-    await session.call("HeapProfiler.collectGarbage")
-    const before = rssOf(pid)!
+    await session.collect()
+    const before = { v8: await session.v8(), map: memoryMapOf(pid) }
     if (profile)
       await session.call("HeapProfiler.startSampling", {
         samplingInterval: 16_384,
@@ -144,28 +188,32 @@ const run = async (label: string, nodeArgs: ReadonlyArray<string>) => {
         includeObjectsCollectedByMinorGC: true
       })
     const t0 = performance.now()
-    await pool(calls, 8, (i) => initialize(client, `10.100.${(i % 500) >> 8}.${(i % 500) & 255}`))
+    const statuses = await pool(calls, 8, (i) => initialize(client, `10.100.${(i % 500) >> 8}.${(i % 500) & 255}`))
     const seconds = (performance.now() - t0) / 1000
-    const after = rssOf(pid)!
-    const { newSpace, oldSpace } = await session.spaces()
+    const afterMap = memoryMapOf(pid) // right after, before anything collects
+    const after = { v8: await session.v8(), map: afterMap }
     const sampled = profile ? (await session.call("HeapProfiler.stopSampling")).profile : undefined
-    await session.call("HeapProfiler.collectGarbage")
-    const gc = await session.spaces()
+    await session.collect()
+    const gc = { v8: await session.v8(), map: memoryMapOf(pid) }
+    const rss = (m: MemoryMap | undefined) => m?.rss ?? Number.NaN
+    const failed = statuses.filter((s) => s !== 200).length
     console.log(
-      `${label}: RSS ${mb(before)} → ${mb(after)} right after (${after >= before ? "+" : ""}${mb(after - before)}), ` +
-        `${(calls / seconds).toFixed(0)} calls/s; right after: new space ${mb(newSpace.space_size)} committed / ` +
-        `${mb(newSpace.space_used_size)} used, old space ${mb(oldSpace.space_used_size)} used; after a full GC: ` +
-        `new space ${mb(gc.newSpace.space_size)}, old space ${mb(gc.oldSpace.space_used_size)}, RSS ${mb(rssOf(pid)!)}`
+      `${label}: RSS ${mb(rss(before.map))} → ${mb(rss(after.map))} right after (${signed(rss(after.map) - rss(before.map))}), ` +
+        `${(calls / seconds).toFixed(0)} calls/s${failed > 0 ? `, ${failed} not answered 200` : ""}; after a full GC RSS ${mb(rss(gc.map))}`
     )
+    console.log(splitRow("before:", before.v8, before.map))
+    console.log(splitRow("right after:", after.v8, after.map))
+    console.log(splitRow("after a GC:", gc.v8, gc.map))
     if (sampled !== undefined) {
       const { total, sites } = topSites(sampled.head, 15)
       console.log(`  allocated ${(total / calls / 1024).toFixed(0)} KB per call (sampled); largest sites:`)
       for (const [site, bytes] of sites) console.log(`  ${mb(bytes).padStart(7)}  ${site}`)
     }
+    if (stuffed !== undefined) await stuffedSessions(client, session, stuffed)
   } finally {
     session.close()
     await stopApp(app.child)
-    NodeFs.rmSync(dataDir, { recursive: true, force: true })
+    stack.remove()
   }
 }
 
@@ -181,6 +229,14 @@ await run("V8 defaults (--allocation-site-pretenuring, baseline)", [
   "--allocation-site-pretenuring"
 ])
 await run(`npm start's flags (${START_NODE_FLAGS.join(" ")}, pretenuring off)`, [])
+if (Object.keys(extraEnv).length > 0)
+  await run(
+    `npm start's flags with ${Object.entries(extraEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}`,
+    [],
+    extraEnv
+  )
 console.log(
   `load average ${NodeOs.loadavg()
     .map((l) => l.toFixed(2))

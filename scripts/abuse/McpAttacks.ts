@@ -8,7 +8,12 @@ import { attackerIp, countOf, manyIp, ms, pool, send, tally } from "./Caller.ts"
 const PROTOCOL = "2025-06-18"
 const mcpHeaders = { accept: "application/json, text/event-stream" }
 
-const initialize = async (target: Target, ip: string, clientInfo = { name: "probe", version: "1" }) => {
+const initialize = async (
+  target: Target,
+  ip: string,
+  clientInfo = { name: "probe", version: "1" },
+  capabilities: object = {}
+) => {
   const t0 = performance.now()
   const response = await fetch(`${target.client}/mcp`, {
     method: "POST",
@@ -17,7 +22,7 @@ const initialize = async (target: Target, ip: string, clientInfo = { name: "prob
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo }
+      params: { protocolVersion: PROTOCOL, capabilities, clientInfo }
     }),
     signal: AbortSignal.timeout(30_000)
   })
@@ -131,6 +136,21 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
     required: true,
     run: async (target) => {
       const answer = await initialize(target, attackerIp(), { name: "x".repeat(10_000), version: "1" })
+      return {
+        answered: tally([answer]),
+        refused: answer.status === 400 && answer.session === undefined,
+        effect: `answered in ${ms(answer.ms)}, ${answer.session === undefined ? "no session" : "a session opened"}`
+      }
+    }
+  },
+  {
+    finding: "H2",
+    name: "MCP `initialize` with 4,000 empty objects in capabilities.extensions (12 KB, kept for the session's life)",
+    expected: "400 (initialize params ≤ MCP_INITIALIZE_VALUES 64 JSON values)",
+    required: true,
+    run: async (target) => {
+      const stuffed = { extensions: { "x/y": Array.from({ length: 4_000 }, () => ({})) } }
+      const answer = await initialize(target, attackerIp(), undefined, stuffed)
       return {
         answered: tally([answer]),
         refused: answer.status === 400 && answer.session === undefined,

@@ -6,6 +6,7 @@ import { rateLimitHeaders } from "../platform/ratelimit/RateLimitHttp.ts"
 import { rateLimitSettings, RateLimiter } from "../platform/ratelimit/RateLimiter.ts"
 import type { RateLimitRule } from "../platform/ratelimit/RateLimitConfig.ts"
 import { callerLimitKey } from "../platform/system/CallerIp.ts"
+import { type InitializeBounds, initializeProblem } from "./InitializeBounds.ts"
 import { McpSessionTable } from "./McpSessionTable.ts"
 
 /** The `/mcp` limits (README, "Configuration"). */
@@ -20,6 +21,8 @@ export interface McpGuardSettings {
   readonly messageBytes: number
   /** MCP_INITIALIZE_RATE_LIMIT per MCP_INITIALIZE_RATE_LIMIT_WINDOW_SECONDS: `initialize` calls per client IP. */
   readonly initialize: RateLimitRule
+  /** MCP_INITIALIZE_VALUES, MCP_INITIALIZE_CHARS: what an `initialize` may make the runtime keep (InitializeBounds.ts). */
+  readonly initializeBounds: InitializeBounds
 }
 
 export const mcpGuardSettingsConfig: Config.Config<McpGuardSettings> = Config.all({
@@ -30,11 +33,12 @@ export const mcpGuardSettingsConfig: Config.Config<McpGuardSettings> = Config.al
   initialize: Config.all({
     limit: Config.Int("MCP_INITIALIZE_RATE_LIMIT").pipe(Config.withDefault(30)),
     windowSeconds: Config.Int("MCP_INITIALIZE_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(60))
+  }),
+  initializeBounds: Config.all({
+    maxValues: Config.Int("MCP_INITIALIZE_VALUES").pipe(Config.withDefault(64)),
+    maxChars: Config.Int("MCP_INITIALIZE_CHARS").pipe(Config.withDefault(2_048))
   })
 })
-
-/** Longest `clientInfo` string (name, version, title) an `initialize` may carry: the runtime keeps it for the session. */
-export const MAX_CLIENT_INFO_CHARS = 256
 
 const SESSION_HEADER = "mcp-session-id"
 
@@ -55,21 +59,22 @@ const methodsOf = (message: unknown): Array<string> =>
       : ""
   )
 
-const oversizedClientInfo = (message: unknown) => {
-  const info = (message as { params?: { clientInfo?: unknown } }).params?.clientInfo
-  if (typeof info !== "object" || info === null) return false
-  return (
-    Object.values(info).some((v) => typeof v === "string" && v.length > MAX_CLIENT_INFO_CHARS) ||
-    JSON.stringify(info).length > 4 * MAX_CLIENT_INFO_CHARS
-  )
+/** The first problem of the `initialize` messages in `message` (one, or a batch, which the runtime then refuses). */
+const initializeProblemOf = (message: unknown, bounds: InitializeBounds) => {
+  for (const m of Array.isArray(message) ? message : [message]) {
+    if (typeof m !== "object" || m === null || (m as { method?: unknown }).method !== "initialize") continue
+    const problem = initializeProblem((m as { params?: unknown }).params, bounds)
+    if (problem !== undefined) return problem
+  }
+  return undefined
 }
 
 /**
  * Bounds what `/mcp` keeps and what one caller can make it keep. Effect's MCP runtime holds every session (and its
  * `initialize` payload) until a DELETE; this guard keeps the table of live sessions (McpSessionTable) and ends the
  * ones it pushes out or finds idle with that same DELETE, through the service's own router, so a later request
- * with such an id gets the runtime's own 404 (session not found). Also: `initialize` is limited per client IP, its
- * `clientInfo` strings to MAX_CLIENT_INFO_CHARS, and every message but `tools/call` to MCP_MESSAGE_BYTES.
+ * with such an id gets the runtime's own 404 (session not found). Also: `initialize` is limited per client IP and in
+ * what it makes the runtime keep (InitializeBounds.ts), and every message but `tools/call` to MCP_MESSAGE_BYTES.
  * `onEnded` tells the tools (McpTools.ts) to forget the JWT and partner key a session collected.
  */
 export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void) =>
@@ -152,14 +157,8 @@ export const makeMcpGuard = (path: string, onEnded: (sessionId: string) => void)
         const now = Date.now()
         const sessionId = request.headers[SESSION_HEADER]
         if (methods.includes("initialize")) {
-          if (oversizedClientInfo(message)) {
-            return refusal(
-              400,
-              id,
-              "INVALID_CLIENT_INFO",
-              `clientInfo strings are limited to ${MAX_CLIENT_INFO_CHARS} characters`
-            )
-          }
+          const problem = initializeProblemOf(message, settings.initializeBounds)
+          if (problem !== undefined) return refusal(400, id, problem.code, problem.message)
           const refused = yield* admitInitialize
           if (refused !== undefined)
             return refusal(

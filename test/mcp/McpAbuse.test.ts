@@ -138,6 +138,43 @@ layer(Server, { timeout: "300 seconds", excludeTestServices: true })("MCP sessio
     })
   )
 
+  it.effect("what initialize makes the server keep is bounded: stuffed capabilities or _meta are refused", () =>
+    Effect.gen(function* () {
+      const base = yield* baseUrl("client")
+      const send = (params: Record<string, unknown>) =>
+        Effect.promise(async () => {
+          const r = await post(
+            base,
+            { jsonrpc: "2.0", id: 1, method: "initialize", params },
+            { "x-forwarded-for": newIp() }
+          )
+          return { status: r.status, session: r.headers.get("mcp-session-id"), body: (await r.json()) as any }
+        })
+      const plain = { protocolVersion: PROTOCOL, clientInfo: { name: "probe", version: "1" } }
+      // Under MCP_MESSAGE_BYTES (16 KiB), each of these was kept whole for the session's life.
+      for (const params of [
+        { ...plain, capabilities: { extensions: { "x/y": Array.from({ length: 4_000 }, () => ({})) } } },
+        { ...plain, capabilities: {}, _meta: { pad: "p".repeat(10_000) } }
+      ]) {
+        const refused = yield* send(params)
+        assert.strictEqual(refused.status, 400)
+        assert.strictEqual(refused.body.error.data.code, "INITIALIZE_TOO_LARGE")
+        assert.isNull(refused.session)
+      }
+      const client = yield* send({
+        ...plain,
+        capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } },
+        clientInfo: {
+          name: "an-agent",
+          version: "2",
+          icons: [{ src: "https://agent.example/i.png", sizes: ["48x48"] }]
+        }
+      })
+      assert.strictEqual(client.status, 200)
+      assert.isString(client.session)
+    })
+  )
+
   it.effect("clientInfo is bounded, and only tools/call may be large", () =>
     Effect.gen(function* () {
       const base = yield* baseUrl("client")
