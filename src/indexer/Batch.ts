@@ -214,12 +214,9 @@ export const buildBatch = (
     const childLogs = decodeLogs([...range.children, ...late], (a) => children.get(a))
     yield* fillTimestamps(childLogs)
 
-    const tokenMetadata = new Map(
-      yield* Effect.forEach(
-        rows.newTokens,
-        (t) => Effect.map(reader.tokenMetadata(t.address, to), (m) => [t.address, m] as const),
-        { concurrency: 8 }
-      )
+    const tokenMetadata = yield* reader.tokensMetadata(
+      rows.newTokens.map((t) => t.address),
+      to
     )
     for (const [address, m] of tokenMetadata) {
       const known = state.tokens.get(address)

@@ -18,6 +18,17 @@ export interface IndexerSettings {
    * the density seen (at most doubling, up to maxBlockRange); the batch follows the densest filter's range.
    */
   readonly targetLogsPerRequest: number
+  /**
+   * A batch spans this many eth_getLogs ranges of its densest filter, asked for at once (and the next batch's while it
+   * commits): fewer header reads and commits per event, and a hosted plan's round trips overlap. Memory: about
+   * 2 × this × targetLogsPerRequest logs (the batch built and the one fetched ahead).
+   */
+  readonly rangesPerBatch: number
+  /**
+   * A block range the provider refused stays the filter's ceiling this long, then the range may grow past it again
+   * (a cap can be lifted, a refusal can be transient); each refusal of such a probe doubles the wait (up to a day).
+   */
+  readonly rangeProbeMs: number
   /** Poll interval at the head. */
   readonly pollIntervalMs: number
   /** Addresses per eth_getLogs filter (providers limit the list). */
@@ -46,6 +57,8 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
   // grows with the response (a 1,000-block range of ~190k logs costs it 5× the CPU of 20 ranges of ~9.5k), and so do
   // our parse and garbage collection; ~10k logs per response was the fastest, and is what hosted RPCs cap it at.
   targetLogsPerRequest: 10_000,
+  rangesPerBatch: 4,
+  rangeProbeMs: 600_000,
   pollIntervalMs: chainId === 31337 ? 200 : 2_000,
   addressesPerRequest: 500,
   childTopicThreshold: 500,
@@ -56,7 +69,7 @@ export const defaultIndexerSettings = (chainId: number): IndexerSettings => ({
 
 /**
  * `FINALITY_DEPTH`, `INDEXER_REORG_CONFIRM_MS`, `INDEXER_MAX_BLOCK_RANGE`, `INDEXER_TARGET_LOGS`, `INDEXER_POLL_MS`, `INDEXER_ADDRESSES_PER_REQUEST`, `INDEXER_CHILD_TOPIC_THRESHOLD`,
- * `INDEXER_RPC_CONCURRENCY`, `INDEXER_RPC_RPS`.
+ * `INDEXER_RPC_CONCURRENCY`, `INDEXER_RPC_RPS`, `INDEXER_RANGES_PER_BATCH`, `INDEXER_RANGE_PROBE_MS`.
  */
 export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSettings> => {
   const d = defaultIndexerSettings(chainId)
@@ -75,6 +88,8 @@ export const indexerSettingsConfig = (chainId: number): Config.Config<IndexerSet
     reorgConfirmMs: int("INDEXER_REORG_CONFIRM_MS", d.reorgConfirmMs),
     maxBlockRange: positive("INDEXER_MAX_BLOCK_RANGE", d.maxBlockRange),
     targetLogsPerRequest: positive("INDEXER_TARGET_LOGS", d.targetLogsPerRequest),
+    rangesPerBatch: positive("INDEXER_RANGES_PER_BATCH", d.rangesPerBatch),
+    rangeProbeMs: int("INDEXER_RANGE_PROBE_MS", d.rangeProbeMs),
     pollIntervalMs: int("INDEXER_POLL_MS", d.pollIntervalMs),
     addressesPerRequest: int("INDEXER_ADDRESSES_PER_REQUEST", d.addressesPerRequest),
     childTopicThreshold: int("INDEXER_CHILD_TOPIC_THRESHOLD", d.childTopicThreshold),

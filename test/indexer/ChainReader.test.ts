@@ -16,8 +16,9 @@ const fakeClient = (handler: (method: string, params: any) => unknown): PublicCl
     getBlockNumber: async () => 100n
   }) as unknown as PublicClient
 
-const readerWith = (client: PublicClient, maxBlockRange = 1000, targetLogsPerRequest = 10_000) =>
-  readerOver(client, { maxBlockRange, targetLogsPerRequest })
+/** One range at a time (INDEXER_RANGES_PER_BATCH 1): the sequences of ranges below are one walk's. */
+const readerWith = (client: PublicClient, maxBlockRange = 1000, targetLogsPerRequest = 10_000, rangesPerBatch = 1) =>
+  readerOver(client, { maxBlockRange, targetLogsPerRequest, rangesPerBatch })
 
 describe("RPC errors", () => {
   it("sorts provider errors into range, retryable and fatal", () => {
@@ -133,6 +134,55 @@ describe("eth_getLogs with an adaptive range", () => {
         for (let b = 1; b <= 12; b++) yield* head.logs([zero], [], BigInt(b), BigInt(b))
         assert.strictEqual(yield* head.logRange, 10)
       })
+  )
+
+  it.effect("asks a long interval as up to INDEXER_RANGES_PER_BATCH pieces at once, each block once, in order", () =>
+    Effect.gen(function* () {
+      const asked: Array<[number, number]> = []
+      let inFlight = 0
+      let mostInFlight = 0
+      const client = fakeClient(async (method, params) => {
+        if (method !== "eth_getLogs") throw new Error(method)
+        const from = Number(BigInt(params[0].fromBlock))
+        const to = Number(BigInt(params[0].toBlock))
+        asked.push([from, to])
+        mostInFlight = Math.max(mostInFlight, ++inFlight)
+        await new Promise((r) => setImmediate(r))
+        inFlight--
+        // One log per block, 100 per request at most (the fake provider's result cap).
+        if (to - from + 1 > 100) throw new Error("query returned more than 10000 results")
+        return Array.from({ length: to - from + 1 }, (_, i) => ({
+          address: zero,
+          topics: [],
+          data: "0x",
+          blockNumber: `0x${(from + i).toString(16)}`,
+          blockHash: "0xaa",
+          logIndex: "0x0",
+          transactionHash: "0xbb"
+        }))
+      })
+      // Target 50 logs: the range settles at 50 blocks; then 200 blocks are 4 pieces of 50, asked at once.
+      const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client, 1000, 50, 4)))
+      yield* reader.logs([zero], [], 1n, 100n)
+      assert.strictEqual(yield* reader.logRange, 50)
+      asked.length = 0
+      mostInFlight = 0
+      const logs = yield* reader.logs([zero], [], 101n, 300n)
+      assert.deepStrictEqual(
+        logs.map((l) => Number(l.blockNumber)),
+        Array.from({ length: 200 }, (_, i) => 101 + i)
+      )
+      assert.deepStrictEqual(
+        asked.sort((a, b) => a[0] - b[0]),
+        [
+          [101, 150],
+          [151, 200],
+          [201, 250],
+          [251, 300]
+        ]
+      )
+      assert.strictEqual(mostInFlight, 4)
+    })
   )
 
   it.live(

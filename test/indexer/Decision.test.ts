@@ -54,6 +54,39 @@ describe("indexer loop decisions (pure)", () => {
     )
   })
 
+  it("reads by hash the blocks a lagging node behind the RPC may not have, final or not: by range only below them", () => {
+    // A node seen 12 blocks behind (laggingBlocks 12 > finality 5): blocks 89..100 are read by hash; 89..95 are final.
+    const lagging = readRange({ checkpoint: checkpointAt(80n), laggingBlocks: 12 })
+    assert.deepInclude(lagging, { from: 81n, to: 100n, finalBoundary: 95n, rangeBoundary: 88n })
+    assert.deepStrictEqual(
+      [...lagging.headerNumbers].sort((a, b) => Number(a - b)),
+      [81n, 89n, 90n, 91n, 92n, 93n, 94n, 95n, 96n, 97n, 98n, 99n, 100n]
+    )
+    const batch = decideRange(lagging, headersOf(lagging.headerNumbers))
+    assert.strictEqual(batch._tag, "Batch")
+    if (batch._tag === "Batch") {
+      assert.deepStrictEqual(
+        batch.unfinalized.map((h) => h.number),
+        [89n, 90n, 91n, 92n, 93n, 94n, 95n, 96n, 97n, 98n, 99n, 100n]
+      )
+      assert.strictEqual(batch.finalBoundary, 95n, "finality itself does not move")
+    }
+    // 71..80, then 81..90 would be fetched ahead by range: not past 88 while the node lags.
+    const batchOf = (laggingBlocks: number) => {
+      const p = readRange({ checkpoint: checkpointAt(70n), rangeBlocks: 10, laggingBlocks })
+      const b = decideRange(p, headersOf(p.headerNumbers))
+      if (b._tag !== "Batch") throw new Error(b._tag)
+      return b
+    }
+    assert.deepStrictEqual(nextAhead(batchOf(0), 10, 16), { from: 81n, to: 90n })
+    assert.isNull(nextAhead(batchOf(12), 10, 16), "nothing past 88 is fetched ahead by range")
+    // A lag within the finality depth changes nothing; a range fetched ahead past the lagging node's head is not used.
+    assert.deepInclude(readRange({ checkpoint: checkpointAt(80n), laggingBlocks: 3 }), { rangeBoundary: 95n })
+    assert.deepInclude(readRange({ checkpoint: checkpointAt(60n), ahead: { from: 61n, to: 90n }, laggingBlocks: 12 }), {
+      fetchedAhead: false
+    })
+  })
+
   it("counts a checkpoint below the start block as none (a database wedged before the fix)", () => {
     assert.isTrue(Option.isNone(effectiveCheckpoint(checkpointAt(0n), 1n)))
     assert.isTrue(Option.isSome(effectiveCheckpoint(checkpointAt(1n), 1n)))
@@ -164,6 +197,7 @@ describe("indexer loop decisions (pure)", () => {
       headers: new Map(),
       unfinalized: [],
       finalBoundary: head - 5n,
+      rangeBoundary: head - 5n,
       fetchedAhead: false
     })
     assert.deepStrictEqual(nextAhead(batchTo(40n, 100n), 20, 16), { from: 41n, to: 60n })

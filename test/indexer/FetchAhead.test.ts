@@ -47,7 +47,7 @@ const indexOnce = (d: Devnet, finalityDepth: number, rpcConcurrency = 16) =>
       Effect.provide(
         indexerLayer(
           d,
-          { maxBlockRange: 1, finalityDepth, rpcConcurrency },
+          { maxBlockRange: 1, rangesPerBatch: 1, finalityDepth, rpcConcurrency },
           { client: recording(d.chain.public, calls) }
         ).pipe(Layer.provideMerge(Layer.fresh(TestDatabase)))
       )

@@ -78,6 +78,8 @@ export interface RpcProxy {
     logCapRefused: number
     /** Forwarded answers that carry the node's own JSON-RPC error (a revert, an unknown block). */
     nodeErrors: number
+    /** eth_blockNumber answered by the lagging node of `lag` (its head, below the chain's). */
+    laggedHeads: number
     wsConnections: number
     wsRefused: number
     wsToNode: number
@@ -141,6 +143,7 @@ export const startRpcProxy = async (
     rangeRefused: 0,
     logCapRefused: 0,
     nodeErrors: 0,
+    laggedHeads: 0,
     wsConnections: 0,
     wsRefused: 0,
     wsToNode: 0,
@@ -169,6 +172,7 @@ export const startRpcProxy = async (
     const p = req.params ?? []
     switch (req.method) {
       case "eth_blockNumber":
+        counts.laggedHeads++
         return hex(laggedHead)
       case "eth_getBlockByNumber": {
         const n = p[0] === "latest" ? laggedHead : BigInt(p[0])

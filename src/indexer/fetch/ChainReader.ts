@@ -1,14 +1,18 @@
-import { Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { type Abi, type Address, type Hex, hexToBigInt, hexToNumber, numberToHex } from "viem"
 import { decodeTokenText, TOKEN_TEXT_SELECTORS } from "../../platform/TokenText.ts"
 import { readAbi } from "../Abis.ts"
 import { IndexerConfig } from "../IndexerConfig.ts"
 import { IndexerSource } from "../IndexerSource.ts"
 import { coversBloom, inBloom, isZeroBloom } from "./Bloom.ts"
-import { backoffMs, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
+import { backoffMs, classifyRpcError, rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 import { makeRateLimit } from "./RateLimit.ts"
+import { afterAnswer, afterRefusal, ceilingAt, type RangeCeiling } from "./RangeCeiling.ts"
 import { type EndpointHash, hashesAtEachEndpoint } from "./EndpointHashes.ts"
+
+/** Tokens per Multicall3 eth_call of `tokensMetadata` (four view calls each). */
+const METADATA_TOKENS_PER_CALL = 100
 
 /** The first eth_getLogs range (then at most doubled per response while the density allows). */
 export const INITIAL_BLOCK_RANGE = 16
@@ -157,6 +161,11 @@ export class ChainReader extends Context.Service<
     ) => Effect.Effect<CanonicalPoolConfig, RpcError>
     /** ERC-20 metadata; a token that does not answer a field gets a neutral value rather than stopping the indexer. */
     readonly tokenMetadata: (token: string, blockNumber: bigint) => Effect.Effect<TokenMetadata, RpcError>
+    /** `tokenMetadata` of several tokens, in one eth_call through Multicall3 where the chain has it. */
+    readonly tokensMetadata: (
+      tokens: ReadonlyArray<string>,
+      blockNumber: bigint
+    ) => Effect.Effect<ReadonlyMap<string, TokenMetadata>, RpcError>
     /**
      * The smallest current eth_getLogs range over the filters of `logs` and `logsByTopic` (the densest one's): the
      * indexer's batch size.
@@ -180,8 +189,8 @@ export class ChainReader extends Context.Service<
       // bench's history are ~190k logs, ~130 MB).
       const initialRange = Math.min(settings.maxBlockRange, INITIAL_BLOCK_RANGE)
       const ranges = new Map<string, number>()
-      /** Per filter: the largest range not refused since a refusal (a refused size is not asked again). */
-      const ceilings = new Map<string, number>()
+      /** Per filter: the largest range not refused since a refusal, until its probe time (RangeCeiling.ts). */
+      const ceilings = new Map<string, RangeCeiling>()
       const rangeOf = (filter: string) => ranges.get(filter) ?? initialRange
       /** Filters that do not size the batch (`logsMatching`'s: asked over a few blocks, or rarely). */
       const unsized = new Set<string>()
@@ -285,29 +294,24 @@ export class ChainReader extends Context.Service<
 
       // Walks [from, to] in steps of the filter's range. A refusal of the size (or a timeout) shrinks the range and
       // retries the same start: to the provider's hint when it gives one ("this block range should work: [a, b]"),
-      // else to half. A refused size is remembered as the filter's ceiling, so the range does not double back into
-      // the same refusal (under a hard cap, every second request would be refused); a timeout is not (load passes).
-      // An unknown eth_getLogs failure over several blocks is halved too (a size text no rule knows yet); over one
-      // block it fails the step. `filter` keys the range: the topic set and the address chunk (chunks of one filter
-      // run concurrently, and one chunk's answer must not overwrite the range another chunk just learned).
-      const logsOfChunk = (
-        filter: string,
-        addresses: ReadonlyArray<string>,
-        topics: TopicFilter,
-        from: bigint,
-        to: bigint
-      ) =>
+      // else to half. A refused size becomes the filter's ceiling for a while (RangeCeiling.ts: under a hard cap every
+      // second request would be refused, but a cap can be lifted); a timeout does not (load passes). An unknown
+      // eth_getLogs failure over several blocks is halved too (a size text no rule knows yet); over one block it fails
+      // the step. `filter` keys the range: the topic set and the address chunk (chunks of one filter run
+      // concurrently, and one chunk's answer must not overwrite the range another chunk just learned).
+      const walk = (filter: string, addresses: ReadonlyArray<string>, topics: TopicFilter, from: bigint, to: bigint) =>
         Effect.gen(function* () {
           const out: Array<RawLog> = []
           let start = from
           let timeouts = 0
           while (start <= to) {
-            const size = rangeOf(filter)
+            const now = yield* Clock.currentTimeMillis
+            const size = Math.min(rangeOf(filter), ceilingAt(ceilings.get(filter), now))
             const end = start + BigInt(size) - 1n < to ? start + BigInt(size) - 1n : to
             const result = yield* getLogsOnce(addresses, topics, start, end).pipe(Effect.result)
+            const asked = Number(end - start + 1n)
             if (result._tag === "Failure") {
               const error = result.failure
-              const asked = Number(end - start + 1n)
               if (asked === 1 && error.kind === "range" && error.timeout === true && timeouts < 20) {
                 // A one-block range that timed out cannot shrink: wait, then the same block again.
                 yield* Effect.sleep(
@@ -323,7 +327,10 @@ export class ChainReader extends Context.Service<
                   : halved
               ranges.set(filter, smaller)
               if (error.kind !== "range" || error.timeout !== true)
-                ceilings.set(filter, Math.min(ceilings.get(filter) ?? Infinity, smaller))
+                ceilings.set(
+                  filter,
+                  afterRefusal(ceilings.get(filter), smaller, yield* Clock.currentTimeMillis, settings.rangeProbeMs)
+                )
               yield* Effect.logDebug(
                 `eth_getLogs over ${asked} blocks refused (${error.message}); trying ${smaller} blocks`
               )
@@ -331,17 +338,38 @@ export class ChainReader extends Context.Service<
             }
             timeouts = 0
             for (const log of result.success) out.push(log)
-            ranges.set(
-              filter,
-              Math.min(
-                ceilings.get(filter) ?? Infinity,
-                nextRange(size, Number(end - start + 1n), result.success.length)
-              )
-            )
+            const ceiling = afterAnswer(ceilings.get(filter), asked)
+            if (ceiling === undefined) ceilings.delete(filter)
+            ranges.set(filter, Math.min(ceilingAt(ceiling, now), nextRange(size, asked, result.success.length)))
             start = end + 1n
           }
           return out
         })
+
+      // [from, to] as up to INDEXER_RANGES_PER_BATCH pieces of at least the filter's range, walked at once (a batch
+      // spans that many ranges of its densest filter: Loop.ts), in order.
+      const logsOfChunk = (
+        filter: string,
+        addresses: ReadonlyArray<string>,
+        topics: TopicFilter,
+        from: bigint,
+        to: bigint
+      ) => {
+        const blocks = Number(to - from + 1n)
+        const pieces = Math.min(
+          settings.rangesPerBatch,
+          settings.rpcConcurrency,
+          Math.ceil(blocks / Math.max(1, rangeOf(filter)))
+        )
+        if (pieces <= 1) return walk(filter, addresses, topics, from, to)
+        const size = BigInt(Math.ceil(blocks / pieces))
+        const parts: Array<readonly [bigint, bigint]> = []
+        for (let a = from; a <= to; a += size) parts.push([a, a + size - 1n < to ? a + size - 1n : to])
+        return Effect.map(
+          Effect.forEach(parts, ([a, b]) => walk(filter, addresses, topics, a, b), { concurrency: parts.length }),
+          (logs) => logs.flat()
+        )
+      }
 
       const logs = (addresses: ReadonlyArray<string>, topic0s: ReadonlyArray<Hex>, from: bigint, to: bigint) => {
         if (addresses.length === 0 || from > to) return Effect.succeed([] as ReadonlyArray<RawLog>)
@@ -378,6 +406,145 @@ export class ChainReader extends Context.Service<
       // token would pay the failed call too. Its reads go to the head from then on: one call each instead of two
       // (measured by `BENCH_HOSTED=1 npm run bench:indexer`: 93 of the backfill's 191 eth_calls were such retries).
       let pastStateMissing = false
+
+      const tokenMetadata = (token: string, blockNumber: bigint) => {
+        // At the batch's block; a node without state that old answers at the head (ERC-20 metadata does not
+        // change). A token without `name()`/`symbol()` gets "", without `totalSupply()` 0; without a readable
+        // `decimals()` it gets null, never a guessed 18: its amounts have no known scale (its prices stay null and
+        // quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED).
+        const atHeadIfFatal = <A>(f: (block: bigint | undefined) => Effect.Effect<A, RpcError>, fallback: A) =>
+          (pastStateMissing
+            ? f(undefined)
+            : f(blockNumber).pipe(
+                Effect.catchIf(
+                  (e) => e.kind === "fatal",
+                  () =>
+                    f(undefined).pipe(
+                      Effect.tap(() =>
+                        Effect.sync(() => {
+                          pastStateMissing = true
+                        })
+                      )
+                    )
+                )
+              )
+          ).pipe(
+            Effect.catchIf(
+              (e) => e.kind === "fatal",
+              () => Effect.succeed(fallback)
+            )
+          )
+        const number = (functionName: "decimals" | "totalSupply") => (block: bigint | undefined) =>
+          read(
+            "eth_call",
+            () =>
+              client.readContract({
+                address: token as Address,
+                abi: readAbi.erc20,
+                functionName,
+                ...(block === undefined ? {} : { blockNumber: block })
+              }) as Promise<number | bigint>
+          )
+        // Raw calls: `name()`/`symbol()` may return a string or a bytes32 (src/platform/TokenText.ts).
+        const text = (functionName: "name" | "symbol") => (block: bigint | undefined) =>
+          read("eth_call", () =>
+            client.call({
+              to: token as Address,
+              data: TOKEN_TEXT_SELECTORS[functionName],
+              ...(block === undefined ? {} : { blockNumber: block })
+            })
+          ).pipe(Effect.map(({ data }) => (data === undefined ? "" : (decodeTokenText(data) ?? ""))))
+        return Effect.all(
+          {
+            name: atHeadIfFatal(text("name"), ""),
+            symbol: atHeadIfFatal(text("symbol"), ""),
+            decimals: atHeadIfFatal(
+              (block) => Effect.map(number("decimals")(block), (d) => Number(d)),
+              null as number | null
+            ),
+            totalSupply: atHeadIfFatal((block) => Effect.map(number("totalSupply")(block), (t) => BigInt(t)), 0n)
+          },
+          { concurrency: 4 }
+        )
+      }
+
+      // Several tokens' metadata in one eth_call through Multicall3 (`aggregate3`, four view calls a token), sent with
+      // its code (viem's deployless multicall: no deployment needed, any node that runs eth_call without `to`), at the
+      // batch's block or, once that state proved missing, at the head. A token whose answers do not all decode (a
+      // bytes32 name, no decimals()) is read alone by `tokenMetadata`, whose fallbacks apply; so is every token once
+      // the multicall itself was refused at the head (a node that does not run it: never asked again). Measured on
+      // the hosted plan (`BENCH_HOSTED=1 npm run bench:indexer`): 4 calls a token were most of a backfill's eth_calls.
+      let multicallRefused = false
+      const metadataFields = ["name", "symbol", "decimals", "totalSupply"] as const
+      /** The answers, one per token and field; `refused` when the aggregate call itself failed (all share its error). */
+      const aggregate = (tokens: ReadonlyArray<string>, block: bigint | undefined) =>
+        read("eth_call", async () => {
+          const results = await client.multicall({
+            contracts: tokens.flatMap((token) =>
+              metadataFields.map((functionName) => ({ address: token as Address, abi: readAbi.erc20, functionName }))
+            ),
+            deployless: true,
+            allowFailure: true,
+            batchSize: 0,
+            ...(block === undefined ? {} : { blockNumber: block })
+          })
+          const first = results[0]
+          // viem turns a failed request into a failure of every call: a transport error or a 429 is retried here.
+          if (first?.status === "failure" && results.every((r) => r.status === "failure" && r.error === first.error)) {
+            const error = classifyRpcError("eth_call", first.error)
+            if (error.kind !== "fatal") throw first.error
+            return "refused" as const
+          }
+          return results
+        })
+      const decoded = (answers: ReadonlyArray<{ status: string; result?: unknown }>): TokenMetadata | undefined => {
+        if (answers.length !== 4 || !answers.every((a) => a.status === "success")) return undefined
+        const [name, symbol, decimals, totalSupply] = answers.map((a) => a.result)
+        // As decodeTokenText (src/platform/TokenText.ts): no NUL characters (PostgreSQL text cannot hold them).
+        const text = (v: unknown) => String(v).replaceAll("\u0000", "")
+        return {
+          name: text(name),
+          symbol: text(symbol),
+          decimals: Number(decimals),
+          totalSupply: BigInt(totalSupply as bigint)
+        }
+      }
+      const tokensMetadata = (tokens: ReadonlyArray<string>, blockNumber: bigint) =>
+        Effect.gen(function* () {
+          const chunks: Array<ReadonlyArray<string>> = []
+          for (let i = 0; i < tokens.length; i += METADATA_TOKENS_PER_CALL)
+            chunks.push(tokens.slice(i, i + METADATA_TOKENS_PER_CALL))
+          const together = (chunk: ReadonlyArray<string>) =>
+            Effect.gen(function* () {
+              let answers = yield* aggregate(chunk, pastStateMissing ? undefined : blockNumber)
+              if (answers === "refused" && !pastStateMissing) {
+                answers = yield* aggregate(chunk, undefined)
+                if (answers !== "refused") pastStateMissing = true
+              }
+              if (answers === "refused") {
+                multicallRefused = true
+                return chunk.map(() => undefined)
+              }
+              const all = answers
+              return chunk.map((_, i) => decoded(all.slice(i * 4, i * 4 + 4)))
+            })
+          const found =
+            multicallRefused || tokens.length === 0
+              ? tokens.map(() => undefined)
+              : (yield* Effect.forEach(chunks, together, { concurrency: settings.rpcConcurrency })).flat()
+          return new Map(
+            yield* Effect.forEach(
+              tokens,
+              (token, i) => {
+                const m = found[i]
+                return m !== undefined
+                  ? Effect.succeed([token, m] as const)
+                  : Effect.map(tokenMetadata(token, blockNumber), (alone) => [token, alone] as const)
+              },
+              { concurrency: 8 }
+            )
+          )
+        })
 
       return ChainReader.of({
         awaitNewHead: newHeads.await,
@@ -432,66 +599,8 @@ export class ChainReader extends Context.Service<
           ).pipe(
             Effect.map(([fee, sqrtPriceX96, tickLower, tickUpper]) => ({ fee, sqrtPriceX96, tickLower, tickUpper }))
           ),
-        tokenMetadata: (token, blockNumber) => {
-          // At the batch's block; a node without state that old answers at the head (ERC-20 metadata does not
-          // change). A token without `name()`/`symbol()` gets "", without `totalSupply()` 0; without a readable
-          // `decimals()` it gets null, never a guessed 18: its amounts have no known scale (its prices stay null and
-          // quotes refuse it with TOKEN_DECIMALS_FETCH_FAILED).
-          const atHeadIfFatal = <A>(f: (block: bigint | undefined) => Effect.Effect<A, RpcError>, fallback: A) =>
-            (pastStateMissing
-              ? f(undefined)
-              : f(blockNumber).pipe(
-                  Effect.catchIf(
-                    (e) => e.kind === "fatal",
-                    () =>
-                      f(undefined).pipe(
-                        Effect.tap(() =>
-                          Effect.sync(() => {
-                            pastStateMissing = true
-                          })
-                        )
-                      )
-                  )
-                )
-            ).pipe(
-              Effect.catchIf(
-                (e) => e.kind === "fatal",
-                () => Effect.succeed(fallback)
-              )
-            )
-          const number = (functionName: "decimals" | "totalSupply") => (block: bigint | undefined) =>
-            read(
-              "eth_call",
-              () =>
-                client.readContract({
-                  address: token as Address,
-                  abi: readAbi.erc20,
-                  functionName,
-                  ...(block === undefined ? {} : { blockNumber: block })
-                }) as Promise<number | bigint>
-            )
-          // Raw calls: `name()`/`symbol()` may return a string or a bytes32 (src/platform/TokenText.ts).
-          const text = (functionName: "name" | "symbol") => (block: bigint | undefined) =>
-            read("eth_call", () =>
-              client.call({
-                to: token as Address,
-                data: TOKEN_TEXT_SELECTORS[functionName],
-                ...(block === undefined ? {} : { blockNumber: block })
-              })
-            ).pipe(Effect.map(({ data }) => (data === undefined ? "" : (decodeTokenText(data) ?? ""))))
-          return Effect.all(
-            {
-              name: atHeadIfFatal(text("name"), ""),
-              symbol: atHeadIfFatal(text("symbol"), ""),
-              decimals: atHeadIfFatal(
-                (block) => Effect.map(number("decimals")(block), (d) => Number(d)),
-                null as number | null
-              ),
-              totalSupply: atHeadIfFatal((block) => Effect.map(number("totalSupply")(block), (t) => BigInt(t)), 0n)
-            },
-            { concurrency: 4 }
-          )
-        },
+        tokenMetadata,
+        tokensMetadata,
         logRange: Effect.sync(() => {
           const sizing = [...ranges].flatMap(([filter, range]) => (unsized.has(filter) ? [] : [range]))
           return sizing.length === 0 ? initialRange : Math.min(...sizing)

@@ -31,10 +31,15 @@ export interface Batch {
   readonly to: BlockHeader
   /** Every header read for the range (its first and last, and each unfinalized one). */
   readonly headers: ReadonlyMap<bigint, BlockHeader>
-  /** The range's blocks that are not final yet: their hashes are kept to find a common ancestor later. */
+  /**
+   * The range's blocks after `rangeBoundary`: not final yet, or not yet held by every node behind the RPC. Their logs
+   * are read by hash (checked against their bloom) and their hashes kept to find a common ancestor later.
+   */
   readonly unfinalized: ReadonlyArray<BlockHeader>
   /** Blocks below this one are final. */
   readonly finalBoundary: bigint
+  /** The last block whose logs may be read by range (at most `finalBoundary`, see `PlanInput.laggingBlocks`). */
+  readonly rangeBoundary: bigint
   /** The range's logs are already being fetched (a fetch ahead): use them. */
   readonly fetchedAhead: boolean
 }
@@ -52,6 +57,7 @@ export interface ReadRange {
   readonly from: bigint
   readonly to: bigint
   readonly finalBoundary: bigint
+  readonly rangeBoundary: bigint
   /** The headers to read: the range's first and last, and every unfinalized one. */
   readonly headerNumbers: ReadonlyArray<bigint>
   readonly fetchedAhead: boolean
@@ -72,6 +78,11 @@ export interface PlanInput {
   /** The reader's current eth_getLogs range in blocks (it follows the chain's log density). */
   readonly rangeBlocks: number
   readonly ahead: AheadRange | null
+  /**
+   * How far behind the head a node behind the RPC's load balancer may be (Loop.ts `readDepth`): blocks that close to
+   * the head are read by hash even when final, since a node without them can answer a range over them with no logs.
+   */
+  readonly laggingBlocks?: number
 }
 
 /** A checkpoint below the start block counts as none: no batch was indexed (see `Loop.ts`). */
@@ -90,14 +101,25 @@ export const plan = (input: PlanInput): Plan => {
   }
   const from = cursor + 1n
   const finalBoundary = head - BigInt(input.finalityDepth)
-  // A range fetched ahead decides the batch's end (the reader's range may have changed since), if it is still final
-  // against this head (an RPC behind a load balancer can answer with an older head).
-  const fetchedAhead = input.ahead !== null && input.ahead.from === from && input.ahead.to <= finalBoundary
+  const rangeBoundary = head - BigInt(Math.max(input.finalityDepth, input.laggingBlocks ?? 0))
+  // A range fetched ahead decides the batch's end (the reader's range may have changed since), if it may still be read
+  // by range against this head (an RPC behind a load balancer can answer with an older head).
+  const fetchedAhead = input.ahead !== null && input.ahead.from === from && input.ahead.to <= rangeBoundary
   const to = fetchedAhead ? input.ahead!.to : rangeEnd(cursor, head, input.rangeBlocks)
-  const unfinalizedFrom = finalBoundary + 1n > from ? finalBoundary + 1n : from
+  const unfinalizedFrom = rangeBoundary + 1n > from ? rangeBoundary + 1n : from
   const numbers = new Set<bigint>([from, to])
   for (let n = unfinalizedFrom; n <= to; n++) numbers.add(n)
-  return { _tag: "ReadRange", checkpoint, head, from, to, finalBoundary, headerNumbers: [...numbers], fetchedAhead }
+  return {
+    _tag: "ReadRange",
+    checkpoint,
+    head,
+    from,
+    to,
+    finalBoundary,
+    rangeBoundary,
+    headerNumbers: [...numbers],
+    fetchedAhead
+  }
 }
 
 /**
@@ -126,7 +148,7 @@ export const decideRange = (p: ReadRange, headers: ReadonlyMap<bigint, BlockHead
     return { _tag: "Reorg", from: p.checkpoint.value.blockNumber, tip: p.checkpoint.value.blockNumber }
   }
   const unfinalized: Array<BlockHeader> = []
-  for (let n = p.finalBoundary + 1n > p.from ? p.finalBoundary + 1n : p.from; n <= p.to; n++) {
+  for (let n = p.rangeBoundary + 1n > p.from ? p.rangeBoundary + 1n : p.from; n <= p.to; n++) {
     const h = headers.get(n)!
     const parent = headers.get(n - 1n)
     if (parent !== undefined && h.parentHash !== parent.hash) return { _tag: "Reread" }
@@ -140,6 +162,7 @@ export const decideRange = (p: ReadRange, headers: ReadonlyMap<bigint, BlockHead
     headers,
     unfinalized,
     finalBoundary: p.finalBoundary,
+    rangeBoundary: p.rangeBoundary,
     fetchedAhead: p.fetchedAhead
   }
 }
@@ -151,12 +174,12 @@ export const logsMatchHeaders = (
 ) => [...logBlockHashes].every(([n, hash]) => headers.get(n)?.hash === undefined || headers.get(n)!.hash === hash)
 
 /**
- * The range to fetch ahead after batch `b`, while it commits: only final blocks (logs fetched before their headers
- * could miss a block a reorg replaced), and not with one RPC request at a time (INDEXER_RPC_CONCURRENCY 1).
+ * The range to fetch ahead after batch `b`, while it commits: only blocks read by range (final: logs fetched before
+ * their headers could miss a block a reorg replaced), and not with one RPC request at a time (INDEXER_RPC_CONCURRENCY 1).
  */
 export const nextAhead = (b: Batch, rangeBlocks: number, rpcConcurrency: number): AheadRange | null => {
   const to = rangeEnd(b.to.number, b.head, rangeBlocks)
-  return b.to.number < b.head && to <= b.finalBoundary && rpcConcurrency > 1 ? { from: b.to.number + 1n, to } : null
+  return b.to.number < b.head && to <= b.rangeBoundary && rpcConcurrency > 1 ? { from: b.to.number + 1n, to } : null
 }
 
 /** How long a backfill goes on with the head an earlier step read (see `headStillAhead`). */

@@ -6,12 +6,16 @@ import type { WriteError } from "../store/Store.ts"
 import type { AheadRange } from "./Decision.ts"
 
 /**
- * The next range's logs, fetched while this range is projected and committed (the node answers on another core; a
- * remote node's round trips are hidden), only where blocks are final (see `nextAhead`). Dropped (interrupted) by
- * anything that does not go on with exactly that range.
+ * The next range's logs and its two headers (first and last), fetched while this range is projected and committed
+ * (the node answers on another core; a remote node's round trips are hidden), only where blocks are final (see
+ * `nextAhead`). Dropped (interrupted) by anything that does not go on with exactly that range.
  */
 export const makeFetchAhead = Effect.sync(() => {
-  let ahead: { readonly range: AheadRange; readonly fiber: Fiber.Fiber<RangeLogs, RpcError> } | null = null
+  let ahead: {
+    readonly range: AheadRange
+    readonly fiber: Fiber.Fiber<RangeLogs, RpcError>
+    readonly headers: Fiber.Fiber<ReadonlyArray<BlockHeader>, RpcError>
+  } | null = null
   const take = () => {
     const a = ahead
     ahead = null
@@ -20,10 +24,17 @@ export const makeFetchAhead = Effect.sync(() => {
   return {
     range: (): AheadRange | null => ahead?.range ?? null,
     // Started at once (not on the scheduler's next turn): its requests go out before the next step's header reads.
-    start: <R>(range: AheadRange, fetch: Effect.Effect<RangeLogs, RpcError, R>) =>
-      Effect.map(Effect.forkChild(fetch, { startImmediately: true }), (fiber) => {
-        ahead = { range, fiber }
+    start: <R, R2>(
+      range: AheadRange,
+      fetch: Effect.Effect<RangeLogs, RpcError, R>,
+      headers: Effect.Effect<ReadonlyArray<BlockHeader>, RpcError, R2>
+    ) =>
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(fetch, { startImmediately: true })
+        ahead = { range, fiber, headers: yield* Effect.forkChild(headers, { startImmediately: true }) }
       }),
+    /** The headers read with the range fetched ahead (it stays fetched: `join` takes its logs). */
+    headers: Effect.suspend(() => (ahead === null ? Effect.die("no range fetched ahead") : Fiber.join(ahead.headers))),
     /** The logs fetched ahead (the plan said they are for the next batch). */
     join: Effect.suspend(() => {
       const a = take()
@@ -31,7 +42,7 @@ export const makeFetchAhead = Effect.sync(() => {
     }),
     drop: Effect.suspend(() => {
       const a = take()
-      return a === null ? Effect.void : Fiber.interrupt(a.fiber)
+      return a === null ? Effect.void : Effect.andThen(Fiber.interrupt(a.fiber), Fiber.interrupt(a.headers))
     })
   }
 })

@@ -20,6 +20,9 @@ import { makeFetchAhead, makePendingCommit } from "./InFlight.ts"
 import type { Progress } from "./Progress.ts"
 import { makeRollbacks } from "./Rollback.ts"
 
+/** How long a node seen lagging widens the blocks read by hash (`readDepth`). */
+export const LAG_MEMORY_MS = 300_000
+
 /** The projection's in-memory state (pools, tokens, positions, the launch config), as committed plus the batch in flight. */
 const makeProjection = Effect.gen(function* () {
   const store = yield* Store
@@ -60,6 +63,12 @@ export const makeLoop = (progress: Progress) =>
         : Effect.map(store.checkpoint, (c) => effectiveCheckpoint(c, source.startBlock))
     })
 
+    /**
+     * A batch's blocks: INDEXER_RANGES_PER_BATCH eth_getLogs ranges of the densest filter (the reader asks for them at
+     * once), so that header reads, commits and round trips are per several ranges.
+     */
+    const batchBlocks = Effect.map(reader.logRange, (r) => r * settings.rangesPerBatch)
+
     const decideNext = (head: bigint) =>
       Effect.gen(function* () {
         if ((pending.tip()?.number ?? -1n) >= head) yield* pending.settle
@@ -68,14 +77,16 @@ export const makeLoop = (progress: Progress) =>
           head,
           startBlock: source.startBlock,
           finalityDepth: settings.finalityDepth,
-          rangeBlocks: yield* reader.logRange,
-          ahead: ahead.range()
+          rangeBlocks: yield* batchBlocks,
+          ahead: ahead.range(),
+          laggingBlocks: readDepth()
         })
         if (p._tag === "CheckTip")
           return decideAtTip(p, yield* reader.header(p.block), yield* store.storedHash(p.block))
         if (!p.fetchedAhead) yield* ahead.drop
         yield* progress.batchStarted(head, p.from)
-        const headers = yield* reader.headers(p.headerNumbers)
+        // A range fetched ahead is final: its two headers were read with its logs.
+        const headers = p.fetchedAhead ? yield* ahead.headers : yield* reader.headers(p.headerNumbers)
         return decideRange(p, new Map(headers.map((h) => [h.number, h])))
       })
 
@@ -108,8 +119,13 @@ export const makeLoop = (progress: Progress) =>
           return true
         }
         // The state holds this batch's children now: the next range can be fetched while this one commits.
-        const next = nextAhead(b, yield* reader.logRange, settings.rpcConcurrency)
-        if (next !== null) yield* ahead.start(next, fetchRange(contracts, projection.state, next.from, next.to))
+        const next = nextAhead(b, yield* batchBlocks, settings.rpcConcurrency)
+        if (next !== null)
+          yield* ahead.start(
+            next,
+            fetchRange(contracts, projection.state, next.from, next.to),
+            reader.headers(next.from === next.to ? [next.from] : [next.from, next.to])
+          )
         yield* pending.settle
         const input: CommitInput = {
           rows: batch.rows,
@@ -166,6 +182,25 @@ export const makeLoop = (progress: Progress) =>
     let highestHead = -1n
     /** When `lastHead` was read (0: read it at the next step). */
     let headReadAt = 0
+    /** The largest lag a node behind the RPC showed (its head below the highest seen), and when; see `readDepth`. */
+    let lagSeen = { blocks: 0, at: 0 }
+    const noteHead = (head: bigint) => {
+      if (head >= highestHead) return
+      const now = Date.now()
+      const blocks = Number(highestHead - head)
+      if (blocks >= lagSeen.blocks || now - lagSeen.at >= LAG_MEMORY_MS) lagSeen = { blocks, at: now }
+    }
+    /**
+     * The blocks near the head read by hash (and checked against their bloom) rather than by range: FINALITY_DEPTH,
+     * and while a node behind the RPC was seen lagging in the last LAG_MEMORY_MS, twice its lag (measured against the
+     * highest head read before it, which the chain may have passed since). A node that lacks a block answers a range
+     * over it with no logs (or cut at its head): final or not, a block it may lack is not read by range.
+     */
+    const readDepth = () =>
+      Date.now() - lagSeen.at < LAG_MEMORY_MS
+        ? Math.max(settings.finalityDepth, 2 * lagSeen.blocks)
+        : settings.finalityDepth
+
     /** The head for this step: the last one read while a backfill is still far below it (`headStillAhead`). */
     const currentHead = Effect.gen(function* () {
       const cursor = Option.match(yield* checkpoint, {
@@ -176,13 +211,14 @@ export const makeLoop = (progress: Progress) =>
         cursor,
         knownHead: lastHead,
         ageMs: Date.now() - headReadAt,
-        rangeBlocks: yield* reader.logRange,
+        rangeBlocks: yield* batchBlocks,
         ahead: ahead.range(),
-        finalityDepth: settings.finalityDepth
+        finalityDepth: readDepth()
       })
       if (still) return lastHead
       const head = yield* reader.head
       headReadAt = Date.now()
+      noteHead(head)
       return head
     })
     return {
