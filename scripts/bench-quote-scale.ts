@@ -1,20 +1,25 @@
 /**
  * The quote engine at scale (issue 24): 10k and 100k generated pools (workers/routing/testing/generatePools.ts, the
- * generator of bench:quotes' set B), in memory, no chain. For each size, two runs of the same blocks through the real
- * RouteFinder over one real Piscina worker thread (src/exchange-api/quotes/RouteFinder.ts):
- *   - delta: each block reaches the worker as the changed pools (workers/protocol.ts `Deltas`), applied in place;
- *   - full: the previous path, every catch-up a full snapshot (delta log of 0: structured clone, decode, rebuild).
+ * generator of bench:quotes' set B), in memory, no chain. For each size, runs of the same blocks through the real
+ * RouteFinder over one real Piscina worker thread (src/exchange-api/quotes/RouteFinder.ts), `--modes`:
+ *   - push: each block's changed pools are pushed to the worker as the block is applied (workers/DeltaPush.ts) and
+ *     applied in place there before the next task; the first quote is asked right after the push, so it pays for it;
+ *   - pull: the previous delta path, the first quote finds the worker behind (`Stale`) and goes again with the deltas
+ *     (workers/protocol.ts `Deltas`): a second round trip;
+ *   - full: the path before deltas, every catch-up a full snapshot (delta log of 0: structured clone, decode, rebuild).
  * Per block: a delta of ~30 pools (25 swaps, 5 new positions, 1 removed, 2 added:
  * workers/routing/testing/generateDeltas.ts) is applied, then the FIRST quote after it is timed (what a user waits
  * for after a new block), then STEADY quotes at that block. Quotes are random pairs among the tokens with pools,
  * $10 to $100k, exactIn and exactOut, splits on. Memory: the worker thread's V8 heap (used/total) and the process
- * RSS (the threads share it) after the run.
- *   npm run bench:quote-scale [-- --pools 10000,100000 --blocks 30 --full-blocks 30 --steady 20 --seed 1]
+ * RSS (the threads share it) after the run. GC: the main thread's pauses while each first quote runs (v8.GCProfiler).
+ *   npm run bench:quote-scale [-- --pools 10000,100000 --blocks 30 --full-blocks 30 --steady 20 --seed 1
+ *     --modes push,pull,full]
  */
 import * as NodeOs from "node:os"
+import * as NodeV8 from "node:v8"
 import { Effect, Layer } from "effect"
 import { QuoteConfig } from "../src/exchange-api/quotes/QuoteConfig.ts"
-import { RouteFinder } from "../src/exchange-api/quotes/RouteFinder.ts"
+import { DELTA_LOG_SIZE, RouteFinder } from "../src/exchange-api/quotes/RouteFinder.ts"
 import { RouteFinderPool } from "../src/exchange-api/quotes/RouteFinderPool.ts"
 import { makeDeltaSource, randomQuoteRequests } from "../workers/routing/testing/generateDeltas.ts"
 import { generatedConfig, generateUniverse, prng } from "../workers/routing/testing/generatePools.ts"
@@ -44,6 +49,16 @@ const pct = (xs: ReadonlyArray<number>, p: number) => {
 }
 const ms = (x: number) => `${x.toFixed(2)} ms`
 const mb = (x: number) => `${(x / 2 ** 20).toFixed(0)} MB`
+/** Milliseconds of GC pauses in a GCProfiler's report (its costs are in microseconds). */
+const gcMs = (report: unknown) =>
+  (report as { statistics: ReadonlyArray<{ cost: number }> }).statistics.reduce((n, s) => n + s.cost, 0) / 1000
+
+/**
+ * push: each delta pushed to the thread as it is applied (the default); pull: the thread catches up when a quote finds
+ * it behind (`Stale`, a second round trip), as before the pushes; full: every catch-up a full snapshot.
+ */
+type Mode = "push" | "pull" | "full"
+const modes = arg("modes", "push,pull,full").split(",") as ReadonlyArray<Mode>
 
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${load()}`)
 log(
@@ -70,6 +85,8 @@ interface RunResult {
   readonly first: Array<number>
   readonly steady: Array<number>
   readonly apply: Array<number>
+  /** GC on this (the main) thread while each first quote ran, in ms. */
+  readonly mainGc: Array<number>
   found: number
   readonly heapUsed: number
   readonly heapTotal: number
@@ -77,12 +94,12 @@ interface RunResult {
 }
 
 const run = (
-  mode: "delta" | "full",
+  mode: Mode,
   start: PoolSnapshot,
   pending: ReadonlyArray<(typeof start.pools)[number]>,
   usd: ReadonlyMap<Address, number>
 ) => {
-  const finderLayer = RouteFinder.layerNoDepsWith(mode === "delta" ? 256 : 0).pipe(
+  const finderLayer = RouteFinder.layerNoDepsWith(mode === "full" ? 0 : DELTA_LOG_SIZE, { push: mode === "push" }).pipe(
     Layer.provideMerge(RouteFinderPool.layer),
     Layer.provideMerge(QuoteConfig.layerWith({ workers: 1, timeoutMs: 120_000 }))
   )
@@ -95,16 +112,29 @@ const run = (
     yield* finder.load(start, config)
     // The start: the thread loads the whole state once (not timed), then warms its JIT.
     for (let i = 0; i < 50; i++) yield* finder.quote(request())
-    const result: RunResult = { first: [], steady: [], apply: [], found: 0, heapUsed: 0, heapTotal: 0, rss: 0 }
-    const count = mode === "delta" ? blocks : Math.min(blocks, fullBlocks)
+    const result: RunResult = {
+      first: [],
+      steady: [],
+      apply: [],
+      mainGc: [],
+      found: 0,
+      heapUsed: 0,
+      heapTotal: 0,
+      rss: 0
+    }
+    const count = mode === "full" ? Math.min(blocks, fullBlocks) : blocks
     for (let block = 2n; block < 2n + BigInt(count); block++) {
       const delta = next(block, mix)
       let t = performance.now()
       yield* finder.apply(delta)
       result.apply.push(performance.now() - t)
+      const firstRequest = request()
+      const gc = new NodeV8.GCProfiler()
+      gc.start()
       t = performance.now()
-      const first = yield* finder.quote(request())
+      const first = yield* finder.quote(firstRequest)
       result.first.push(performance.now() - t)
+      result.mainGc.push(gcMs(gc.stop()))
       if (first._tag === "Found") result.found++
       for (let i = 0; i < steady; i++) {
         t = performance.now()
@@ -162,13 +192,13 @@ for (const size of sizes) {
   log(
     `${size} pools, delta in engine (this thread, best of 3 passes per block): apply + first quote p50 ${ms(pct(engine, 50))}, p99 ${ms(pct(engine, 99))}, max ${ms(Math.max(...engine))}; run ${((performance.now() - t) / 1000).toFixed(1)} s; load ${load()}`
   )
-  for (const mode of ["delta", "full"] as const) {
+  for (const mode of modes) {
     t = performance.now()
     const r = await Effect.runPromise(run(mode, start, pending, usd))
     log(
       `${size} pools, ${mode.padEnd(5)}: first quote after a block p50 ${ms(pct(r.first, 50))}, p99 ${ms(pct(r.first, 99))}, max ${ms(Math.max(...r.first))}` +
         ` (${r.first.length} blocks, ${r.found} found); steady p50 ${ms(pct(r.steady, 50))}, p99 ${ms(pct(r.steady, 99))} (${r.steady.length});` +
-        ` apply on the main thread p50 ${ms(pct(r.apply, 50))}; worker heap used ${mb(r.heapUsed)} of ${mb(r.heapTotal)}, process RSS ${mb(r.rss)};` +
+        ` apply on the main thread p50 ${ms(pct(r.apply, 50))}; main-thread GC during first quotes max ${ms(Math.max(...r.mainGc))}; worker heap used ${mb(r.heapUsed)} of ${mb(r.heapTotal)}, process RSS ${mb(r.rss)};` +
         ` run ${(performance.now() - t) / 1000 < 1 ? ms(performance.now() - t) : `${((performance.now() - t) / 1000).toFixed(1)} s`}; load ${load()}`
     )
   }

@@ -9,6 +9,8 @@
  * pools per block, applied to the worker's router in place) when its bounded delta log still reaches back that far,
  * else the whole state (`Full`: at a worker's start, after a gap the log cannot bridge, after a reload). So a worker
  * never quotes against an older block than the main thread knows, and a block costs it the changed pools only.
+ * Deltas are also pushed to every thread as they are applied (workers/DeltaPush.ts), so the thread that takes the
+ * first quote after a block is usually at its version already and the round trip is the fallback.
  */
 import { Schema } from "effect"
 
@@ -115,7 +117,12 @@ export const WorkerTask = Schema.Struct({
    * Epoch ms past which nobody waits for the answer (the quote's QUOTE_TIMEOUT): a task that starts later answers
    * `Expired` without routing, so a queue that grew under a burst drains in microseconds per stale task.
    */
-  expiresAt: Schema.optional(Schema.Number)
+  expiresAt: Schema.optional(Schema.Number),
+  /**
+   * The BroadcastChannel on which the main thread pushes each delta as it applies it (`VersionedDelta`,
+   * workers/DeltaPush.ts): the thread follows it from this task on and applies what it finds there before each task.
+   */
+  deltaChannel: Schema.optional(Schema.String)
 })
 export type WorkerTask = typeof WorkerTask.Type
 
@@ -179,4 +186,5 @@ export const WorkerReply = Schema.Union([
 export type WorkerReply = typeof WorkerReply.Type
 
 export const decodeTask = Schema.decodeUnknownSync(WorkerTask)
+export const decodePushedDelta = Schema.decodeUnknownSync(VersionedDelta)
 export const decodeReply = Schema.decodeUnknownSync(WorkerReply)

@@ -1,11 +1,21 @@
 /**
- * The Piscina worker entry (thin): decode the task, bring the router to the task's version (a full snapshot, or the
- * deltas since the worker's own version applied in place: workers/protocol.ts), quote,
- * encode the found route's calldata when the task asks for it, return the outcome as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
+ * The Piscina worker entry (thin): decode the task, apply the deltas pushed since the last task (./DeltaPush.ts),
+ * bring the router to the task's version (a full snapshot, or the deltas since the worker's own version applied in
+ * place: workers/protocol.ts), quote, encode the found route's calldata when the task asks for it, return the outcome
+ * as data. `makeEngine` is also what RouteFinder.layerInline runs on the main thread.
  */
 import { isMainThread } from "node:worker_threads"
 import { buildMethodParameters, loadSdks, RouteBuildError } from "./Calldata.ts"
-import { type CalldataOutcome, type CalldataSpec, decodeTask, type WorkerReply, type WorkerTask } from "./protocol.ts"
+import { followPushedDeltas } from "./DeltaPush.ts"
+import {
+  type CalldataOutcome,
+  type CalldataSpec,
+  decodePushedDelta,
+  decodeTask,
+  type VersionedDelta,
+  type WorkerReply,
+  type WorkerTask
+} from "./protocol.ts"
 import { makeRouter } from "./router.ts"
 import type { QuoteResult, QuoteToken, Router, TokenInfo } from "./routing/types.ts"
 
@@ -14,6 +24,31 @@ export const makeEngine = () => {
   let tokens = new Map<string, QuoteToken>()
   let version = -1
   const known = (t: TokenInfo): QuoteToken => ({ address: t.address, decimals: t.decimals, symbol: t.symbol ?? "" })
+
+  /** Applies consecutive deltas (the first must follow `version`) to the router in place. */
+  const applyInOrder = (deltas: ReadonlyArray<VersionedDelta>) => {
+    for (const { version: next, delta } of deltas) {
+      router!.apply(delta)
+      for (const t of delta.tokens ?? []) tokens.set(t.address, known(t))
+      version = next
+    }
+  }
+
+  /**
+   * A delta pushed on the channel (./DeltaPush.ts), applied when it is the next one; else dropped (the next task
+   * catches up through `Stale`). A delta that fails to apply may leave the router half patched: the state is dropped
+   * and the next task reloads it whole.
+   */
+  const pushed = (message: unknown) => {
+    try {
+      const next = decodePushedDelta(message)
+      if (router !== undefined && next.version === version + 1) applyInOrder([next])
+    } catch {
+      router = undefined
+      version = -1
+    }
+  }
+  const pushes = followPushedDeltas(pushed)
 
   /** Brings the router to the task's version when the task carries what it takes; else it stays behind (`Stale`). */
   const catchUp = (task: WorkerTask) => {
@@ -30,11 +65,7 @@ export const makeEngine = () => {
     const pending = sync.deltas.filter((d) => d.version > version)
     // A gap (deltas this worker never saw are gone from the main thread's log): the main thread sends `Full`.
     if (pending[0]?.version !== version + 1) return
-    for (const { version: next, delta } of pending) {
-      router.apply(delta)
-      for (const t of delta.tokens ?? []) tokens.set(t.address, known(t))
-      version = next
-    }
+    applyInOrder(pending)
   }
 
   return (input: unknown): WorkerReply => {
@@ -45,6 +76,7 @@ export const makeEngine = () => {
       return { _tag: "Failed", message: `bad task: ${String(error)}` }
     }
     try {
+      pushes.beforeTask(task.deltaChannel)
       catchUp(task)
       // A worker ahead of the task (synced by a later task) quotes on its newer state: versions only grow.
       if (router === undefined || version < task.version)

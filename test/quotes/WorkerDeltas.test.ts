@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto"
+import { BroadcastChannel } from "node:worker_threads"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { PoolStateLog } from "../../src/exchange-api/quotes/PoolStateLog.ts"
 import { QuoteConfig } from "../../src/exchange-api/quotes/QuoteConfig.ts"
-import { RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
+import { DELTA_LOG_SIZE, RouteFinder } from "../../src/exchange-api/quotes/RouteFinder.ts"
 import { RouteFinderPool } from "../../src/exchange-api/quotes/RouteFinderPool.ts"
 import type { WorkerReply, WorkerTask } from "../../workers/protocol.ts"
 import { makeEngine } from "../../workers/route-finder.ts"
@@ -39,9 +41,12 @@ const scenario = (seed: number, count: number, held: number) => {
   }
 }
 
-/** Runs a task the way RouteFinder does: once without a sync, once more with what a `Stale` reply asks for. */
-const ask = (engine: (t: unknown) => WorkerReply, log: PoolStateLog, request: QuoteRequest) => {
-  const task = { request, calldata: null }
+/**
+ * Runs a task the way RouteFinder does: once without a sync, once more with what a `Stale` reply asks for. With
+ * `deltaChannel`, the worker follows the deltas pushed there (workers/DeltaPush.ts).
+ */
+const ask = (engine: (t: unknown) => WorkerReply, log: PoolStateLog, request: QuoteRequest, deltaChannel?: string) => {
+  const task = { request, calldata: null, deltaChannel }
   const first = engine({ ...task, version: log.version(), sync: null } satisfies WorkerTask)
   if (first._tag !== "Stale") return { reply: first, sync: null }
   const sync = log.syncFrom(first.have)
@@ -100,6 +105,46 @@ describe("route-finder workers follow the pool state by deltas", () => {
     assert.strictEqual(sync, "Full", "6 deltas behind, the log holds 4")
     assert.deepStrictEqual(reply, fresh(log)(r))
   })
+
+  it("a pushed delta is applied before the next task; a worker that missed one catches up through Stale", () => {
+    const { start, next, request } = scenario(7, 300, 10)
+    const log = new PoolStateLog(64)
+    log.load(start, config)
+    const channel = `test-deltas-${randomUUID()}`
+    const poster = new BroadcastChannel(channel)
+    const worker = makeEngine()
+    const quoteAndCompare = (label: string) => {
+      const r = request()
+      const { reply, sync } = ask(worker, log, r, channel)
+      assert.deepStrictEqual(reply, fresh(log)(r), label)
+      return sync
+    }
+    const block = (n: bigint, push: boolean) => {
+      const delta = next(n, { swapped: 10, minted: 2, removed: 1, added: 1 })
+      log.apply(delta)
+      if (push) poster.postMessage({ version: log.version(), delta })
+    }
+    try {
+      assert.strictEqual(quoteAndCompare("start"), "Full", "the first task loads the whole state")
+      for (let n = 2n; n <= 4n; n++) block(n, true)
+      assert.strictEqual(quoteAndCompare("three pushed blocks"), null, "pushed deltas need no sync")
+      // Block 5 is never pushed (a thread busy elsewhere, a lost message): block 6's push does not follow the
+      // worker's version and is dropped; the task finds the worker behind and brings both deltas.
+      block(5n, false)
+      block(6n, true)
+      assert.strictEqual(quoteAndCompare("a missed push"), "Deltas")
+      block(7n, true)
+      assert.strictEqual(quoteAndCompare("pushes again after the catch-up"), null)
+      // A reload is never pushed: the worker is sent the whole state, then follows pushes from it.
+      log.load(log.snapshot()!, config)
+      block(8n, true)
+      assert.strictEqual(quoteAndCompare("after a reload"), "Full")
+      block(9n, true)
+      assert.strictEqual(quoteAndCompare("pushes after the reload"), null)
+    } finally {
+      poster.close()
+    }
+  })
 })
 
 /** Pools removed over the run (each delta lists them). */
@@ -129,50 +174,76 @@ const RecordingPool = Layer.effectContext(
   })
 ).pipe(Layer.provide(RouteFinderPool.layer))
 
-layer(
-  RouteFinder.layerNoDeps.pipe(
+/** RouteFinder over two real threads, recording the syncs it sends. */
+const overThreads = (push: boolean) =>
+  RouteFinder.layerNoDepsWith(DELTA_LOG_SIZE, { push }).pipe(
     Layer.provideMerge(RecordingPool),
     Layer.provideMerge(QuoteConfig.layerWith({ workers: 2, timeoutMs: 30_000 }))
-  ),
-  { timeout: "180 seconds", excludeTestServices: true }
-)("route finder over worker threads", (it) => {
-  it.effect("after the first load each block reaches the threads as deltas, and quotes match a full load", () =>
-    Effect.gen(function* () {
-      const finder = yield* RouteFinder
-      const syncs = yield* Syncs
-      const { start, next, request } = scenario(17, 600, 30)
-      yield* finder.load(start, config)
-      const log = new PoolStateLog(64)
-      log.load(start, config)
-      // The first round loads the whole state into the threads (each task answered Stale brings it).
-      yield* Effect.forEach(Array.from({ length: 4 }, request), (r) => finder.quote(r), { concurrency: "unbounded" })
-      const atStart = syncs.length
-      assert.isAbove(atStart, 0)
-      assert.deepStrictEqual(new Set(syncs), new Set(["Full"]))
-      for (let block = 2n; block <= 31n; block++) {
-        const delta = next(block, { swapped: 15, minted: 2, removed: 1, added: 1 })
-        yield* finder.apply(delta)
-        log.apply(delta)
-        const requests = Array.from({ length: 4 }, request)
-        // Concurrently: both threads take tasks.
-        const got = yield* Effect.forEach(requests, (r) => finder.quote(r), { concurrency: "unbounded" })
-        const reference = fresh(log)
-        requests.forEach((r, i) => {
-          const want = reference(r)
-          const have = got[i]!
-          assert.strictEqual(have._tag, want._tag, `block ${block}, request ${i}`)
-          if (have._tag === "Found" && want._tag === "Found") assert.deepStrictEqual(have.quote, want.quote)
-        })
-      }
-      // Then only deltas: 30 blocks, each reaching a thread as the deltas it missed. A thread is sent the whole state
-      // only before its first quote: in the first round, or in a later block when the other thread took every task
-      // until then (seen on a loaded machine): at most that block's 4 tasks. A whole load per block would be 30+.
-      const after = syncs.slice(atStart)
-      assert.isAtMost(after.filter((s) => s === "Full").length, 4, `syncs after the first round: ${after.join(",")}`)
-      assert.isAbove(after.filter((s) => s === "Deltas").length, 20, `syncs after the first round: ${after.join(",")}`)
-      assert.strictEqual(finder.current()!.pools.length, log.snapshot()!.pools.length)
-      const addresses = (pools: ReadonlyArray<PoolState>) => pools.map((p) => p.address as Address).sort()
-      assert.deepStrictEqual(addresses(finder.current()!.pools), addresses(log.snapshot()!.pools))
-    })
   )
-})
+
+/** 30 blocks over threads loaded by a first round: each block's 4 quotes (concurrent) match a fresh full load. */
+const thirtyBlocks = (seed: number) =>
+  Effect.gen(function* () {
+    const finder = yield* RouteFinder
+    const syncs = yield* Syncs
+    const { start, next, request } = scenario(seed, 600, 30)
+    yield* finder.load(start, config)
+    const log = new PoolStateLog(64)
+    log.load(start, config)
+    // The first round loads the whole state into the threads (each task answered Stale brings it).
+    yield* Effect.forEach(Array.from({ length: 4 }, request), (r) => finder.quote(r), { concurrency: "unbounded" })
+    const atStart = syncs.length
+    assert.isAbove(atStart, 0)
+    assert.deepStrictEqual(new Set(syncs), new Set(["Full"]))
+    for (let block = 2n; block <= 31n; block++) {
+      const delta = next(block, { swapped: 15, minted: 2, removed: 1, added: 1 })
+      yield* finder.apply(delta)
+      log.apply(delta)
+      const requests = Array.from({ length: 4 }, request)
+      // Concurrently: both threads take tasks.
+      const got = yield* Effect.forEach(requests, (r) => finder.quote(r), { concurrency: "unbounded" })
+      const reference = fresh(log)
+      requests.forEach((r, i) => {
+        const want = reference(r)
+        const have = got[i]!
+        assert.strictEqual(have._tag, want._tag, `block ${block}, request ${i}`)
+        if (have._tag === "Found" && want._tag === "Found") assert.deepStrictEqual(have.quote, want.quote)
+      })
+    }
+    assert.strictEqual(finder.current()!.pools.length, log.snapshot()!.pools.length)
+    const addresses = (pools: ReadonlyArray<PoolState>) => pools.map((p) => p.address as Address).sort()
+    assert.deepStrictEqual(addresses(finder.current()!.pools), addresses(log.snapshot()!.pools))
+    return syncs.slice(atStart)
+  })
+
+layer(overThreads(true), { timeout: "180 seconds", excludeTestServices: true })(
+  "route finder over worker threads, deltas pushed",
+  (it) => {
+    it.effect("each block's delta reaches the threads before the quotes that follow it: no sync after the loads", () =>
+      Effect.gen(function* () {
+        const after = yield* thirtyBlocks(19)
+        // A thread that took no task of the first round holds no state and drops the pushes until its first task
+        // brings the whole state: at most one block's 4 tasks. A delta is never sent with a task: each was pushed
+        // before the quotes of its block were asked.
+        assert.isAtMost(after.filter((s) => s === "Full").length, 4, `syncs after the first round: ${after.join(",")}`)
+        assert.strictEqual(after.filter((s) => s === "Deltas").length, 0, `syncs after the first round: ${after}`)
+      })
+    )
+  }
+)
+
+layer(overThreads(false), { timeout: "180 seconds", excludeTestServices: true })(
+  "route finder over worker threads, deltas on demand",
+  (it) => {
+    it.effect("after the first load each block reaches the threads as deltas, and quotes match a full load", () =>
+      Effect.gen(function* () {
+        const after = yield* thirtyBlocks(17)
+        // Then only deltas: 30 blocks, each reaching a thread as the deltas it missed. A thread is sent the whole
+        // state only before its first quote: in the first round, or in a later block when the other thread took every
+        // task until then (seen on a loaded machine): at most that block's 4 tasks. A whole load per block: 30+.
+        assert.isAtMost(after.filter((s) => s === "Full").length, 4, `syncs after the first round: ${after.join(",")}`)
+        assert.isAbove(after.filter((s) => s === "Deltas").length, 20, `syncs after the first round: ${after}`)
+      })
+    )
+  }
+)

@@ -20,14 +20,18 @@ import type {
   RoutingFailure,
   TokenInfo
 } from "../../../workers/routing/types.ts"
+import { type DeltaBroadcast, makeDeltaBroadcast } from "./DeltaBroadcast.ts"
 import { quoteSettings } from "./QuoteConfig.ts"
 import { fail, type QuoteFailure } from "./QuoteError.ts"
 
 /**
  * The Effect-side face of the routing core (workers/README.md: plain functions over plain data in worker threads). It owns the current pool state (./PoolStateLog.ts: the pools
  * by address, a version bumped by every delta and a bounded log of the recent deltas) and runs quotes through `run`:
- * a Piscina worker (`layer`) or the core on this thread (`layerInline`). Workers catch up lazily (workers/protocol.ts,
- * `Stale`): with the deltas they missed when the log still holds them, else with the whole state.
+ * a Piscina worker (`layer`) or the core on this thread (`layerInline`). Each delta is pushed to the threads as it is
+ * applied (./DeltaBroadcast.ts, workers/DeltaPush.ts), so the first quote after a block finds its thread at the new
+ * version. A thread that is behind anyway (it missed a push, holds no state yet, or the state was reloaded) catches
+ * up lazily (workers/protocol.ts, `Stale`): with the deltas it missed when the log still holds them, else with the
+ * whole state.
  *
  * Each quote has QUOTE_TIMEOUT ms → 500 QUOTE_TIMEOUT. Its task is cancelled in two steps: it carries `expiresAt`,
  * so if it is still queued when its time is up, the worker that takes it answers `Expired` at once; a task still
@@ -64,20 +68,23 @@ export class RouteFinder extends Context.Service<
 
   /**
    * With a delta log of `deltaLogSize` entries; 0 makes every catch-up a full snapshot, as before the deltas (the
-   * baseline of `npm run bench:quote-scale`).
+   * baseline of `npm run bench:quote-scale`). `push: false` leaves the threads to catch up only through `Stale`, as
+   * before the pushes (the bench's other baseline; tests of the round trip).
    */
-  static readonly layerNoDepsWith = (deltaLogSize: number) =>
+  static readonly layerNoDepsWith = (deltaLogSize: number, options: { readonly push?: boolean } = {}) =>
     Layer.effect(
       RouteFinder,
       Effect.gen(function* () {
         const pool = yield* RouteFinderPool
+        const broadcast = deltaLogSize > 0 && options.push !== false ? yield* makeDeltaBroadcast : undefined
         // Load the worker module in every thread before the first quote (the import costs far more than QUOTE_TIMEOUT):
         // one task per thread at once, each answered `Stale` without routing. In the background, so the service's
         // readiness does not wait for it; a quote arriving meanwhile waits for it before its QUOTE_TIMEOUT starts.
         const warmup: WorkerTask = {
           version: -1,
           sync: null,
-          request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n }
+          request: { tokenIn: "0x", tokenOut: "0x", amount: 0n, type: "exactIn", gasPriceWei: 0n },
+          deltaChannel: broadcast?.channel
         }
         // /metrics (quote_worker_queue_depth, quote_worker_utilization): read from the pool at each scrape.
         yield* registerCollector(Effect.suspend(() => setQuoteWorkerQueue(pool.queueSize, pool.utilization)))
@@ -88,7 +95,7 @@ export class RouteFinder extends Context.Service<
             Effect.ensuring(Deferred.succeed(warm, undefined))
           )
         )
-        return yield* make(deltaLogSize, Deferred.await(warm), (task) =>
+        return yield* make(deltaLogSize, Deferred.await(warm), broadcast, (task) =>
           Effect.tryPromise({
             try: (interrupted) => {
               const runaway = new AbortController()
@@ -118,7 +125,7 @@ export class RouteFinder extends Context.Service<
       const engine = makeEngine()
       // Quotes run synchronously on this thread: nothing ever waits for a worker.
       yield* registerCollector(setQuoteWorkerQueue(0))
-      return yield* make(DELTA_LOG_SIZE, Effect.void, (task) => Effect.sync(() => engine(task)))
+      return yield* make(DELTA_LOG_SIZE, Effect.void, undefined, (task) => Effect.sync(() => engine(task)))
     })
   )
 
@@ -137,10 +144,14 @@ const RUNAWAY_GRACE_MS = 2_000
  */
 export const DELTA_LOG_SIZE = 256
 
-/** `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. */
+/**
+ * `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. `broadcast`:
+ * where applied deltas are pushed to the threads (none inline: the engine there is synced by the tasks themselves).
+ */
 const make = (
   deltaLogSize: number,
   ready: Effect.Effect<void>,
+  broadcast: DeltaBroadcast | undefined,
   run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>
 ) =>
   Effect.gen(function* () {
@@ -179,7 +190,12 @@ const make = (
         ready,
         Effect.gen(function* () {
           if (!state.loaded()) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
-          const task = { request, calldata: calldata ?? null, expiresAt: Date.now() + settings.timeoutMs }
+          const task = {
+            request,
+            calldata: calldata ?? null,
+            expiresAt: Date.now() + settings.timeoutMs,
+            deltaChannel: broadcast?.channel
+          }
           let reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync: null }), decoded)
           if (reply._tag === "Stale") {
             // At the version of this moment (a delta may have come meanwhile): the sync and the version go together.
@@ -202,7 +218,12 @@ const make = (
           Effect.sync(() => state.load(next, nextConfig)),
           recordPoolStateUpdate("full")
         ),
-      apply: (delta) => Effect.suspend(() => (state.apply(delta) ? recordPoolStateUpdate("delta") : Effect.void)),
+      apply: (delta) =>
+        Effect.suspend(() => {
+          if (!state.apply(delta)) return Effect.void
+          broadcast?.post({ version: state.version(), delta })
+          return recordPoolStateUpdate("delta")
+        }),
       current: () => state.snapshot(),
       blockNumber: () => state.blockNumber(),
       token: (address) => state.token(address)

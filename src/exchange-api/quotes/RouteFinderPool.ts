@@ -27,7 +27,11 @@ export class RouteFinderPool extends Context.Service<RouteFinderPool, Piscina>()
             maxThreads: threads,
             idleTimeout: Number.MAX_SAFE_INTEGER,
             // Quotes queue while every thread is busy; the per-quote timeout bounds the wait.
-            concurrentTasksPerWorker: 1
+            concurrentTasksPerWorker: 1,
+            // An idle thread waits for tasks with Atomics.waitAsync, not Atomics.wait ("sync", the default, blocks
+            // its event loop): its loop runs, so the deltas pushed to it (workers/DeltaPush.ts) are applied as they
+            // come, off the next quote's path, and do not pile up in the channel of a thread that gets no task.
+            atomics: "async"
           })
           // Piscina emits `error` when a worker answers a task it no longer tracks (one aborted as it finished: see
           // RouteFinder's runaway abort); an EventEmitter error without a listener would end the process.
