@@ -70,10 +70,14 @@ export const stopApp = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
-/** The baseline of the HTTP benchmarks: bare node:http answering `body` to any request, in its own process. */
-export const startBareServer = (body: string, path: string) =>
+/**
+ * The baseline of the HTTP benchmarks: bare node:http answering `body` to any request, in its own process; or, given
+ * `{ bodiesFile }` (JSON, request target → body), each target its own body (scripts/bench/bare-server.ts).
+ */
+export const startBareServer = (body: string | { readonly bodiesFile: string }, path: string) =>
   new Promise<{ url: string; pid: number; stop: () => void }>((resolve) => {
-    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), body], {
+    const arg = typeof body === "string" ? body : `--bodies=${body.bodiesFile}`
+    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), arg], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     child.stdout!.on("data", (chunk: Buffer) => {

@@ -15,7 +15,8 @@ import { indexedHead } from "./support.ts"
  * The exchange fast lane (src/exchange-api/cache/ExchangeFastLane.ts): cache hits answered at the Node listener give the same
  * status, headers (in the same order) and body as the Effect path with the lane off; the per-IP limit still applies
  * (exactly, with one process); an indexer change message drops what the lane serves. TRUST_PROXY is on so that each
- * case has its own client IP (X-Forwarded-For) and so its own limit counter.
+ * case has its own client IP (X-Forwarded-For) and so its own limit counter, and so that `X-Forwarded-Proto: https`
+ * is believed (HSTS on both paths).
  */
 const chainId = 31337
 
@@ -90,6 +91,25 @@ layer(
         assert.strictEqual(lane304.status, 304)
         assert.strictEqual(lane304.body.length, 0)
         assert.deepStrictEqual(comparable(lane304), comparable(effect304), `${path} (304)`)
+        // Over TLS behind the trusted proxy (HSTS added), 200 and 304, and with a tag that is not current (200).
+        for (const [extra, status] of [
+          [{ "x-forwarded-proto": "https" }, "200"],
+          [{ "x-forwarded-proto": "https", "if-none-match": etag }, "304"],
+          [{ "if-none-match": '"not-the-current-tag"' }, "200"]
+        ] as const) {
+          const effectAnswer = yield* raw(`${off}${path}`, { ...client, ...extra })
+          const count = yield* laneCount(status)
+          const laneAnswer = yield* raw(`${on}${path}`, { ...client, ...extra })
+          assert.strictEqual(yield* laneCount(status), count + 1, `${path} ${JSON.stringify(extra)}: by the lane`)
+          assert.strictEqual(laneAnswer.status, Number(status))
+          assert.strictEqual(effectAnswer.status, Number(status))
+          assert.deepStrictEqual(comparable(laneAnswer), comparable(effectAnswer), `${path} ${JSON.stringify(extra)}`)
+          assert.isTrue(laneAnswer.body.equals(effectAnswer.body))
+          assert.strictEqual(
+            header(laneAnswer, "strict-transport-security") !== undefined,
+            "x-forwarded-proto" in extra
+          )
+        }
       }
       // Without a request id (or with one that is not plain) the lane mints one, as the Effect path does.
       const minted = yield* raw(`${on}${paths[1]}`, {

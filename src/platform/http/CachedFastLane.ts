@@ -2,12 +2,13 @@ import { Effect, type Metric } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { AppConfig } from "../AppConfig.ts"
 import type { RateLimitRule } from "../ratelimit/RateLimitConfig.ts"
-import { rateLimitHeaders } from "../ratelimit/RateLimitHttp.ts"
-import { rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
+import { rateLimitHeaderPairs } from "../ratelimit/RateLimitHttp.ts"
+import { type RateLimitDecision, rateLimitSettings, RateLimiter } from "../ratelimit/RateLimiter.ts"
 import { callerIpOf, ipLimitKey, proxyTrustOf } from "../system/CallerIp.ts"
-import { httpSecurityConfig, makeSecurityHeaders } from "./HttpSecurity.ts"
+import { httpSecurityConfig, securityHeaderVariants } from "./HttpSecurity.ts"
+import { makeEntryBlocks } from "./LaneHeaders.ts"
 import { requestIdFrom } from "./RequestContext.ts"
-import { type CachedResponse, entryHeaders, isAnonymous, matchesTag } from "./ResponseCache.ts"
+import { type CachedResponse, isAnonymous, matchesTag } from "./ResponseCache.ts"
 import { FastLane } from "./Serve.ts"
 
 export interface CachedFastLaneOptions {
@@ -30,7 +31,7 @@ export interface CachedFastLaneOptions {
  * entry, when the per-IP limit (if the routes have one) can be decided without a store round trip
  * (`RateLimiter.consumeLocal`). The answer is the one the Effect path gives for a hit, byte for byte but the `Date`:
  * status 200 (or 304 for a current `If-None-Match` when the cache gives tags), the entry's headers, the security
- * headers (HttpSecurity.ts `makeSecurityHeaders`, HSTS included), `x-request-id` (the client's when plain, else a new
+ * headers (HttpSecurity.ts `securityHeaderVariants`, HSTS included), `x-request-id` (the client's when plain, else a new
  * one), the `RateLimit-*` headers, the body.
  * Everything else falls through untouched: misses, other methods, requests with a body (the body limit applies),
  * cross-origin requests (CORS is decided on the Effect path), absolute-form targets, and hits whose limit needs the
@@ -48,12 +49,16 @@ export const cachedFastLane = (options: CachedFastLaneOptions) =>
     const appSettings = yield* AppConfig
     const proxyTrust = proxyTrustOf(appSettings)
     // The security headers of the Effect path, from the same definition (HSTS too, behind the trusted TLS proxy).
-    const securityHeaders = makeSecurityHeaders((yield* httpSecurityConfig).hstsMaxAgeSeconds, appSettings.trustProxy)
+    const security = securityHeaderVariants((yield* httpSecurityConfig).hstsMaxAgeSeconds, appSettings.trustProxy)
+    // Everything but the request id and the limit headers is the same for every answer of an entry: built once.
+    const blocksOf = makeEntryBlocks(security)
     const limited =
       options.rateLimit !== undefined && (yield* rateLimitSettings).enabled ? options.rateLimit : undefined
+    const pushLimitHeaders = limited === undefined ? undefined : rateLimitHeaderPairs(limited.rule)
     const limiter = yield* RateLimiter
     const context = yield* Effect.context<never>()
     const { lookup } = options
+    const anonymousOnly = options.anonymousOnly === true
     const { ok, notModified } = options.responses
 
     const handler = (request: IncomingMessage, response: ServerResponse) => {
@@ -62,35 +67,31 @@ export const cachedFastLane = (options: CachedFastLaneOptions) =>
       const headers = request.headers
       if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
       if (headers["origin"] !== undefined) return false
-      if (options.anonymousOnly === true && !isAnonymous(headers)) return false
+      if (anonymousOnly && !isAnonymous(headers)) return false
       const entry = lookup(url)
       if (entry === undefined) return false
-      let limitHeaders: Record<string, string> | undefined
+      let decision: RateLimitDecision | undefined
       if (limited !== undefined) {
         const ip = ipLimitKey(
           callerIpOf(proxyTrust, headers["x-forwarded-for"] as string | undefined, request.socket.remoteAddress)
         )
-        const decision = limiter.consumeLocal(limited.bucket, ip, limited.rule)
+        decision = limiter.consumeLocal(limited.bucket, ip, limited.rule)
         if (decision === undefined) return false
-        limitHeaders = rateLimitHeaders(decision, limited.rule)
       }
+      const blocks = blocksOf(entry)
+      const tls = security.isTls(headers["x-forwarded-proto"] as string | undefined) ? 1 : 0
+      const current = matchesTag(headers["if-none-match"], entry.etag)
       // The header order of the Effect path: the response's own, then the request id, then the limit headers.
-      const requestId = requestIdFrom(headers["x-request-id"] as string | undefined)
-      const security = securityHeaders(headers["x-forwarded-proto"] as string | undefined)
-      if (matchesTag(headers["if-none-match"], entry.etag)) {
-        response.writeHead(304, { ...entryHeaders(entry), ...security, "x-request-id": requestId, ...limitHeaders })
+      const out = (current ? blocks.notModified : blocks.ok)[tls]!.slice()
+      out.push("x-request-id", requestIdFrom(headers["x-request-id"] as string | undefined))
+      if (decision !== undefined) pushLimitHeaders!(out, decision)
+      if (current) {
+        response.writeHead(304, out)
         response.end()
         notModified.updateUnsafe(1, context)
         return true
       }
-      response.writeHead(200, {
-        ...entryHeaders(entry),
-        "content-type": "application/json",
-        "content-length": String(entry.body.byteLength),
-        ...security,
-        "x-request-id": requestId,
-        ...limitHeaders
-      })
+      response.writeHead(200, out)
       response.end(entry.body)
       ok.updateUnsafe(1, context)
       return true

@@ -133,24 +133,21 @@ export const serveService = <E, R>(
         answerClientErrors(server, errors.plainBody)
         // WebSocket upgrades to a path in `upgrades` go to its handler only; every other event (and upgrade) is
         // dispatched to the listeners NodeHttpServer installs.
+        // Named parameters and `arguments` rather than a rest array: this runs for every event of every request.
         const emit = server.emit
-        server.emit = function (this: typeof server, event: string | symbol, ...args: Array<any>) {
-          if (event === "request" && fast.length > 0) {
-            for (const handler of fast) if (handler(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
-          }
-          if (event === "upgrade" && upgrades.size > 0) {
-            const request = args[0] as IncomingMessage
+        server.emit = function (this: typeof server, event: string | symbol, a?: unknown, b?: unknown, c?: unknown) {
+          if (event === "request") {
+            for (let i = 0; i < fast.length; i++) if (fast[i]!(a as IncomingMessage, b as ServerResponse)) return true
+          } else if (event === "upgrade" && upgrades.size > 0) {
+            const request = a as IncomingMessage
             const handler = upgrades.get((request.url ?? "/").split("?")[0]!)
             if (handler !== undefined && request.headers.upgrade?.toLowerCase() === "websocket") {
-              handler(request, args[1] as Duplex, args[2] as Buffer)
+              handler(request, b as Duplex, c as Buffer)
               return true
             }
           }
-          return (emit as (this: typeof server, event: string | symbol, ...args: Array<any>) => boolean).call(
-            this,
-            event,
-            ...args
-          )
+          // biome-ignore lint/complexity/noArguments: forwards every argument of any event as given, without a copy
+          return Reflect.apply(emit, this, arguments) as boolean
         } as typeof server.emit
         return server
       }
