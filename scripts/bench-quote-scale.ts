@@ -13,7 +13,7 @@
  * $10 to $100k, exactIn and exactOut, splits on. Memory: the worker thread's V8 heap (used/total) and the process
  * RSS (the threads share it) after the run. GC: the main thread's pauses while each first quote runs (v8.GCProfiler).
  *   npm run bench:quote-scale [-- --pools 10000,100000 --blocks 30 --full-blocks 30 --steady 20 --seed 1
- *     --modes push,pull,full]
+ *     --modes push,pull,full --long-blocks 0]
  */
 import * as NodeOs from "node:os"
 import * as NodeV8 from "node:v8"
@@ -36,6 +36,8 @@ const steady = Number(arg("steady", "20"))
 /** The full-snapshot path costs seconds per block at 100k pools: it runs the first `full-blocks` of the same blocks. */
 const fullBlocks = Number(arg("full-blocks", String(blocks)))
 const seed = Number(arg("seed", "1"))
+/** Blocks of the long-running in-engine apply measure (0: skipped). */
+const longBlocks = Number(arg("long-blocks", "0"))
 const mix = { swapped: 25, minted: 5, removed: 1, added: 2 }
 
 const log = (line: string) => console.log(`[bench:quote-scale] ${line}`)
@@ -176,6 +178,30 @@ const inEngine = (
   return best
 }
 
+/**
+ * A long-running worker's apply: one router (makeRouter) over `longBlocks` blocks with `steady` + 1 quotes each, the
+ * apply of each block timed. Its caches outlive blocks (workers/routing/Graph.ts keeps the depth rankings of tokens a
+ * delta did not touch), so an apply that scanned them would grow block after block: the first 50 blocks against the
+ * last 50 show whether it does.
+ */
+const longRun = (
+  start: PoolSnapshot,
+  pending: ReadonlyArray<(typeof start.pools)[number]>,
+  usd: ReadonlyMap<Address, number>
+) => {
+  const { next, request } = blocksOf(start, pending, usd)
+  const router = makeRouter(start, generatedConfig())
+  const applies: Array<number> = []
+  for (let b = 0; b < longBlocks; b++) {
+    const delta = next(BigInt(b + 2), mix)
+    const t = performance.now()
+    router.apply(delta)
+    applies.push(performance.now() - t)
+    for (let i = 0; i <= steady; i++) router.quote(request())
+  }
+  return { early: applies.slice(0, 50), late: applies.slice(-50) }
+}
+
 // Piscina's threads do not hold the event loop open: without this the process would exit while a task runs.
 const keepAlive = setInterval(() => {}, 1 << 30)
 for (const size of sizes) {
@@ -192,6 +218,13 @@ for (const size of sizes) {
   log(
     `${size} pools, delta in engine (this thread, best of 3 passes per block): apply + first quote p50 ${ms(pct(engine, 50))}, p99 ${ms(pct(engine, 99))}, max ${ms(Math.max(...engine))}; run ${((performance.now() - t) / 1000).toFixed(1)} s; load ${load()}`
   )
+  if (longBlocks > 0) {
+    t = performance.now()
+    const { early, late } = longRun(start, pending, usd)
+    log(
+      `${size} pools, apply in engine over ${longBlocks} blocks on one router (${steady + 1} quotes a block): blocks 1-50 p50 ${ms(pct(early, 50))}, max ${ms(Math.max(...early))}; last 50 p50 ${ms(pct(late, 50))}, max ${ms(Math.max(...late))}; run ${((performance.now() - t) / 1000).toFixed(1)} s; load ${load()}`
+    )
+  }
   for (const mode of modes) {
     t = performance.now()
     const r = await Effect.runPromise(run(mode, start, pending, usd))

@@ -19,6 +19,12 @@ export class PoolGraph {
   private readonly candidates = new Map<string, ReadonlyArray<PoolState>>()
   /** Per-block memo for derived data (candidate routes per pair, gas price conversions); cleared with the block. */
   readonly memo = new Map<string, unknown>()
+  /**
+   * Depth rankings (`deepestPartners`) by token, then limit: kept across blocks until one of the token's pools
+   * changes. Apart from the memo so that a delta drops its tokens' rankings by key, not by a scan of every entry: the
+   * rankings of a long-running worker reach one per token quoted (tens of thousands at 100k pools).
+   */
+  private readonly partners = new Map<Address, Map<number, ReadonlyArray<Address>>>()
   private readonly config: RoutingConfig
 
   constructor(snapshot: PoolSnapshot, config: RoutingConfig) {
@@ -59,9 +65,9 @@ export class PoolGraph {
     this.block = delta.blockNumber
     for (const key of pairs) this.candidates.delete(key)
     // Routes and rates combine many pairs and rebuild cheaply from the kept candidates: all dropped. A depth ranking
-    // stays when none of its token's pools changed (`partners|token|limit`).
-    for (const key of this.memo.keys())
-      if (!key.startsWith("partners|") || tokens.has(key.split("|")[1] as Address)) this.memo.delete(key)
+    // stays when none of its token's pools changed.
+    this.memo.clear()
+    for (const token of tokens) this.partners.delete(token)
   }
 
   pool(address: Address): PoolState | undefined {
@@ -110,8 +116,8 @@ export class PoolGraph {
    * block.
    */
   deepestPartners(token: Address, limit: number): ReadonlyArray<Address> {
-    const key = `partners|${token}|${limit}`
-    const cached = this.memo.get(key) as ReadonlyArray<Address> | undefined
+    let byLimit = this.partners.get(token)
+    const cached = byLimit?.get(limit)
     if (cached !== undefined) return cached
     const depth = new Map<Address, number>()
     for (const address of this.byToken.get(token) ?? []) {
@@ -135,7 +141,8 @@ export class PoolGraph {
       top[i] = entry
     }
     const ranked = top.map(([partner]) => partner)
-    this.memo.set(key, ranked)
+    if (byLimit === undefined) this.partners.set(token, (byLimit = new Map()))
+    byLimit.set(limit, ranked)
     return ranked
   }
 

@@ -80,7 +80,7 @@ export const intermediates = (
 ): Intermediates => {
   const bases = [...new Set(config.baseTokens)]
   const skip = new Set<Address>([...bases, tokenIn, tokenOut])
-  // The memo key of deepestPartners includes the limit: one limit per count keeps one list per token and block.
+  // deepestPartners keeps one ranking per token and limit: one limit per count keeps one list per token.
   const partners = (token: Address, count: number) =>
     count <= 0
       ? []
