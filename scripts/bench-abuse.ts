@@ -29,7 +29,8 @@ import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
  *
  * Env: BENCH_MIN_SAMPLES (300), BENCH_QUIET_SECONDS (enough for BENCH_MIN_SAMPLES, at least 20), BENCH_WARMUP_SECONDS
  * (5), BENCH_TOKEN_RATE token reads/s (20), BENCH_SIGNIN_RATE sign-ins/s (2), BENCH_MCP_INITIALIZE (10000),
- * BENCH_MCP_FLOODS (3), BENCH_ONLY (regex over "finding name": run only those attacks).
+ * BENCH_MCP_FLOODS (3), BENCH_ONLY (regex over "finding name": run only those attacks), BENCH_CPU_PROF_DIR (the app
+ * writes a CPU profile of the run there as it stops: where an attack's cost goes).
  */
 const minSamples = Number(process.env.BENCH_MIN_SAMPLES ?? 300)
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5)
@@ -40,6 +41,8 @@ const samplingSeconds = minSamples / Math.min(tokenRate, signInRate)
 // 5 % more: the samples at the window's edges, sent before it closed and answered after, are not all counted.
 const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? Math.max(20, Math.ceil(samplingSeconds * 1.05)))
 const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(process.env.BENCH_ONLY, "u")
+/** Where the app writes a V8 CPU profile of the whole run when it stops (node --cpu-prof), if set. */
+const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR
 
 const attacks: ReadonlyArray<Attack> = [...graphqlAttacks, ...mcpAttacks, ...signInAttacks, ...clientAttacks].filter(
   (a) => only?.test(`${a.finding} ${a.name}`) ?? true
@@ -91,7 +94,11 @@ const main = async () => {
   const stack = await productionStack("abuse")
   const { dataDir, devnetPort, inspectPort } = stack
   console.log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}; ${load()} (shared with other work)`)
-  const app = await spawnApp(stack.env, PRODUCTION_STACK_ARGS)
+  const app = await spawnApp(
+    stack.env,
+    PRODUCTION_STACK_ARGS,
+    cpuProfileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir]
+  )
   try {
     const target: Target = await (async () => {
       const urls = {

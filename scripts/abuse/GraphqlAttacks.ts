@@ -29,7 +29,7 @@ export const graphqlAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H1",
     name: "GraphQL `first` as a variable default: 11 lists of $n=1000, and the issue's 199",
-    expected: "400 QUERY_TOO_COSTLY / TOO_MANY_ALIASES",
+    expected: "400 QUERY_TOO_COSTLY (11 lists) / QUERY_TOO_LARGE (199: over MAX_TOKENS)",
     required: true,
     run: async (target) => {
       const lists = (n: number) =>
@@ -49,7 +49,7 @@ export const graphqlAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H1",
     name: "1,900 aliased `txHash_contains` scans in one POST, ×10",
-    expected: "400 TOO_MANY_ALIASES",
+    expected: "400 QUERY_TOO_LARGE (~38,000 tokens: refused while parsing, at MAX_TOKENS)",
     required: true,
     run: async (target) => {
       const query = `{${Array.from(
@@ -79,7 +79,7 @@ export const graphqlAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H1",
     name: "GraphQL request flood: 400 POSTs from one IP, 8 in flight",
-    expected: "429 RATE_LIMITED past GRAPHQL_RATE_LIMIT (300/min)",
+    expected: "429 RATE_LIMITED past GRAPHQL_RATE_BURST (50 at once) / GRAPHQL_RATE_LIMIT (300/min)",
     required: true,
     run: async (target) => {
       const ip = attackerIp()

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import type { ErrorBody } from "../platform/ApiError.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { rateLimited, type TooManyRequestsBody } from "../platform/ratelimit/RateLimitHttp.ts"
+import { limitSentence, rateLimited, type TooManyRequestsBody } from "../platform/ratelimit/RateLimitHttp.ts"
 import { RateLimiter, rateLimitSettings } from "../platform/ratelimit/RateLimiter.ts"
 import { callerLimitKey } from "../platform/system/CallerIp.ts"
 import { ClientIpLimit } from "./ClientIpLimit.ts"
@@ -12,7 +12,7 @@ export const CLIENT_IP_BUCKET = "client-ip"
 /** The client error shape's 429 (src/platform/ApiError.ts). */
 const tooManyRequests: TooManyRequestsBody = (decision, rule): ErrorBody => ({
   code: "RATE_LIMITED",
-  message: `At most ${decision.limit} requests per ${rule.windowSeconds} s from one address; retry in ${decision.resetSeconds} s`,
+  message: `${limitSentence(decision, rule)}; retry in ${decision.resetSeconds} s`,
   details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds }
 })
 

@@ -69,10 +69,21 @@ layer(Layer.mergeAll(TestDatabase, AnvilChain.layer), { timeout: "120 seconds" }
               // Redis ends a window by expiring the key; deleting it is the same state.
               yield* delRedisCounter
             }
-            const again = yield* fetchJson(`${b}${path}`)
-            assert.strictEqual(again.status, 200)
+            // A process refuses on the store's last word for up to RATE_LIMIT_FLUSH_MS (100 ms), then asks it again
+            // (src/platform/ratelimit/LocalCounts.ts decideLocally); those refusals are not counted.
+            const allowedAgain = (url: string) =>
+              Effect.gen(function* () {
+                for (let i = 0; i < 100; i++) {
+                  const answer = yield* fetchJson(url)
+                  if (answer.status === 200) return answer
+                  // The processes' clocks are real (this test's is not): wait on a real timer.
+                  yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+                }
+                return assert.fail(`${url} still refused 2 s after the window ended in the store`)
+              })
+            const again = yield* allowedAgain(`${b}${path}`)
             assert.strictEqual(again.headers.get("ratelimit-remaining"), "4")
-            assert.strictEqual((yield* fetchJson(`${a}${path}`)).headers.get("ratelimit-remaining"), "3")
+            assert.strictEqual((yield* allowedAgain(`${a}${path}`)).headers.get("ratelimit-remaining"), "3")
           }).pipe(Effect.scoped)
       )
     }

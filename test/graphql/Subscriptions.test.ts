@@ -366,6 +366,11 @@ layer(TestLayer, { timeout: "120 seconds", excludeTestServices: true })(
           assert.deepStrictEqual(costly.events, [])
           assert.deepStrictEqual(costly.errors, [])
           costly.dispose()
+          // A document past MAX_TOKENS is refused while it is parsed, as over HTTP.
+          const aliases = Array.from({ length: 200 }, (_, i) => `s${i}: swaps(first: 1) { items { txHash } }`)
+          const large = collect(client, `{ ${aliases.join(" ")} }`)
+          const tooLarge = yield* Effect.promise(() => large.next((e) => e.errors !== undefined, 10_000))
+          assert.strictEqual(tooLarge.errors[0].extensions.code, "QUERY_TOO_LARGE")
         })
       )
     )

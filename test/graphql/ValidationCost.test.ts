@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { buildSchema, getIntrospectionQuery, parse } from "graphql"
+import { buildSchema, getIntrospectionQuery } from "graphql"
 import { describe, expect, it } from "vitest"
-import { validateWithLimits } from "../../src/indexer/graphql/GraphqlOperation.ts"
-import { MAX_REPEATED_FIELDS } from "../../src/indexer/graphql/Limits.ts"
+import { parseDocument, validateWithLimits } from "../../src/indexer/graphql/GraphqlOperation.ts"
+import { MAX_REPEATED_FIELDS, MAX_TOKENS } from "../../src/indexer/graphql/Limits.ts"
 
 /**
  * What validating one document costs the process (docs/SECURITY.md, threat 25): the limits are linear in the
@@ -18,14 +18,35 @@ const schema = buildSchema(`
   type Query { swaps(first: Int, where: SwapFilter): SwapPage! _meta: Meta! }
 `)
 const sizes = { refresh: Effect.void, rows: () => 0 }
+const codesOf = (
+  errors: ReadonlyArray<{ readonly extensions?: { readonly code?: unknown }; readonly message: string }>
+) => errors.map((e) => e.extensions?.code ?? e.message)
 const validateTimed = (query: string) => {
-  const document = parse(query)
+  const parsed = parseDocument(query)
+  if ("errors" in parsed) return { ms: 0, codes: codesOf(parsed.errors) }
+  const { document } = parsed
   const t0 = performance.now()
   const errors = validateWithLimits(schema, document, {}, sizes)
-  return { ms: performance.now() - t0, codes: errors.map((e) => e.extensions?.code ?? e.message) }
+  return { ms: performance.now() - t0, codes: codesOf(errors) }
 }
+/** `{ _meta { ready ready … } }` of exactly `n` tokens (`{ _meta {` and `} }` are 5). */
+const ofTokens = (n: number) => `{ _meta { ${"ready ".repeat(n - 5)}} }`
 
 describe("GraphQL validation cost", () => {
+  it(`a document of more than ${MAX_TOKENS} tokens → QUERY_TOO_LARGE, the rest of it not read`, () => {
+    expect(validateTimed(ofTokens(MAX_TOKENS + 1)).codes).toEqual(["QUERY_TOO_LARGE"])
+    // At the limit it parses; its repeats are the next limit's to refuse.
+    expect(validateTimed(ofTokens(MAX_TOKENS)).codes).toEqual(["TOO_MANY_REPEATED_FIELDS"])
+    // The issue's probe (120 KiB, ~38,000 tokens) followed by a syntax error at its end: the error is never reached,
+    // the parser stopped at the limit. Parsed whole, the answer would be that syntax error.
+    const probe = Array.from(
+      { length: 1_900 },
+      (_, i) => `s${i}:swaps(first:1,where:{txHash_contains:"zz"}){items{txHash}}`
+    )
+    expect(validateTimed(`{${probe.join(" ")}} }`).codes).toEqual(["QUERY_TOO_LARGE"])
+    expect(validateTimed(`{${probe.slice(0, 10).join(" ")}} }`).codes[0]).toMatch(/^Syntax Error/)
+  })
+
   it("a document over a limit is refused by the limits alone: graphql-js's rules do not run on it", () => {
     const aliases = Array.from({ length: 31 }, (_, i) => `r${i}: ready`).join(" ")
     // `nope` is an unknown field: graphql-js's FieldsOnCorrectType would report it, had it run.

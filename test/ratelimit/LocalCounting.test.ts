@@ -10,7 +10,8 @@ import { TestDatabase } from "../support/TestDatabase.ts"
 
 /**
  * Local counting (RateLimiter: hits far from the limit are decided in the process and sent in batches): exact with
- * one process, within limit + (P − 1) × batch with P processes, and every hit reaches the shared store.
+ * one process, within limit + (P − 1) × batch with P processes, every allowed hit reaches the shared store, and once
+ * the store reported a window full the rest of it is refused without asking it.
  */
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
@@ -93,8 +94,51 @@ describe("RateLimiter local counting", () => {
         // The first hit of the window and the last `batch` before the limit go to the store; most of the rest do not.
         assert.isAtLeast(local, 800)
         assert.isBelow(store.trips!(), 400)
-        assert.strictEqual(yield* storeReaches(store, "seq:ip", 1200), 1200, "every hit reaches the store")
+        // Every allowed hit reaches the store; of the 200 past the limit, only those that asked it again (one per
+        // flush interval, 5 ms here) do: the rest were refused on its report of a full window.
+        const stored = yield* storeReaches(store, "seq:ip", 1000)
+        assert.isAtLeast(stored, 1000, "every allowed hit reaches the store")
+        assert.isAtMost(stored, 1200)
       }).pipe(Effect.scoped)
+  )
+
+  it.live("once the store reported the window full, the rest of it is refused without a round trip", () =>
+    Effect.gen(function* () {
+      const {
+        limiters: [limiter],
+        store
+      } = yield* processes(1, { batch: 100, flushMs: 60_000 }, slowStore(1, mulberry32(6)))
+      const rule: RateLimitRule = { limit: 20, windowSeconds: 60 }
+      // A limit under the batch: every hit up to it is the store's to decide (its last `batch` hits).
+      const upTo = yield* Effect.forEach(Array.from({ length: 21 }), () => limiter!.consume("full", "ip", rule))
+      assert.deepStrictEqual(
+        upTo.map((d) => d.allowed),
+        [...Array.from({ length: 20 }, () => true), false]
+      )
+      const trips = store.trips!()
+      const past = yield* Effect.forEach(Array.from({ length: 500 }), () => limiter!.consume("full", "ip", rule))
+      assert.isTrue(past.every((d) => !d.allowed && d.remaining === 0 && d.resetSeconds >= 59))
+      // Before: each of the 500 refusals was an increment of the store (a write on PostgreSQL).
+      assert.strictEqual(store.trips!(), trips)
+      // The fast lane still answers only what it allows: a refusal is the Effect path's to write.
+      assert.isUndefined(limiter!.consumeLocal("full", "ip", rule))
+      // The 20 allowed hits reached the store; no refusal did (the 21st was already refused on the 20th's answer).
+      assert.strictEqual((yield* store.increment("full:ip", 0, 60_000)).count, 20)
+      // Another caller's window is its own.
+      assert.isTrue((yield* limiter!.consume("full", "other", rule)).allowed)
+      // The store's word is trusted for a flush interval: past it, the next refusal is the store's again.
+      const {
+        limiters: [brief],
+        store: briefStore
+      } = yield* processes(1, { batch: 100, flushMs: 1_000 }, slowStore(1, mulberry32(7)))
+      yield* Effect.forEach(Array.from({ length: 21 }), () => brief!.consume("full", "ip", rule))
+      const briefTrips = briefStore.trips!()
+      assert.isFalse((yield* brief!.consume("full", "ip", rule)).allowed)
+      assert.strictEqual(briefStore.trips!(), briefTrips)
+      yield* Effect.sleep("1100 millis")
+      assert.isFalse((yield* brief!.consume("full", "ip", rule)).allowed)
+      assert.strictEqual(briefStore.trips!(), briefTrips + 1)
+    }).pipe(Effect.scoped)
   )
 
   it.live("one process: 1,500 concurrent requests → exactly 1,000 allowed with distinct remaining 0..999", () =>
@@ -202,7 +246,10 @@ describe("RateLimiter local counting", () => {
           const allowed = decisions.filter((d) => d.allowed).length
           assert.isAtLeast(allowed, rule.limit)
           assert.isAtMost(allowed, rule.limit + (p - 1) * batch)
-          assert.strictEqual(yield* storeReaches(store, "shared:ip", decisions.length), decisions.length)
+          // Every allowed hit reaches the store; refusals past a window it reported full do not.
+          const stored = yield* storeReaches(store, "shared:ip", allowed)
+          assert.isAtLeast(stored, allowed)
+          assert.isAtMost(stored, decisions.length)
         }).pipe(Effect.scoped)
     )
   }

@@ -19,6 +19,12 @@ const consumeMany = (bucket: string, key: string, n: number, rule = { limit: 3, 
     Effect.forEach(Array.from({ length: n }), () => limiter.consume(bucket, key, rule), { concurrency: "unbounded" })
   )
 
+/**
+ * A process refuses on the store's last "full" for RATE_LIMIT_FLUSH_MS (100 ms by default) before asking it again
+ * (src/platform/ratelimit/LocalCounts.ts decideLocally): a window ended in the store itself is seen after that.
+ */
+const pastTheStoresWord = TestClock.adjust("1 second")
+
 /** Behaviour every store must show; `expire` ends a counter's window the store's own way. */
 const contract = <R>(
   it: TestMethods<R | RateLimiter>,
@@ -88,7 +94,7 @@ describe("RateLimiter", () => {
       Effect.flatMap(
         SqlClient.SqlClient,
         (sql) => sql`UPDATE rate_limit_counters SET expires_at = now() - interval '1 second' WHERE counter = ${counter}`
-      )
+      ).pipe(Effect.andThen(pastTheStoresWord))
     )
 
     it.effect("two limiters (as two processes would have) share one count", () =>
@@ -123,6 +129,7 @@ describe("RateLimiter", () => {
           )
           // Redis ends a window by expiring the key; deleting it is the same state (no waiting on the clock).
           yield* redis.send("DEL", `fire:rl:${counter}`)
+          yield* pastTheStoresWord
         })
       )
     )

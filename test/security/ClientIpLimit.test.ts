@@ -58,3 +58,36 @@ layer(TestServices(["client"], { trustProxy: true }, { clientIp: { limit: LIMIT,
     })
   )
 })
+
+layer(TestServices(["client"], { trustProxy: true }, { clientIp: { limit: 100, windowSeconds: 60, burst: 3 } }), {
+  timeout: "90 seconds",
+  excludeTestServices: true
+})("RATE_LIMIT_CLIENT_IP_BURST", (it) => {
+  it.effect("past the burst an IP gets 429 RATE_LIMITED while its window has room; another IP passes", () =>
+    Effect.gen(function* () {
+      const ip = "203.0.113.30"
+      const feed = (caller: string) => client("/v1/feed", { headers: from(caller) })
+      // Four at once; 100 per 60 s refills a request's worth in 600 ms.
+      const answers = yield* Effect.all([feed(ip), feed(ip), feed(ip), feed(ip)], { concurrency: "unbounded" })
+      // Before the burst allowance: four 200s, the window's 100 all available at once.
+      assert.deepStrictEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 429])
+      assert.deepStrictEqual(
+        answers
+          .filter((a) => a.status === 200)
+          .map((a) => a.headers.get("ratelimit-remaining"))
+          .sort(),
+        ["97", "98", "99"]
+      )
+      const refused = answers.find((a) => a.status === 429)!
+      assert.strictEqual(refused.body.code, "RATE_LIMITED")
+      assert.match(refused.body.message, /^More than 3 requests at once from one address/)
+      assert.strictEqual(refused.headers.get("retry-after"), "1")
+      assert.strictEqual((yield* feed("203.0.113.31")).status, 200)
+      // A second later the IP passes again; the refused request was not counted in the window.
+      yield* Effect.sleep("1 second")
+      const again = yield* feed(ip)
+      assert.strictEqual(again.status, 200)
+      assert.strictEqual(again.headers.get("ratelimit-remaining"), "96")
+    })
+  )
+})

@@ -127,6 +127,31 @@ layer(AccountsServer({ SIGNIN_IP_RATE_LIMIT: "3", SIGNIN_ADDRESS_RATE_LIMIT: "10
   }
 )
 
+// The server's clock must be real here (excludeTestServices): the burst refills with time.
+layer(AccountsServer({ SIGNIN_IP_RATE_LIMIT: "100", SIGNIN_IP_RATE_BURST: "3" }), {
+  timeout: "60 seconds",
+  excludeTestServices: true
+})("per-IP burst", (it) => {
+  it.effect(
+    "past SIGNIN_IP_RATE_BURST requests at once an IP gets 429 RATE_LIMITED while its window (100) has room",
+    () =>
+      Effect.gen(function* () {
+        const nonce = () => client(`/v1/session/wallet/nonce?address=${newAccount().address}`)
+        // Four at once; 100 per 60 s refills a request's worth in 600 ms.
+        const answers = yield* Effect.all([nonce(), nonce(), nonce(), nonce()], { concurrency: "unbounded" })
+        // Before the burst allowance: four 200s (and 120 nonce rows at once under the default limit).
+        assert.deepStrictEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 429])
+        const refused = answers.find((a) => a.status === 429)!
+        assert.strictEqual(refused.body.code, "RATE_LIMITED")
+        assert.match(refused.body.message, /^More than 3 sign-in requests at once from one address/)
+        // `retryAfterSeconds` later it passes again.
+        assert.strictEqual(refused.body.details.retryAfterSeconds, 1)
+        yield* Effect.sleep("1 second")
+        assert.strictEqual((yield* nonce()).status, 200)
+      })
+  )
+})
+
 layer(AnvilChain.layerWith({ state: "empty" }), { timeout: "60 seconds", excludeTestServices: true })(
   "gas cap",
   (it) => {

@@ -1,5 +1,5 @@
 import { Config, Context, Effect, Layer } from "effect"
-import type { RateLimitRule } from "../../platform/ratelimit/RateLimitConfig.ts"
+import { burstConfig, type RateLimitRule } from "../../platform/ratelimit/RateLimitConfig.ts"
 
 /** What keeps one caller of the indexer's GraphQL from holding the process (README, "Configuration"). */
 export interface GraphqlSettings {
@@ -7,7 +7,10 @@ export interface GraphqlSettings {
   readonly poolSize: number
   /** GRAPHQL_STATEMENT_TIMEOUT_MS: PostgreSQL cancels a GraphQL statement running longer; also the execution's deadline. */
   readonly statementTimeoutMs: number
-  /** GRAPHQL_RATE_LIMIT per GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: POSTs per client IP. */
+  /**
+   * GRAPHQL_RATE_LIMIT per GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: POSTs and graphql-ws operations per client IP, at most
+   * GRAPHQL_RATE_BURST at once (production: 50; RateLimitConfig.ts `burstConfig`).
+   */
   readonly rateLimit: RateLimitRule
   /** GRAPHQL_WS_MAX_SOCKETS_PER_IP: open graphql-ws sockets per client IP (IPv6 by /64). */
   readonly maxSocketsPerIp: number
@@ -33,7 +36,7 @@ export const graphqlSettingsConfig: Config.Config<GraphqlSettings> = Config.all(
   rateLimit: Config.all({
     limit: Config.Int("GRAPHQL_RATE_LIMIT").pipe(Config.withDefault(d.rateLimit.limit)),
     windowSeconds: Config.Int("GRAPHQL_RATE_LIMIT_WINDOW_SECONDS").pipe(Config.withDefault(d.rateLimit.windowSeconds))
-  }),
+  }).pipe(Config.flatMap(burstConfig("GRAPHQL_RATE_BURST"))),
   maxSocketsPerIp: Config.Int("GRAPHQL_WS_MAX_SOCKETS_PER_IP").pipe(Config.withDefault(d.maxSocketsPerIp)),
   maxSubscriptionsPerSocket: Config.Int("GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET").pipe(
     Config.withDefault(d.maxSubscriptionsPerSocket)

@@ -1,16 +1,16 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { GraphQLError, getOperationAST, parse } from "graphql"
+import { GraphQLError, getOperationAST } from "graphql"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { BodyLimits } from "../../platform/http/BodyLimits.ts"
 import { errorResponse, isBodyTooLargeError } from "../../platform/http/RequestContext.ts"
-import { rateLimitHeaders } from "../../platform/ratelimit/RateLimitHttp.ts"
+import { limitSentence, rateLimitHeaders } from "../../platform/ratelimit/RateLimitHttp.ts"
 import { rateLimitSettings, RateLimiter } from "../../platform/ratelimit/RateLimiter.ts"
 import { callerLimitKey } from "../../platform/system/CallerIp.ts"
 import { GraphiqlAssetsLive } from "./GraphiqlAssets.ts"
 import { GraphqlConfig } from "./GraphqlConfig.ts"
 import { TableSizes } from "./GraphqlDatabase.ts"
-import { executeWithDeadline, GRAPHQL_BUCKET, validateWithLimits } from "./GraphqlOperation.ts"
+import { executeWithDeadline, GRAPHQL_BUCKET, parseDocument, validateWithLimits } from "./GraphqlOperation.ts"
 import { GraphqlSchema, newContext } from "./GraphqlSchema.ts"
 import { GraphqlWsLive } from "./GraphqlWs.ts"
 
@@ -25,8 +25,9 @@ const decodeRequest = Schema.decodeUnknownEffect(GraphqlRequest)
  * GraphQL over HTTP at `/v1/graphql`: POST `{ query, variables?, operationName? }`. A body that is not such an object
  * is a 400 with our error body; a query that does not parse or validate is a 400 with GraphQL's `errors`; execution
  * errors come back with status 200 beside partial `data`, as the GraphQL-over-HTTP spec says for JSON responses.
- * Operations over the limits of src/indexer/graphql/Limits.ts are refused with 400 before they run; a client IP past
- * GRAPHQL_RATE_LIMIT gets 429 RATE_LIMITED; queries run on GraphQL's own pool (GraphqlDatabase.ts). A subscription is
+ * A document of more than MAX_TOKENS tokens is refused with 400 QUERY_TOO_LARGE while it is parsed, and operations
+ * over the other limits of src/indexer/graphql/Limits.ts with 400 before they run; a client IP past
+ * GRAPHQL_RATE_LIMIT (or its burst, GRAPHQL_RATE_BURST) gets 429 RATE_LIMITED; queries run on GraphQL's own pool (GraphqlDatabase.ts). A subscription is
  * a 400 SUBSCRIPTION_OVER_HTTP: it runs over the WebSocket only.
  * GET serves GraphiQL for browsers (GraphiqlAssetsLive); WebSocket upgrades on the same path are graphql-ws (GraphqlWsLive).
  */
@@ -46,7 +47,7 @@ export const GraphqlHttpLive = Layer.unwrap(
           const decision = yield* limiter.consume(GRAPHQL_BUCKET, key, rule)
           const headers = rateLimitHeaders(decision, rule)
           if (decision.allowed) return { headers }
-          const message = `Rate limit exceeded: ${rule.limit} GraphQL requests per ${rule.windowSeconds} s; retry in ${decision.resetSeconds} s`
+          const message = `Rate limit exceeded: ${limitSentence(decision, rule, "GraphQL requests")}; retry in ${decision.resetSeconds} s`
           return {
             headers,
             refused: HttpServerResponse.setHeaders(
@@ -80,12 +81,10 @@ export const GraphqlHttpLive = Layer.unwrap(
         })
       }
       const { query, variables, operationName } = decoded.success
-      let document
-      try {
-        document = parse(query)
-      } catch (error) {
-        return HttpServerResponse.jsonUnsafe({ errors: [error] }, { status: 400 })
-      }
+      // At most MAX_TOKENS tokens are read: a longer document is refused before the rest is parsed (Limits.ts).
+      const parsed = parseDocument(query)
+      if ("errors" in parsed) return HttpServerResponse.jsonUnsafe({ errors: parsed.errors }, { status: 400 })
+      const { document } = parsed
       // Depth and cost are checked before anything runs: one query cannot ask for unbounded work.
       yield* sizes.refresh
       const validationErrors = validateWithLimits(schema, document, variables ?? {}, sizes)

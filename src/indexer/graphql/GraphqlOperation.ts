@@ -1,10 +1,46 @@
-import { type DocumentNode, execute, type ExecutionArgs, type GraphQLSchema, specifiedRules, validate } from "graphql"
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionArgs,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  specifiedRules,
+  validate
+} from "graphql"
 import type { TableSizes } from "./GraphqlDatabase.ts"
 import { listTables } from "./GraphqlSchema.ts"
-import { limitErrors } from "./Limits.ts"
+import { limitErrors, MAX_TOKENS } from "./Limits.ts"
 
 /** The rate-limit bucket of GraphQL operations, over HTTP and graphql-ws alike. */
 export const GRAPHQL_BUCKET = "graphql"
+
+/** graphql-js's syntax error when the lexer passes `maxLexicalTokens` (the one error it gives no code of its own). */
+const tooManyTokens = /^Syntax Error: Document contains more than \d+ tokens\b/u
+
+/**
+ * Parses a document (HTTP and graphql-ws alike), reading at most MAX_TOKENS tokens: a longer one is refused with
+ * `QUERY_TOO_LARGE` as soon as the lexer passes the limit, without reading the rest (Limits.ts MAX_TOKENS). Other
+ * syntax errors are graphql-js's own. Returns the document or the errors to answer.
+ */
+export const parseDocument = (
+  query: string,
+  maxTokens = MAX_TOKENS
+): { readonly document: DocumentNode } | { readonly errors: ReadonlyArray<GraphQLError> } => {
+  try {
+    return { document: parse(query, { maxLexicalTokens: maxTokens }) }
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error
+    if (!tooManyTokens.test(error.message)) return { errors: [error] }
+    return {
+      errors: [
+        new GraphQLError(`the document has more than ${maxTokens} tokens (the limit)`, {
+          extensions: { code: "QUERY_TOO_LARGE" }
+        })
+      ]
+    }
+  }
+}
 
 /**
  * The depth, cost, alias, repeat and root-field limits, then standard validation (queries over HTTP and every

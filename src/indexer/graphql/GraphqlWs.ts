@@ -10,7 +10,7 @@ import { rateLimitSettings, RateLimiter } from "../../platform/ratelimit/RateLim
 import { callerIpOf, ipLimitKey, proxyTrustOf } from "../../platform/system/CallerIp.ts"
 import { GraphqlConfig } from "./GraphqlConfig.ts"
 import { TableSizes } from "./GraphqlDatabase.ts"
-import { executeWithDeadline, GRAPHQL_BUCKET, validateWithLimits } from "./GraphqlOperation.ts"
+import { executeWithDeadline, GRAPHQL_BUCKET, parseDocument, validateWithLimits } from "./GraphqlOperation.ts"
 import { GraphqlSchema, newContext } from "./GraphqlSchema.ts"
 
 const refusal = (message: string, code: string) => new GraphQLError(message, { extensions: { code } })
@@ -104,7 +104,9 @@ export const GraphqlWsLive = Layer.effectDiscard(
             ])
           }
           try {
-            document = parse(payload.query)
+            const parsed = parseDocument(payload.query)
+            if ("errors" in parsed) return refuse(parsed.errors)
+            document = parsed.document
             await Effect.runPromiseWith(context)(sizes.refresh)
             const errors = validateWithLimits(schema, document, variables, sizes)
             if (errors.length > 0) return refuse(errors)

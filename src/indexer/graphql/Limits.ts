@@ -19,6 +19,15 @@ import {
 } from "graphql"
 import { DEFAULT_PAGE, MAX_PAGE } from "./ListQuery.ts"
 
+/**
+ * Lexical tokens a document may hold (punctuators, names, values; comments not counted). Parsing comes before every
+ * other limit and costs the process in proportion to the tokens, refused or not: the 1,900-alias probe (120 KiB,
+ * ~38,000 tokens) was parsed whole before TOO_MANY_ALIASES refused it, several ms each on the shared event loop.
+ * graphql-js stops at the first token past this (GraphqlOperation.ts `parseDocument`): a refusal reads at most this
+ * many. GraphiQL's introspection query has about 300; an operation at the alias and root-field limits with filters
+ * and nested selections a few hundred to a thousand.
+ */
+export const MAX_TOKENS = 2_000
 /** Deepest nesting of selection sets accepted (the standard introspection query needs 13). */
 export const MAX_DEPTH = 15
 /**

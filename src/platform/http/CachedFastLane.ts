@@ -35,8 +35,8 @@ export interface CachedFastLaneOptions {
  * one), the `RateLimit-*` headers, the body.
  * Everything else falls through untouched: misses, other methods, requests with a body (the body limit applies),
  * cross-origin requests (CORS is decided on the Effect path), absolute-form targets, and hits whose limit needs the
- * store (the first hit of a window, the end of a window, a 429: the Effect path then counts the request, so nothing
- * is counted twice).
+ * store (the first hit of a window, the end of a window, a 429, a caller past its burst: the Effect path then counts
+ * the request, so nothing is counted twice).
  *
  * Why it is safe: an entry exists only after the route decoded that exact target and answered 200, the service drops
  * entries when what they were computed from changes, and the routes under a cache must take no input but the target

@@ -6,8 +6,10 @@ export interface RateLimitDecision {
   readonly limit: number
   /** Requests left in the current window after this one (0 when refused). */
   readonly remaining: number
-  /** Whole seconds until the window ends (at least 1 while it is open). */
+  /** Whole seconds until the window ends (at least 1 while it is open); for a burst refusal, until one may pass. */
   readonly resetSeconds: number
+  /** Refused by the rule's burst (BurstBuckets.ts), not its window. */
+  readonly burst?: boolean
 }
 
 /** A request waiting for a store round trip; `undefined`: the store failed (the request is allowed). */
@@ -28,6 +30,8 @@ export interface Counter {
   known: number
   /** When that window ends, by this process's clock; 0 until the first answer (and after a store failure). */
   endsAt: number
+  /** When the store last answered, by this process's clock. */
+  answeredAt: number
   /** Hits allowed here without a round trip and not yet sent. */
   unsent: number
   /** Local hits inside the round trip under way. */
@@ -48,6 +52,7 @@ export const newCounter = (name: string, windowMs: number): Counter => ({
   batch: 0,
   known: 0,
   endsAt: 0,
+  answeredAt: 0,
   unsent: 0,
   sendingLocal: 0,
   sendingWaiters: 0,
@@ -80,14 +85,34 @@ export const isIdle = (c: Counter, now: number) =>
  * - the running count stays `batch` hits below the limit, so the last part of every window is decided by the store.
  * With one process the local count is exact (every hit of the counter passes through this process, in order), so
  * the answers are the ones a round trip per request would give. Several processes: see RateLimiter's bound.
+ *
+ * With `refuseForMs` > 0, a hit is also refused here while the store's last answer, at most that long ago, said the
+ * window is full (`known` ≥ the limit) and the window is still open: counts only grow within a window and `known` is
+ * a lower bound of every process's hits, so the store would refuse it too. The next hit after that asks the store
+ * again (a counter an operator deleted, or a window that ended early by the store's clock, is seen within
+ * `refuseForMs`). Such a refusal is not sent to the store: past the limit a count changes no decision of its window,
+ * and sent late it would land in the next window and take an allowed request's place there. Without this, each
+ * request past the limit cost a store round trip (a write on PostgreSQL) just to be told 429: the cheapest request a
+ * flooding caller sends cost the most.
  */
 export const decideLocally = (
   c: Counter,
   rule: RateLimitRule,
   batch: number,
-  now: number
+  now: number,
+  refuseForMs = 0
 ): RateLimitDecision | undefined => {
-  if (batch <= 0 || now >= c.endsAt || c.waiters.length > 0 || c.sendingWaiters > 0) return undefined
+  if (batch <= 0 || now >= c.endsAt) return undefined
+  if (c.known >= rule.limit) {
+    if (now - c.answeredAt >= refuseForMs) return undefined
+    return {
+      allowed: false,
+      limit: rule.limit,
+      remaining: 0,
+      resetSeconds: Math.max(1, Math.ceil((c.endsAt - now) / 1000))
+    }
+  }
+  if (c.waiters.length > 0 || c.sendingWaiters > 0) return undefined
   const local = c.unsent + c.sendingLocal
   const running = c.known + local + 1
   if (local >= batch || running + batch > rule.limit) return undefined

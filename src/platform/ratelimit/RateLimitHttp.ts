@@ -35,6 +35,15 @@ export const rateLimitHeaderPairs = (rule: RateLimitRule) => {
   }
 }
 
+/**
+ * What a 429 tells the caller it passed, `what` naming the requests counted: the window (`At most 120 requests per
+ * 60 s from one address`) or the burst (`More than 20 requests at once from one address (120 per 60 s on average)`).
+ */
+export const limitSentence = (decision: RateLimitDecision, rule: RateLimitRule, what = "requests") =>
+  decision.burst === true
+    ? `More than ${rule.burst} ${what} at once from one address (${rule.limit} per ${rule.windowSeconds} s on average)`
+    : `At most ${decision.limit} ${what} per ${rule.windowSeconds} s from one address`
+
 /** The body of a 429, in the error shape of the service that applies the limit. */
 export type TooManyRequestsBody = (decision: RateLimitDecision, rule: RateLimitRule) => unknown
 

@@ -1,5 +1,6 @@
 import { Clock, type Config, Context, Effect, Fiber, Layer, Option } from "effect"
 import { recordRateLimitRejection } from "../metrics/Metrics.ts"
+import { makeBurstBuckets } from "./BurstBuckets.ts"
 import {
   batchFor,
   type Counter,
@@ -41,6 +42,12 @@ export type { RateLimitDecision } from "./LocalCounts.ts"
  * A rule whose limit exceeds 100 × the configured batch uses 1 % of its limit as its batch (`batchFor`), so a busy
  * counter under a high limit stays on the local path; its overshoot is then at most (P − 1) % of the limit.
  *
+ * Once the store has reported a window full, the rest of it is refused here without a round trip (exact: counts only
+ * grow within a window; LocalCounts.decideLocally), asking the store again at most every `flushMs`: a caller
+ * flooding past its limit costs a store write per flush interval, not one per 429.
+ *
+ * A rule with a `burst` is also held to it, per process, before its window is counted (BurstBuckets.ts).
+ *
  * When the store fails, requests are allowed (logged) and the unsent local hits are forgotten: a limiter outage must
  * not take the API down.
  */
@@ -61,6 +68,7 @@ export class RateLimiter extends Context.Service<
         const context = yield* Effect.context<never>()
         const scope = yield* Effect.scope
         const counters = new Map<string, Counter>()
+        const bursts = makeBurstBuckets()
         const half = (c: Counter) => Math.max(1, Math.ceil(c.batch / 2))
         let sweptAt = 0
         // Detached from any request (the requests of a batch all wait on it), ended with the layer.
@@ -90,7 +98,8 @@ export class RateLimiter extends Context.Service<
                 c.sendingWaiters = 0
                 if (Option.isSome(result)) {
                   c.known = result.value.count
-                  c.endsAt = clock.currentTimeMillisUnsafe() + result.value.resetMs
+                  c.answeredAt = clock.currentTimeMillisUnsafe()
+                  c.endsAt = c.answeredAt + result.value.resetMs
                 } else {
                   c.endsAt = 0
                 }
@@ -145,17 +154,45 @@ export class RateLimiter extends Context.Service<
           return c
         }
 
-        const consumeLocal = (bucket: string, key: string, rule: RateLimitRule) => {
+        /**
+         * `refuseForMs`: a hit past a window the store reported full at most that long ago is refused here too (not
+         * counted: decideLocally).
+         */
+        const decide = (bucket: string, key: string, rule: RateLimitRule, refuseForMs: number) => {
           const now = clock.currentTimeMillisUnsafe()
           const c = counterOf(bucket, key, rule, now)
-          const decision = decideLocally(c, rule, c.batch, now)
-          if (decision !== undefined) schedule(c)
+          const decision = decideLocally(c, rule, c.batch, now, refuseForMs)
+          if (decision?.allowed === true) schedule(c)
+          return decision
+        }
+        // The fast lane answers only what it allows (its callers write no 429): refusals go the Effect path, which
+        // takes the burst's request itself (so this one only looks until it allows).
+        const consumeLocal = (bucket: string, key: string, rule: RateLimitRule) => {
+          const name = `${bucket}:${key}`
+          if (rule.burst !== undefined && bursts.wait(name, rule, clock.currentTimeMillisUnsafe(), false) > 0)
+            return undefined
+          const decision = decide(bucket, key, rule, 0)
+          if (decision !== undefined && rule.burst !== undefined)
+            bursts.wait(name, rule, clock.currentTimeMillisUnsafe(), true)
           return decision
         }
 
         const consume = (bucket: string, key: string, rule: RateLimitRule) =>
           Effect.suspend(() => {
-            const decision = consumeLocal(bucket, key, rule)
+            // The burst first: in process, and a caller past it is not counted in the shared window.
+            if (rule.burst !== undefined) {
+              const waitMs = bursts.wait(`${bucket}:${key}`, rule, clock.currentTimeMillisUnsafe(), true)
+              if (waitMs > 0)
+                return Effect.succeed<RateLimitDecision>({
+                  allowed: false,
+                  limit: rule.limit,
+                  remaining: 0,
+                  resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+                  burst: true
+                })
+            }
+            // Refusals on the store's word for up to a flush interval, then it is asked again.
+            const decision = decide(bucket, key, rule, local.flushMs)
             if (decision !== undefined) return Effect.succeed(decision)
             return Effect.callback<RateLimitDecision>((resume) => {
               const c = counterOf(bucket, key, rule, clock.currentTimeMillisUnsafe())

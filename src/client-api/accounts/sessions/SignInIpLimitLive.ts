@@ -3,6 +3,7 @@ import { TooManyRequests } from "../../../platform/ApiError.ts"
 import { AppConfig } from "../../../platform/AppConfig.ts"
 import type { RateLimitRule } from "../../../platform/ratelimit/RateLimitConfig.ts"
 import { RateLimiter, rateLimitSettings } from "../../../platform/ratelimit/RateLimiter.ts"
+import { limitSentence } from "../../../platform/ratelimit/RateLimitHttp.ts"
 import { callerLimitKey } from "../../../platform/system/CallerIp.ts"
 import { SignInIpLimit } from "./SignInIpLimit.ts"
 import { signInLimits } from "./SignInLimits.ts"
@@ -22,7 +23,7 @@ const limitedBy = (bucket: string, rule: RateLimitRule) =>
             if (!decision.allowed) {
               return yield* new TooManyRequests({
                 code: "RATE_LIMITED",
-                message: `At most ${decision.limit} requests per ${rule.windowSeconds} s from one address; retry in ${decision.resetSeconds} s`,
+                message: `${limitSentence(decision, rule, "sign-in requests")}; retry in ${decision.resetSeconds} s`,
                 details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds }
               })
             }

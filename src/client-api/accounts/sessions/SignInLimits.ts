@@ -1,5 +1,5 @@
 import { Config, Context, Effect, Layer, Option } from "effect"
-import type { RateLimitRule } from "../../../platform/ratelimit/RateLimitConfig.ts"
+import { burstConfig, type RateLimitRule } from "../../../platform/ratelimit/RateLimitConfig.ts"
 
 /**
  * Limits on signature verification. A verify may cost an `eth_call` on the operator's RPC (ERC-1271,
@@ -8,7 +8,11 @@ import type { RateLimitRule } from "../../../platform/ratelimit/RateLimitConfig.
  * in gas (each verification `eth_call` carries a gas limit, whatever the node's own cap).
  */
 export interface SignInLimitSettings {
-  /** SIGNIN_IP_RATE_LIMIT per SIGNIN_IP_RATE_WINDOW_SECONDS: sign-in requests per client IP (default 120 per 60 s: a nonce and a verify per sign-in). */
+  /**
+   * SIGNIN_IP_RATE_LIMIT per SIGNIN_IP_RATE_WINDOW_SECONDS: sign-in requests per client IP (default 120 per 60 s: a
+   * nonce and a verify per sign-in), at most SIGNIN_IP_RATE_BURST at once (production: 20; RateLimitConfig.ts
+   * `burstConfig`): each writes a row or may cost an eth_call.
+   */
   readonly perIp: RateLimitRule
   /** SIGNIN_ADDRESS_RATE_LIMIT per SIGNIN_ADDRESS_RATE_WINDOW_SECONDS: verifies per wallet address (10 per 60 s). */
   readonly perAddress: RateLimitRule
@@ -35,7 +39,7 @@ const rule = (name: string, fallback: RateLimitRule) =>
   })
 
 export const signInLimitsConfig: Config.Config<SignInLimitSettings> = Config.all({
-  perIp: rule("SIGNIN_IP", defaultSignInLimits.perIp),
+  perIp: rule("SIGNIN_IP", defaultSignInLimits.perIp).pipe(Config.flatMap(burstConfig("SIGNIN_IP_RATE_BURST"))),
   perAddress: rule("SIGNIN_ADDRESS", defaultSignInLimits.perAddress),
   claimPerUser: rule("CLAIM", defaultSignInLimits.claimPerUser),
   nonceMaxFailures: Config.Int("SIWE_NONCE_MAX_FAILURES").pipe(
