@@ -97,6 +97,57 @@ describe("RateLimiter", () => {
       ).pipe(Effect.andThen(pastTheStoresWord))
     )
 
+    it.effect(
+      "increments asked for together go as one statement, each with its own count; a counter asked for twice waits for the next",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* RateLimitStore
+          const sql = yield* SqlClient.SqlClient
+          const names = Array.from({ length: 30 }, (_, i) => `one-${run}:${String(i).padStart(2, "0")}`)
+          const counts = yield* Effect.forEach(
+            [...names.map((n) => [n, 1] as const), ...names.map((n) => [n, 2] as const)],
+            ([name, hits]) => Effect.map(store.increment(name, hits, 30_000), (w) => [name, hits, w.count] as const),
+            { concurrency: "unbounded" }
+          )
+          // Each counter: one answer is its own hits alone, the other the sum (which went first is the store's order).
+          for (const name of names) {
+            const mine = counts.filter(([n]) => n === name)
+            const first = mine.find(([, , count]) => count !== 3)!
+            assert.deepStrictEqual(
+              mine.map(([, , count]) => count).sort(),
+              [first[1], 3].sort(),
+              `${name}: ${JSON.stringify(mine)}`
+            )
+          }
+          // The rows were last written together: one transaction id for the 30 of them (one each before the change).
+          const rows = yield* sql<{ xids: number }>`
+            SELECT count(DISTINCT xmin::text)::int AS xids FROM rate_limit_counters WHERE counter LIKE ${`one-${run}:%`}`
+          assert.isAtMost(rows[0]!.xids, 2)
+        })
+    )
+
+    it.effect("two stores (two processes) upserting the same counters in opposite orders never deadlock", () =>
+      Effect.gen(function* () {
+        const second = yield* Layer.build(PostgresRateLimitStoreLive).pipe(
+          Effect.map((ctx) => ctx.mapUnsafe.get(RateLimitStore.key) as RateLimitStore["Service"])
+        )
+        const first = yield* RateLimitStore
+        const names = Array.from({ length: 40 }, (_, i) => `order-${run}:${String(i).padStart(2, "0")}`)
+        const burst = (store: RateLimitStore["Service"], order: ReadonlyArray<string>) =>
+          Effect.forEach(order, (name) => store.increment(name, 1, 30_000), { concurrency: "unbounded", discard: true })
+        yield* Effect.forEach(
+          Array.from({ length: 10 }),
+          () => Effect.all([burst(first, names), burst(second, [...names].reverse())], { concurrency: 2 }),
+          { discard: true }
+        )
+        const totals = yield* Effect.forEach(names, (name) => first.increment(name, 0, 30_000))
+        assert.deepStrictEqual(
+          totals.map((w) => w.count),
+          names.map(() => 20)
+        )
+      }).pipe(Effect.scoped)
+    )
+
     it.effect("two limiters (as two processes would have) share one count", () =>
       Effect.gen(function* () {
         const second = yield* Layer.build(RateLimiter.layerNoDeps.pipe(Layer.provide(PostgresRateLimitStoreLive))).pipe(

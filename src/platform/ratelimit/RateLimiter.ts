@@ -122,21 +122,32 @@ export class RateLimiter extends Context.Service<
           c.busy = true
           fork(roundTrip(c))
         }
+        /**
+         * Counters with local hits waiting for the flush. One timer serves them all, so their round trips start
+         * together and the store can send them as one (PostgresRateLimitStore.ts): a timer per counter spread the
+         * flushes of many quiet counters (100 wallets signing in, bench:auth) over time, one transaction each.
+         */
+        const flushing = new Set<Counter>()
+        let flushTimer = false
+        const flushAll = Effect.sync(() => {
+          flushTimer = false
+          const due = [...flushing]
+          flushing.clear()
+          for (const c of due) {
+            c.timer = false
+            if (!c.busy && c.unsent > 0) start(c)
+          }
+        })
         /** After a local hit: send now when half a batch waits, else within `flushMs`. */
         const schedule = (c: Counter) => {
           if (c.busy) return
           if (c.unsent >= half(c)) return start(c)
           if (c.timer) return
           c.timer = true
-          fork(
-            Effect.andThen(
-              Effect.sleep(local.flushMs),
-              Effect.sync(() => {
-                c.timer = false
-                if (!c.busy && c.unsent > 0) start(c)
-              })
-            )
-          )
+          flushing.add(c)
+          if (flushTimer) return
+          flushTimer = true
+          fork(Effect.andThen(Effect.sleep(local.flushMs), flushAll))
         }
         const counterOf = (bucket: string, key: string, rule: RateLimitRule, now: number) => {
           if (now - sweptAt > 60_000) {
