@@ -37,9 +37,9 @@ interface ProcStat {
   readonly children: number
 }
 
-const readStat = (pid: string): ProcStat | undefined => {
+const readStat = (pid: string, file = `/proc/${pid}/stat`): ProcStat | undefined => {
   try {
-    const text = NodeFs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    const text = NodeFs.readFileSync(file, "utf8")
     // comm is in parentheses and may contain spaces: split after the last ')'.
     const close = text.lastIndexOf(")")
     const comm = text.slice(text.indexOf("(") + 1, close)
@@ -152,4 +152,13 @@ export const treeCpuSince = (pid: number, before: Map<string, number>): Map<stri
   const out = new Map<string, number>()
   for (const [key, seconds] of now) out.set(key, Math.max(0, seconds - (before.get(key) ?? 0)))
   return out
+}
+
+/**
+ * CPU seconds of the main thread of process `pid` (its thread id is the pid): for a Node process, the thread that
+ * runs its JavaScript, without its worker threads, libuv's pool or V8's helpers. Linux only; elsewhere 0.
+ */
+export const mainThreadCpu = (pid: number): number => {
+  const stat = readStat(String(pid), `/proc/${pid}/task/${pid}/stat`)
+  return stat === undefined ? 0 : stat.own / ticksPerSecond
 }

@@ -2,7 +2,8 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { type Hex, numberToHex, recoverMessageAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { recoverMessageSigner } from "../../src/client-api/accounts/sessions/SignerRecovery.ts"
+import { Effect, Layer } from "effect"
+import { recoverMessageSigner, SignerRecovery } from "../../src/client-api/accounts/sessions/SignerRecovery.ts"
 import { formatSiweMessage } from "../../src/client-api/accounts/sessions/SiweMessage.ts"
 import { readVectors, type VerificationVector } from "./siweVectors.ts"
 
@@ -110,4 +111,39 @@ describe("signature recovery: tiny-secp256k1 (WebAssembly) answers as viem's rec
     expect(agreedOnSigner).toBeGreaterThanOrEqual(4000)
     expect(agreedOnRejection).toBeGreaterThanOrEqual(11000)
   }, 120_000)
+})
+
+describe("SignerRecovery.layerWorkers (the recovery in a worker thread, as the app runs it)", () => {
+  it("answers as recoverMessageSigner on the main thread: 200 random keys, each with its variants", async () => {
+    const cases = fc.sample(
+      fc.tuple(
+        fc.bigInt({ min: 1n, max: N - 1n }),
+        fc.string({ unit: "grapheme", maxLength: 300 }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.constantFrom(0, 1, 27, 28, 29),
+        fc.integer({ min: 0, max: 131 })
+      ),
+      { numRuns: 200, seed: 26 }
+    )
+    const inputs = await Promise.all(
+      cases.map(async ([key, message, r, s, v, cut]) => {
+        const signature = await privateKeyToAccount(numberToHex(key, { size: 32 })).signMessage({ message })
+        return [signature, ...variants(signature, { r, s, v, cut })].map((candidate) => ({ message, candidate }))
+      })
+    )
+    const flat = inputs.flat()
+    const answers = await Effect.runPromise(
+      Effect.gen(function* () {
+        const recovery = yield* SignerRecovery
+        return yield* Effect.forEach(flat, ({ candidate, message }) => recovery.recover(message, candidate), {
+          concurrency: 50
+        })
+      }).pipe(Effect.provide(Layer.fresh(SignerRecovery.layerWorkers(1))))
+    )
+    expect(answers).toEqual(flat.map(({ candidate, message }) => recoverMessageSigner(message, candidate)))
+    // Both outcomes were exercised: each case's own signature and its recoverable variants, and the rejected ones.
+    expect(answers.filter((a) => a !== undefined).length).toBeGreaterThanOrEqual(200 * 5)
+    expect(answers.filter((a) => a === undefined).length).toBeGreaterThanOrEqual(200 * 11)
+  }, 60_000)
 })

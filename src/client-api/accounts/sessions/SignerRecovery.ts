@@ -1,33 +1,77 @@
-import * as secp256k1 from "tiny-secp256k1"
-import { type Address, hashMessage, hexToBytes, isHex, keccak256, size } from "viem"
+import { Config, Context, Effect, Layer } from "effect"
+import { Piscina } from "piscina"
+import type { Address } from "viem"
+import type { RecoverTask } from "../../../../workers/recover-signer.ts"
+import { recoverMessageSigner } from "../../../../workers/SignerRecovery.ts"
+
+export { recoverMessageSigner }
+
+// Dev and tests run the .ts sources (Node strips types, in workers too); the build runs the compiled .js.
+const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js"
 
 /**
- * The address (lower case) whose key made `signature` over the EIP-191 personal message `message`; undefined when
- * the signature cannot be recovered. It answers exactly as viem's `recoverMessageAddress` (a throw there is undefined
- * here; test/sessions/SignerRecovery.test.ts compares the two), but recovers the public key with libsecp256k1
- * compiled to WebAssembly (`tiny-secp256k1`) instead of viem's pure-JS curve: about 5 times faster, which is
- * most of a sign-in's CPU (docs/BENCHMARKS.md, `npm run bench:auth`). viem still hashes the message and the key.
- *
- * `signature` is read as viem reads a hex string (the API's schema admits nothing else): 65 bytes by `size` (so 129
- * hex digits are r‖s and a one-digit v), v one of 0, 1, 27, 28, r and s in [1, n). High s is accepted, as by viem
- * and by the EVM's ecrecover: such a signature recovers the key of its low-s twin with the other parity.
+ * Where a wallet sign-in recovers the signer of its message (workers/SignerRecovery.ts, libsecp256k1 in
+ * WebAssembly, ~0.3 ms of CPU). With SIGNIN_RECOVERY_WORKERS ≥ 1 (default 1) it runs in that many worker threads
+ * (Piscina), so the API's main thread, which runs everything else of every request, does not: under bench:auth's
+ * 50 sign-ins in flight the main thread is the bottleneck (docs/BENCHMARKS.md), and the recovery was a fifth of its
+ * time. 0 recovers on the main thread. A pool that fails (a worker that cannot start) is logged and the recovery
+ * done here, so a sign-in never fails for it.
  */
-export const recoverMessageSigner = (message: string, signature: string): Address | undefined => {
-  if (!isHex(signature, { strict: true }) || size(signature) !== 65) return undefined
-  const v = Number.parseInt(signature.slice(130), 16)
-  const recoveryId = v === 0 || v === 27 ? 0 : v === 1 || v === 28 ? 1 : undefined
-  if (recoveryId === undefined) return undefined
-  try {
-    const publicKey = secp256k1.recover(
-      hashMessage(message, "bytes"),
-      hexToBytes(`0x${signature.slice(2, 130)}`),
-      recoveryId,
-      false
-    )
-    // The address is the last 20 bytes of the keccak of the uncompressed key without its 0x04 prefix.
-    return publicKey === null ? undefined : `0x${keccak256(publicKey.subarray(1)).slice(26)}`
-  } catch {
-    // tiny-secp256k1 throws on r or s out of range and on an r that is no curve point's x: viem throws there too.
-    return undefined
+export class SignerRecovery extends Context.Service<
+  SignerRecovery,
+  {
+    /** The signer (lower case) of `signature` over the EIP-191 message, as `recoverMessageSigner`; undefined if none. */
+    readonly recover: (message: string, signature: string) => Effect.Effect<Address | undefined>
   }
+>()("app/sessions/SignerRecovery") {
+  static readonly layerInline = Layer.succeed(SignerRecovery, {
+    recover: (message, signature) => Effect.sync(() => recoverMessageSigner(message, signature))
+  })
+
+  static readonly layerWorkers = (threads: number) =>
+    Layer.effect(
+      SignerRecovery,
+      Effect.gen(function* () {
+        const context = yield* Effect.context<never>()
+        const warn = (error: unknown) =>
+          void Effect.runForkWith(context)(Effect.logWarning("sign-in: signer recovery pool error", error))
+        const pool = yield* Effect.acquireRelease(
+          Effect.sync(() => {
+            const pool = new Piscina<RecoverTask, Address | undefined>({
+              filename: new URL(`../../../../workers/recover-signer${ext}`, import.meta.url).href,
+              minThreads: threads,
+              maxThreads: threads,
+              idleTimeout: Number.MAX_SAFE_INTEGER,
+              // Tasks go to the worker as they come, and it recovers them one after the other. With one task per
+              // worker the next could only be sent after the main thread had read the last answer: a busy main thread
+              // (the case this pool is for) would leave the worker waiting between tasks.
+              concurrentTasksPerWorker: 64
+            })
+            pool.on("error", warn)
+            return pool
+          }),
+          (pool) => Effect.promise(() => pool.destroy())
+        )
+        return SignerRecovery.of({
+          recover: (message, signature) =>
+            Effect.tryPromise(() => pool.run({ message, signature })).pipe(
+              Effect.catch((error) =>
+                Effect.andThen(
+                  Effect.logWarning("sign-in: signer recovery in a worker failed; recovering here", error),
+                  Effect.sync(() => recoverMessageSigner(message, signature))
+                )
+              )
+            )
+        })
+      })
+    )
+
+  /** From SIGNIN_RECOVERY_WORKERS (default 1; 0: on the main thread). */
+  static readonly layer = Layer.unwrap(
+    Effect.map(
+      Effect.orDie(Config.Int("SIGNIN_RECOVERY_WORKERS").pipe(Config.withDefault(1))),
+      (threads): Layer.Layer<SignerRecovery> =>
+        threads <= 0 ? SignerRecovery.layerInline : SignerRecovery.layerWorkers(threads)
+    )
+  )
 }

@@ -13,7 +13,7 @@ import type { IssuedSession } from "./Session.ts"
 import { SessionConfig } from "./SessionConfig.ts"
 import { Sessions, userBanned } from "./Sessions.ts"
 import { SignatureVerifier } from "./SignatureVerifier.ts"
-import { recoverMessageSigner } from "./SignerRecovery.ts"
+import { SignerRecovery } from "./SignerRecovery.ts"
 import { signInLimits } from "./SignInLimits.ts"
 import { parseSiweMessage } from "./SiweMessage.ts"
 import { checkSiwePolicy } from "./SiwePolicy.ts"
@@ -58,6 +58,7 @@ export class WalletSignIn extends Context.Service<
       const config = yield* SessionConfig
       const nonces = yield* WalletNonces
       const signIns = yield* WalletSignInRepo
+      const recovery = yield* SignerRecovery
       const sessions = yield* Sessions
       const limiter = yield* RateLimiter
       const limitsOn = (yield* Effect.orDie(rateLimitSettings)).enabled
@@ -81,12 +82,12 @@ export class WalletSignIn extends Context.Service<
         if (rejection !== undefined) return yield* new Unauthorized(rejection)
 
         const address = fields.address as Address
-        // An EOA's signature is checked first, locally (SignerRecovery.ts: a fraction of a millisecond, no I/O). When
-        // it verifies, the nonce is checked by the write statement itself, one round trip for the whole sign-in, and
-        // read only when the statement refuses it (for the precise error). Anything else (a smart wallet, a wrong
+        // An EOA's signature is checked first, locally (SignerRecovery.ts: a fraction of a millisecond of CPU, in a
+        // worker thread by default, no I/O). When it verifies, the nonce is checked by the write statement itself,
+        // one round trip for the whole sign-in, and read only when the statement refuses it (for the precise error). Anything else (a smart wallet, a wrong
         // signature) may cost an eth_call: the nonce is read first, so a used, expired or exhausted nonce (3 failed
         // signatures, issue 23 M3) never reaches the chain.
-        const signedByEoa = recoverMessageSigner(input.message, input.signature) === address.toLowerCase()
+        const signedByEoa = (yield* recovery.recover(input.message, input.signature)) === address.toLowerCase()
         if (!signedByEoa) {
           const problem = yield* nonces.check(fields.nonce, address)
           if (Option.isSome(problem)) return yield* nonceError(problem.value)
@@ -150,6 +151,6 @@ export class WalletSignIn extends Context.Service<
   )
 
   static readonly layer = WalletSignIn.layerNoDeps.pipe(
-    Layer.provideMerge(Layer.mergeAll(WalletNonces.layer, WalletSignInRepo.layer))
+    Layer.provideMerge(Layer.mergeAll(WalletNonces.layer, WalletSignInRepo.layer, SignerRecovery.layer))
   )
 }
