@@ -95,7 +95,8 @@ const toRawLog = (l: RpcLog): RawLog => ({
  * The fetch stage: every RPC the indexer makes. eth_getLogs adapts its block range (halved on a range/size error;
  * after an answer, the range that holds INDEXER_TARGET_LOGS logs at the density seen, at most doubled per answer and
  * never above INDEXER_MAX_BLOCK_RANGE), one range per filter and address chunk; every call retries transport errors
- * and rate limits with backoff. The indexer sizes its batches by the smallest range, the densest filter's.
+ * and rate limits with backoff. The indexer sizes its batches by the smallest range, the densest filter's, times
+ * INDEXER_RANGES_PER_BATCH: an interval that long is asked as that many pieces at once (`logsOfChunk`).
  */
 export class ChainReader extends Context.Service<
   ChainReader,

@@ -41,7 +41,8 @@ const makeProjection = Effect.gen(function* () {
 /**
  * The chain follower's step: read the head and the checkpoint, decide what to do (Decision.ts), apply it. `step`
  * answers whether to go on at once (false: at the head, wait for the next one). Two things overlap between steps: the
- * logs of the next final range are fetched ahead, and a batch commits while the next one is built (InFlight.ts).
+ * logs and the two headers of the next final range are fetched ahead, and a batch commits while the next one is built
+ * (InFlight.ts).
  */
 export const makeLoop = (progress: Progress) =>
   Effect.gen(function* () {
