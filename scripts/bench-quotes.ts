@@ -238,6 +238,11 @@ if (HTTP) {
       log(
         `    ${m.rps.toFixed(0)} quotes/s over ${m.paths} distinct requests; latency p50 ${m.p50} ms, p99 ${m.p99} ms; non-2xx ${m.non2xx}, errors ${m.errors} (by status: ${m.statuses})`
       )
+      const cpu = list.flatMap((r) => (r.cpuUs === null ? [] : [r.cpuUs]))
+      if (cpu.length > 0)
+        log(
+          `    CPU per quote, each round: main thread ${cpu.map((c) => c.main.toFixed(0)).join(", ")} µs; whole app process (workers included) ${cpu.map((c) => c.process.toFixed(0)).join(", ")} µs`
+        )
     }
     const failed = [...http.viem, ...http.sdk].reduce((n, r) => n + r.non2xx + r.errors, 0)
     // Answers that are errors (a 429 of a limit, a 500 QUOTE_TIMEOUT under load) are not quotes: say so with the figures.

@@ -19,7 +19,8 @@ export interface CpuSnapshot {
   readonly exitedChildren: number
 }
 
-const ticksPerSecond = (() => {
+/** The kernel's clock ticks per second (the unit of /proc's CPU times). */
+export const ticksPerSecond = (() => {
   try {
     return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100
   } catch {

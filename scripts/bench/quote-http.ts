@@ -11,6 +11,7 @@ import autocannon from "autocannon"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { ticksPerSecond } from "./cpu.ts"
 import { describeFiles, describeProfile, type ProfileWindow, summarizeProfile } from "./profile-summary.ts"
 import { buildApp, spawnApp, stopApp } from "./spawn.ts"
 
@@ -25,6 +26,12 @@ export interface HttpFigures {
   readonly statuses: string
   /** Requests answered in the measured seconds. */
   readonly total: number
+  /**
+   * CPU time per request answered in the measured seconds, µs (Linux /proc; null elsewhere): of the app's main thread,
+   * and of the whole app process (worker threads included). Under load wall-clock rates mostly measure waiting for a
+   * core; CPU per request measures the work.
+   */
+  readonly cpuUs: { readonly main: number; readonly process: number } | null
   /** The measured seconds on V8's profile clock (microseconds). */
   readonly window: ProfileWindow
 }
@@ -95,7 +102,8 @@ const startQuoteApp = async (
   try {
     const base = app.urls.get("exchange")!
     await waitIndexed(base)
-    if ((await fetch(`${base}/api/v1/quote/tokens?chainId=31337`)).status === 404) return { base, paths: null, stop }
+    if ((await fetch(`${base}/api/v1/quote/tokens?chainId=31337`)).status === 404)
+      return { base, paths: null, pid: app.child.pid, stop }
     const pools = (await (await fetch(`${base}/api/v1/pools/list?limit=100`)).json()) as { items: Array<PoolItem> }
     const paths: Array<string> = []
     for (const path of quotePaths(pools.items)) {
@@ -104,23 +112,54 @@ const startQuoteApp = async (
       else log(`  HTTP (${encoder}): left out (${r.status} ${(await r.text()).slice(0, 120)}): ${path}`)
     }
     if (paths.length === 0) throw new Error("no quote request answered 200")
-    return { base, paths, stop }
+    return { base, paths, pid: app.child.pid, stop }
   } catch (error) {
     await stop()
     throw error
   }
 }
 
-const load = async (base: string, paths: ReadonlyArray<string>, connections: number, seconds: number) => {
-  const requests = paths.map((path) => ({ method: "GET" as const, path }))
+/** CPU ticks (user + system) of a process's main thread and of the whole process, from /proc; null if unreadable. */
+const cpuTicks = (pid: number | undefined) => {
+  const ticksOf = (path: string) => {
+    const text = NodeFs.readFileSync(path, "utf8")
+    const f = text.slice(text.lastIndexOf(")") + 2).split(" ")
+    return Number(f[11]) + Number(f[12])
+  }
+  try {
+    return pid === undefined
+      ? null
+      : { main: ticksOf(`/proc/${pid}/task/${pid}/stat`), process: ticksOf(`/proc/${pid}/stat`) }
+  } catch {
+    return null
+  }
+}
+
+const load = async (
+  app: { readonly base: string; readonly paths: ReadonlyArray<string> | null; readonly pid: number | undefined },
+  connections: number,
+  seconds: number
+) => {
+  const { base } = app
+  const requests = app.paths!.map((path) => ({ method: "GET" as const, path }))
   await autocannon({ url: base, connections, duration: 2, requests }) // warm-up: JIT, workers, caches
   const fromMicros = process.hrtime.bigint() / 1000n
+  const cpuBefore = cpuTicks(app.pid)
   const r = await autocannon({ url: base, connections, duration: seconds, requests })
+  const cpuAfter = cpuTicks(app.pid)
   const toMicros = process.hrtime.bigint() / 1000n
+  const perRequestUs = (ticks: number) => (1e6 * ticks) / ticksPerSecond / Math.max(1, r.requests.total)
   return {
     total: r.requests.total,
+    cpuUs:
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : {
+            main: perRequestUs(cpuAfter.main - cpuBefore.main),
+            process: perRequestUs(cpuAfter.process - cpuBefore.process)
+          },
     window: { fromMicros, toMicros },
-    paths: paths.length,
+    paths: requests.length,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -185,9 +224,8 @@ export const benchQuoteHttp = async (
       )
     if (apps.some((a) => a.paths === null)) return null
     for (let round = 0; round < options.rounds; round++) {
-      out.viem.push(await load(apps[0]!.base, apps[0]!.paths!, options.connections, options.seconds))
-      if (apps[1] !== undefined)
-        out.sdk.push(await load(apps[1].base, apps[1].paths!, options.connections, options.seconds))
+      out.viem.push(await load(apps[0]!, options.connections, options.seconds))
+      if (apps[1] !== undefined) out.sdk.push(await load(apps[1], options.connections, options.seconds))
     }
   } finally {
     // The profiles are written as the apps exit.
