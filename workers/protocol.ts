@@ -1,7 +1,8 @@
 /**
- * The messages between the main thread (src/exchange-api/quotes/RouteFinder.ts) and the route-finder workers, as Schemas that both
- * sides decode with. Values cross the thread boundary by structured clone, which keeps bigints, so the encoded form is
- * the plain data of workers/routing/types.ts. Failures come back as data (`NoRoute`, …, `Failed`), never as throws.
+ * The messages between the main thread (src/exchange-api/quotes/RouteFinder.ts) and the route-finder workers, as Schemas.
+ * Values cross the thread boundary by structured clone, which keeps bigints, so the encoded form is the plain data of
+ * workers/routing/types.ts. A worker decodes each task with `decodeTask`; the main thread takes a reply with
+ * `replyOf` (its tag checked, see there). Failures come back as data (`NoRoute`, …, `Failed`), never as throws.
  *
  * Snapshot versions: the main thread numbers its pool state (a full snapshot, then one version per delta). Every task
  * carries the version it was asked at; a worker that is behind answers `Stale` with the version it holds, and the
@@ -187,4 +188,17 @@ export type WorkerReply = typeof WorkerReply.Type
 
 export const decodeTask = Schema.decodeUnknownSync(WorkerTask)
 export const decodePushedDelta = Schema.decodeUnknownSync(VersionedDelta)
-export const decodeReply = Schema.decodeUnknownSync(WorkerReply)
+
+const REPLY_TAGS: ReadonlySet<string> = new Set(WorkerReply.members.map((member) => member.fields._tag.schema.literal))
+
+/**
+ * A worker's reply as the main thread takes it: the return value of workers/route-finder.ts, typed `WorkerReply`
+ * there (so the compiler checks its shape), carried by structured clone (which keeps bigints and nesting). Only its
+ * tag is checked: a Schema decode of every route and hop ran a fiber and a parse per quote on the thread that
+ * serves HTTP (docs/BENCHMARKS.md, bench:quotes over HTTP). Throws on anything that is not a reply.
+ */
+export const replyOf = (raw: unknown): WorkerReply => {
+  const tag = typeof raw === "object" && raw !== null ? (raw as { readonly _tag?: unknown })._tag : undefined
+  if (typeof tag !== "string" || !REPLY_TAGS.has(tag)) throw new Error(`not a route-finder reply (tag ${String(tag)})`)
+  return raw as WorkerReply
+}

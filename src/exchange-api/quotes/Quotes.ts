@@ -179,9 +179,12 @@ export class Quotes extends Context.Service<
         // From the chain's clock (the last indexed block), which a devnet may have moved ahead of the wall clock.
         const now = Math.max(Math.floor(Date.now() / 1000), Math.floor(loader.blockTimestamp()))
         const deadline = input.deadline ?? BigInt(now + settings.deadlineSeconds)
+        // Read once: the background refresh may change it while the worker routes, and the answer's gasPriceWei must
+        // be the price its gas figures were computed at.
+        const gasPrice = gasPriceWei
         // The worker that finds the route encodes its calldata too (the SDKs' encoding is the costliest step).
         const outcome = yield* finder.quote(
-          { tokenIn: tokenInAddress, tokenOut: tokenOutAddress, amount, type: input.type, gasPriceWei },
+          { tokenIn: tokenInAddress, tokenOut: tokenOutAddress, amount, type: input.type, gasPriceWei: gasPrice },
           {
             chainId: quoteChain.chainId,
             swapRouter02: quoteChain.swapRouter02,
@@ -251,7 +254,7 @@ export class Quotes extends Context.Service<
           tokenOut,
           tokens,
           result,
-          gasPriceWei,
+          gasPriceWei: gasPrice,
           l1DataFeeWei,
           methodParameters,
           bound: slippageBound(result, input.slippage),

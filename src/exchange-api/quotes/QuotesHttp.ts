@@ -10,57 +10,8 @@ import { Allowlist } from "./Allowlist.ts"
 import { GasEstimator } from "./GasEstimator.ts"
 import { QuoteFailure, toHttpError } from "./QuoteError.ts"
 import { sendRetryAfter } from "../RpcUnavailable.ts"
-import { describe, type QuoteInput, type QuoteOutcome, type QuoteRejected, Quotes } from "./Quotes.ts"
-
-/** The summary both response shapes share. */
-const summary = (o: QuoteOutcome) => {
-  const { routeString, quote, quoteDecimals } = describe(o)
-  const token = (a: string) => {
-    const t = o.tokens.get(a)!
-    return { address: t.address, decimals: t.decimals, symbol: t.symbol }
-  }
-  const r = o.result
-  const bps = Number((o.input.slippage.numerator * 10_000n) / o.input.slippage.denominator)
-  return {
-    quoteId: o.quoteId,
-    chainId: o.chainId,
-    type: r.type,
-    amount: o.amount.toString(),
-    amountIn: r.amountIn.toString(),
-    amountOut: r.amountOut.toString(),
-    quote: quote.toString(),
-    quoteDecimals,
-    quoteGasAdjusted: r.quoteGasAdjusted.toString(),
-    gasUseEstimate: r.gasEstimate.toString(),
-    gasUseEstimateQuote: r.gasCostInQuoteToken === null ? null : r.gasCostInQuoteToken.toString(),
-    gasPriceWei: o.gasPriceWei.toString(),
-    l1DataFeeWei: o.l1DataFeeWei === null ? null : o.l1DataFeeWei.toString(),
-    priceImpact: (r.priceImpactPpm / 10_000).toFixed(4),
-    blockNumber: r.blockNumber.toString(),
-    tokenIn: token(o.tokenIn.address),
-    tokenOut: token(o.tokenOut.address),
-    route: r.routes.map((route) =>
-      route.hops.map((h) => ({
-        type: "v3-pool" as const,
-        address: h.pool,
-        tokenIn: token(h.tokenIn),
-        tokenOut: token(h.tokenOut),
-        fee: h.fee,
-        sqrtRatioX96: h.sqrtPriceX96Before.toString(),
-        liquidity: h.liquidity.toString(),
-        tickCurrent: h.tickBefore,
-        amountIn: h.amountIn.toString(),
-        amountOut: h.amountOut.toString()
-      }))
-    ),
-    routeString,
-    routerType: o.input.routerType,
-    slippageBps: bps,
-    minimumAmountOut: r.type === "exactIn" ? o.bound.toString() : null,
-    maximumAmountIn: r.type === "exactOut" ? o.bound.toString() : null,
-    deadline: o.deadline.toString()
-  }
-}
+import { getQuoteResponse, quoteSummary } from "./QuoteBody.ts"
+import { type QuoteInput, type QuoteRejected, Quotes } from "./Quotes.ts"
 
 const toHttp = (e: QuoteFailure | QuoteRejected) =>
   e instanceof QuoteFailure
@@ -104,7 +55,7 @@ export const QuotesHttp = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers)
             ? undefined
             : yield* gas.estimate({ from: getAddress(payload.sender), ...o.methodParameters })
         return {
-          ...summary(o),
+          ...quoteSummary(o),
           transaction: {
             to: o.methodParameters.to,
             callData: o.methodParameters.calldata,
@@ -132,7 +83,7 @@ export const QuotesHttp = HttpApiBuilder.group(ExchangeApi, "quotes", (handlers)
               allowlist: false
             })
             .pipe(timedQuote("get"), Effect.mapError(toHttp), Effect.tapError(sendRetryAfter))
-          return { ...summary(o), methodParameters: o.methodParameters }
+          return getQuoteResponse(o)
         })
       )
       .handle("createQuote", ({ payload }) => partnerQuote(payload, true))

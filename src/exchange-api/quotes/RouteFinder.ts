@@ -1,4 +1,5 @@
 import { Context, Deferred, Effect, Layer } from "effect"
+import type { Piscina } from "piscina"
 import { RouteFinderPool } from "./RouteFinderPool.ts"
 import { recordPoolStateUpdate, recordWorkerSync, setQuoteWorkerQueue } from "../../platform/metrics/Metrics.ts"
 import { PoolStateLog } from "./PoolStateLog.ts"
@@ -6,7 +7,7 @@ import { registerCollector } from "../../platform/metrics/MetricsText.ts"
 import {
   type CalldataOutcome,
   type CalldataSpec,
-  decodeReply,
+  replyOf,
   type WorkerReply,
   type WorkerTask
 } from "../../../workers/protocol.ts"
@@ -95,24 +96,8 @@ export class RouteFinder extends Context.Service<
             Effect.ensuring(Deferred.succeed(warm, undefined))
           )
         )
-        return yield* make(deltaLogSize, Deferred.await(warm), broadcast, (task) =>
-          Effect.tryPromise({
-            try: (interrupted) => {
-              const runaway = new AbortController()
-              const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
-              interrupted.addEventListener(
-                "abort",
-                () => {
-                  const timer = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
-                  timer.unref()
-                  running.finally(() => clearTimeout(timer)).catch(() => {})
-                },
-                { once: true }
-              )
-              return running
-            },
-            catch: (cause) => fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)
-          })
+        return yield* make(deltaLogSize, Deferred.await(warm), broadcast, (task, timedOut) =>
+          runOnPool(pool, task, timedOut)
         )
       })
     )
@@ -125,6 +110,7 @@ export class RouteFinder extends Context.Service<
       const engine = makeEngine()
       // Quotes run synchronously on this thread: nothing ever waits for a worker.
       yield* registerCollector(setQuoteWorkerQueue(0))
+      // Synchronous: the engine itself answers `Expired` to a task taken after its `expiresAt`.
       return yield* make(DELTA_LOG_SIZE, Effect.void, undefined, (task) => Effect.sync(() => engine(task)))
     })
   )
@@ -145,14 +131,64 @@ const RUNAWAY_GRACE_MS = 2_000
 export const DELTA_LOG_SIZE = 256
 
 /**
+ * One task on a worker thread, waited for until the task's `expiresAt` at most (then `timedOut`). A task nobody waits
+ * for any more (timed out, or its quote interrupted) and still running RUNAWAY_GRACE_MS later is aborted. One timer
+ * per task and no fiber: the main thread serves HTTP, and racing the task against a sleep forked two fibers a quote
+ * there (docs/BENCHMARKS.md, "Main thread per quote over HTTP").
+ */
+const runOnPool = (pool: Piscina, task: WorkerTask, timedOut: () => QuoteFailure) =>
+  Effect.callback<unknown, QuoteFailure>((resume) => {
+    const runaway = new AbortController()
+    const running = pool.run(task, { signal: runaway.signal }) as Promise<unknown>
+    let waiting = true
+    const abandon = () => {
+      const grace = setTimeout(() => runaway.abort(), RUNAWAY_GRACE_MS)
+      grace.unref()
+      running.finally(() => clearTimeout(grace)).catch(() => {})
+    }
+    const stop = () => {
+      waiting = false
+      clearTimeout(timer)
+    }
+    const timer = setTimeout(
+      () => {
+        if (!waiting) return
+        stop()
+        abandon()
+        resume(Effect.fail(timedOut()))
+      },
+      Math.max(0, (task.expiresAt ?? Date.now()) - Date.now())
+    )
+    running.then(
+      (raw) => {
+        if (!waiting) return
+        stop()
+        resume(Effect.succeed(raw))
+      },
+      (cause) => {
+        if (!waiting) return
+        stop()
+        resume(Effect.fail(fail("ROUTE_BUILD_FAILED", `route finder worker failed: ${String(cause)}`)))
+      }
+    )
+    return Effect.sync(() => {
+      if (!waiting) return
+      stop()
+      abandon()
+    })
+  })
+
+/**
  * `ready`: completes once the threads are warm; quotes wait for it before their QUOTE_TIMEOUT starts. `broadcast`:
  * where applied deltas are pushed to the threads (none inline: the engine there is synced by the tasks themselves).
+ * `run` answers a task's reply, or fails with `timedOut()` once the task's `expiresAt` has passed without one (every
+ * task of a quote carries the quote's `expiresAt`, so the QUOTE_TIMEOUT bounds the whole quote, catch-up included).
  */
 const make = (
   deltaLogSize: number,
   ready: Effect.Effect<void>,
   broadcast: DeltaBroadcast | undefined,
-  run: (task: WorkerTask) => Effect.Effect<unknown, QuoteFailure>
+  run: (task: WorkerTask, timedOut: () => QuoteFailure) => Effect.Effect<unknown, QuoteFailure>
 ) =>
   Effect.gen(function* () {
     const settings = yield* quoteSettings
@@ -164,7 +200,7 @@ const make = (
 
     const decoded = (raw: unknown) =>
       Effect.try({
-        try: () => decodeReply(raw),
+        try: () => replyOf(raw),
         catch: (e) => fail("ROUTE_BUILD_FAILED", `bad worker reply: ${String(e)}`)
       })
 
@@ -185,30 +221,37 @@ const make = (
       }
     }
 
+    type Ask = (version: number, sync: WorkerTask["sync"]) => Effect.Effect<WorkerReply, QuoteFailure>
+
+    /** A worker that answered `Stale` gets what it missed, at the version of this moment (a delta may have come meanwhile). */
+    const catchUp = (have: number, ask: Ask) =>
+      Effect.gen(function* () {
+        const sync = state.syncFrom(have)
+        yield* recordWorkerSync(sync._tag)
+        let reply = yield* ask(state.version(), sync)
+        if (reply._tag === "Stale" && sync._tag === "Deltas") {
+          yield* recordWorkerSync("Full")
+          reply = yield* ask(state.version(), state.full())
+        }
+        return yield* toOutcome(reply)
+      })
+
     const quote = (request: QuoteRequest, calldata?: CalldataSpec) =>
       Effect.andThen(
         ready,
-        Effect.gen(function* () {
-          if (!state.loaded()) return yield* fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet")
+        Effect.suspend(() => {
+          if (!state.loaded()) return Effect.fail(fail("NO_POOLS_AVAILABLE", "the pool state is not loaded yet"))
           const task = {
             request,
             calldata: calldata ?? null,
             expiresAt: Date.now() + settings.timeoutMs,
             deltaChannel: broadcast?.channel
           }
-          let reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync: null }), decoded)
-          if (reply._tag === "Stale") {
-            // At the version of this moment (a delta may have come meanwhile): the sync and the version go together.
-            const sync = state.syncFrom(reply.have)
-            yield* recordWorkerSync(sync._tag)
-            reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync }), decoded)
-            if (reply._tag === "Stale" && sync._tag === "Deltas") {
-              yield* recordWorkerSync("Full")
-              reply = yield* Effect.flatMap(run({ ...task, version: state.version(), sync: state.full() }), decoded)
-            }
-          }
-          return yield* toOutcome(reply)
-        }).pipe(Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail(timedOut()) }))
+          const ask: Ask = (version, sync) => Effect.flatMap(run({ ...task, version, sync }, timedOut), decoded)
+          return Effect.flatMap(ask(state.version(), null), (reply) =>
+            reply._tag === "Stale" ? catchUp(reply.have, ask) : toOutcome(reply)
+          )
+        })
       )
 
     return RouteFinder.of({

@@ -79,29 +79,44 @@ export class TransferCheck extends Context.Service<
           )
         })
 
+      const refused = (results: ReadonlyArray<readonly [string, number | null]>) => {
+        const taxed = results.filter(([, feeBps]) => feeBps !== null)
+        return taxed.length === 0
+          ? Effect.void
+          : Effect.fail(
+              fail(
+                "FEE_ON_TRANSFER_UNSUPPORTED",
+                `fee-on-transfer token on the route (${taxed.map(([t, bps]) => `${t} takes ${bps! / 100} %`).join(", ")}): ` +
+                  "such tokens are not quoted (Uniswap v3 swaps through them deliver less than quoted)",
+                { tokens: taxed.map(([address, feeBps]) => ({ address, feeBps })) }
+              )
+            )
+      }
+
+      /** Every token's verdict when all are known and fresh (a quote's usual case), else undefined. */
+      const known = (tokens: ReadonlyArray<string>) => {
+        const now = Date.now()
+        const results: Array<readonly [string, number | null]> = []
+        for (const t of tokens) {
+          const v = verdicts.get(t.toLowerCase())
+          if (v === undefined || now - v.at >= VERDICT_TTL_MS) return undefined
+          results.push([t, v.feeBps])
+        }
+        return results
+      }
+
       return TransferCheck.of({
+        // Known verdicts are read in place: no fiber per token for the quote path's usual case.
         check: (tokens) =>
-          Effect.forEach(
-            tokens,
-            (t) => Effect.map(verdict(t.toLowerCase() as Address), (feeBps) => [t, feeBps] as const),
-            {
-              concurrency: 4
-            }
-          ).pipe(
-            Effect.flatMap((results) => {
-              const taxed = results.filter(([, feeBps]) => feeBps !== null)
-              return taxed.length === 0
-                ? Effect.void
-                : Effect.fail(
-                    fail(
-                      "FEE_ON_TRANSFER_UNSUPPORTED",
-                      `fee-on-transfer token on the route (${taxed.map(([t, bps]) => `${t} takes ${bps! / 100} %`).join(", ")}): ` +
-                        "such tokens are not quoted (Uniswap v3 swaps through them deliver less than quoted)",
-                      { tokens: taxed.map(([address, feeBps]) => ({ address, feeBps })) }
-                    )
-                  )
-            })
-          )
+          Effect.suspend(() => {
+            const results = known(tokens)
+            if (results !== undefined) return refused(results)
+            return Effect.forEach(
+              tokens,
+              (t) => Effect.map(verdict(t.toLowerCase() as Address), (feeBps) => [t, feeBps] as const),
+              { concurrency: 4 }
+            ).pipe(Effect.flatMap(refused))
+          })
       })
     })
   )
