@@ -16,6 +16,18 @@ const fakeClient = (handler: (method: string, params: any) => unknown): PublicCl
     getBlockNumber: async () => 100n
   }) as unknown as PublicClient
 
+/** The fake provider's answer to eth_getLogs over [from, to]: one log in every block. */
+const oneLogPerBlock = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({
+    address: zero,
+    topics: [],
+    data: "0x",
+    blockNumber: `0x${(from + i).toString(16)}`,
+    blockHash: "0xaa",
+    logIndex: "0x0",
+    transactionHash: "0xbb"
+  }))
+
 /** One range at a time (INDEXER_RANGES_PER_BATCH 1): the sequences of ranges below are one walk's. */
 const readerWith = (client: PublicClient, maxBlockRange = 1000, targetLogsPerRequest = 10_000, rangesPerBatch = 1) =>
   readerOver(client, { maxBlockRange, targetLogsPerRequest, rangesPerBatch })
@@ -55,15 +67,7 @@ describe("eth_getLogs with an adaptive range", () => {
         const to = Number(BigInt(params[0].toBlock))
         asked.push([from, to])
         if (to - from + 1 > 100) throw new Error("query returned more than 10000 results")
-        return Array.from({ length: to - from + 1 }, (_, i) => ({
-          address: zero,
-          topics: [],
-          data: "0x",
-          blockNumber: `0x${(from + i).toString(16)}`,
-          blockHash: "0xaa",
-          logIndex: "0x0",
-          transactionHash: "0xbb"
-        }))
+        return oneLogPerBlock(from, to)
       })
       const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client, 1000)))
       const logs = yield* reader.logs([zero], [], 1n, 1000n)
@@ -151,15 +155,7 @@ describe("eth_getLogs with an adaptive range", () => {
         inFlight--
         // One log per block, 100 per request at most (the fake provider's result cap).
         if (to - from + 1 > 100) throw new Error("query returned more than 10000 results")
-        return Array.from({ length: to - from + 1 }, (_, i) => ({
-          address: zero,
-          topics: [],
-          data: "0x",
-          blockNumber: `0x${(from + i).toString(16)}`,
-          blockHash: "0xaa",
-          logIndex: "0x0",
-          transactionHash: "0xbb"
-        }))
+        return oneLogPerBlock(from, to)
       })
       // Target 50 logs: the range settles at 50 blocks; then 200 blocks are 4 pieces of 50, asked at once.
       const reader = yield* ChainReader.pipe(Effect.provide(readerWith(client, 1000, 50, 4)))

@@ -29,6 +29,16 @@ const parts = (signature: Hex) => ({
 })
 const join = (r: bigint, s: bigint, v: number): string => `0x${word(r)}${word(s)}${v.toString(16).padStart(2, "0")}`
 
+/** A random case: a private key, a message, and the noise `variants` bends its signature with (r, s, v, cut). */
+const signatureCase = [
+  fc.bigInt({ min: 1n, max: N - 1n }),
+  fc.string({ unit: "grapheme", maxLength: 300 }),
+  fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+  fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+  fc.constantFrom(0, 1, 27, 28, 29),
+  fc.integer({ min: 0, max: 131 })
+] as const
+
 /** Everything a client could send in place of a good signature, built from one good one. */
 const variants = (signature: Hex, noise: { r: bigint; s: bigint; v: number; cut: number }): Array<string> => {
   const { r, s, v } = parts(signature)
@@ -88,23 +98,15 @@ describe("signature recovery: tiny-secp256k1 (WebAssembly) answers as viem's rec
     let agreedOnSigner = 0
     let agreedOnRejection = 0
     await fc.assert(
-      fc.asyncProperty(
-        fc.bigInt({ min: 1n, max: N - 1n }),
-        fc.string({ unit: "grapheme", maxLength: 300 }),
-        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
-        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
-        fc.constantFrom(0, 1, 27, 28, 29),
-        fc.integer({ min: 0, max: 131 }),
-        async (key, message, r, s, v, cut) => {
-          const account = privateKeyToAccount(numberToHex(key, { size: 32 }))
-          const signature = await account.signMessage({ message })
-          expect(recoverMessageSigner(message, signature)).toBe(account.address.toLowerCase())
-          for (const candidate of variants(signature, { r, s, v, cut })) {
-            if ((await expectSame(message, candidate)) === undefined) agreedOnRejection++
-            else agreedOnSigner++
-          }
+      fc.asyncProperty(...signatureCase, async (key, message, r, s, v, cut) => {
+        const account = privateKeyToAccount(numberToHex(key, { size: 32 }))
+        const signature = await account.signMessage({ message })
+        expect(recoverMessageSigner(message, signature)).toBe(account.address.toLowerCase())
+        for (const candidate of variants(signature, { r, s, v, cut })) {
+          if ((await expectSame(message, candidate)) === undefined) agreedOnRejection++
+          else agreedOnSigner++
         }
-      ),
+      }),
       { numRuns: 1000 }
     )
     // Both outcomes were exercised many times (each run has 4 recoverable variants and at least 11 rejected ones).
@@ -115,17 +117,7 @@ describe("signature recovery: tiny-secp256k1 (WebAssembly) answers as viem's rec
 
 describe("SignerRecovery.layerWorkers (the recovery in a worker thread, as the app runs it)", () => {
   it("answers as recoverMessageSigner on the main thread: 200 random keys, each with its variants", async () => {
-    const cases = fc.sample(
-      fc.tuple(
-        fc.bigInt({ min: 1n, max: N - 1n }),
-        fc.string({ unit: "grapheme", maxLength: 300 }),
-        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
-        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
-        fc.constantFrom(0, 1, 27, 28, 29),
-        fc.integer({ min: 0, max: 131 })
-      ),
-      { numRuns: 200, seed: 26 }
-    )
+    const cases = fc.sample(fc.tuple(...signatureCase), { numRuns: 200, seed: 26 })
     const inputs = await Promise.all(
       cases.map(async ([key, message, r, s, v, cut]) => {
         const signature = await privateKeyToAccount(numberToHex(key, { size: 32 })).signMessage({ message })
