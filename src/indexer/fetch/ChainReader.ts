@@ -11,8 +11,15 @@ import { makeRateLimit } from "./RateLimit.ts"
 import { afterAnswer, afterRefusal, ceilingAt, type RangeCeiling } from "./RangeCeiling.ts"
 import { type EndpointHash, hashesAtEachEndpoint } from "./EndpointHashes.ts"
 
-/** Tokens per Multicall3 eth_call of `tokensMetadata` (four view calls each). */
-const METADATA_TOKENS_PER_CALL = 100
+/**
+ * Tokens per Multicall3 eth_call of `tokensMetadata` (four view calls each). The call is deployless: the aggregate's
+ * answer is returned as the code of a contract being created, which EIP-170 caps at 24,576 bytes (the node answers
+ * `CreateContractSizeLimit` past it); a token's four answers take about 800 bytes with short texts. A chunk that still
+ * passes the cap (long names) is read token by token.
+ */
+const METADATA_TOKENS_PER_CALL = 20
+/** The deployless aggregate's answer was larger than a contract's code may be (see METADATA_TOKENS_PER_CALL). */
+const answerTooLarge = (error: unknown) => /CreateContractSizeLimit|max code size|code size limit/i.test(String(error))
 
 /** The first eth_getLogs range (then at most doubled per response while the density allows). */
 export const INITIAL_BLOCK_RANGE = 16
@@ -492,6 +499,7 @@ export class ChainReader extends Context.Service<
           const first = results[0]
           // viem turns a failed request into a failure of every call: a transport error or a 429 is retried here.
           if (first?.status === "failure" && results.every((r) => r.status === "failure" && r.error === first.error)) {
+            if (answerTooLarge(first.error)) return "tooLarge" as const
             const error = classifyRpcError("eth_call", first.error)
             if (error.kind !== "fatal") throw first.error
             return "refused" as const
@@ -518,8 +526,11 @@ export class ChainReader extends Context.Service<
           const together = (chunk: ReadonlyArray<string>) =>
             Effect.gen(function* () {
               let answers = yield* aggregate(chunk, pastStateMissing ? undefined : blockNumber)
+              // Too large an answer says nothing of the node: these tokens are read alone, the next chunk together.
+              if (answers === "tooLarge") return chunk.map(() => undefined)
               if (answers === "refused" && !pastStateMissing) {
                 answers = yield* aggregate(chunk, undefined)
+                if (answers === "tooLarge") return chunk.map(() => undefined)
                 if (answers !== "refused") pastStateMissing = true
               }
               if (answers === "refused") {
