@@ -65,7 +65,12 @@ layer(TestDatabase, { timeout: "120 seconds", excludeTestServices: true })(
             assert.strictEqual(done.phase, "following")
           }).pipe(
             Effect.provide(
-              indexerLayer(d, { maxBlockRange: 1 }, { client: misreporting(d.chain.public, block, lying) })
+              indexerLayer(
+                d,
+                // Every block a batch of its own, so the lying block's parent is checked (a batch checks its first).
+                { maxBlockRange: 1, rangesPerBatch: 1 },
+                { client: misreporting(d.chain.public, block, lying) }
+              )
             )
           )
         }).pipe(Effect.scoped),

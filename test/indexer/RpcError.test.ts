@@ -100,7 +100,8 @@ const cappedNode = (cap: number, refusal: (from: number, to: number) => unknown)
     },
     getBlockNumber: async () => 100n
   } as unknown as PublicClient
-  const layer = readerOver(client, { maxBlockRange: 1000 })
+  // One range at a time (INDEXER_RANGES_PER_BATCH 1): the sequences below are one walk's, as ChainReader.test.ts's.
+  const layer = readerOver(client, { maxBlockRange: 1000, rangesPerBatch: 1 })
   return { asked, reader: ChainReader.pipe(Effect.provide(layer)) }
 }
 
