@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option } from "effect"
+import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { AuthenticatedSession } from "../../src/client-api/accounts/sessions/Session.ts"
 import { SessionCache } from "../../src/client-api/accounts/sessions/SessionCache.ts"
@@ -29,6 +29,17 @@ const gatedLookup = Effect.gen(function* () {
   })
   return { gate, lookup, runs: () => runs }
 })
+
+/**
+ * `effect`'s answer if it comes within 1 s of the test's clock, else `None`: a request stuck on a lookup nobody will
+ * complete shows as `None` instead of hanging the test.
+ */
+const withinOneSecond = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(Effect.timeoutOption(effect, "1 second"))
+    yield* TestClock.adjust("1 second")
+    return yield* Fiber.join(fiber)
+  })
 
 describe("SessionCache", () => {
   it.effect("requests that miss while a lookup runs wait for it: one read for 50 concurrent requests", () =>
@@ -63,6 +74,31 @@ describe("SessionCache", () => {
       assert.isTrue(Option.isSome(yield* Fiber.join(first)))
       yield* sessions.get("s1", lookup)
       assert.strictEqual(runs(), 2, "the request after the invalidation read the row again")
+    }).pipe(Effect.provide(SessionConfig.layerWith(sessionSettings({ sessionCacheMs: 1000 }))))
+  )
+
+  it.effect("a request that goes away during its lookup still answers its waiters; later requests are not stuck", () =>
+    Effect.gen(function* () {
+      const sessions = yield* cache
+      const { gate, lookup, runs } = yield* gatedLookup
+      const first = yield* Effect.forkChild(sessions.get("s1", lookup))
+      yield* Effect.yieldNow
+      const waiter = yield* Effect.forkChild(sessions.get("s1", lookup))
+      yield* Effect.yieldNow
+      // The first request's client closes its connection while the row is read: the server interrupts its fiber.
+      const closing = yield* Effect.forkChild(Fiber.interrupt(first))
+      yield* Effect.yieldNow
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(closing)
+      assert.isTrue(Exit.hasInterrupts(yield* Fiber.await(first)), "the request that went away ends interrupted")
+      // Before the fix the interruption took effect as the read returned, before its waiters were answered.
+      const waited = yield* withinOneSecond(Fiber.join(waiter))
+      assert.isTrue(Option.isSome(waited) && Option.isSome(waited.value), "the waiter has the session")
+      assert.strictEqual(runs(), 1)
+      // The entry has expired (the clock moved 1 s): the next request reads the row again, not waiting forever.
+      const next = yield* withinOneSecond(sessions.get("s1", lookup))
+      assert.isTrue(Option.isSome(next), "the next request is answered")
+      assert.strictEqual(runs(), 2)
     }).pipe(Effect.provide(SessionConfig.layerWith(sessionSettings({ sessionCacheMs: 1000 }))))
   )
 

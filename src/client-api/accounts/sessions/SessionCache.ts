@@ -44,6 +44,28 @@ export class SessionCache extends Context.Service<
         entries.set(sessionId, { at, value })
         if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
       }
+      /**
+       * Runs the lookup that the requests missing meanwhile wait for, and answers them, as one uninterruptible step:
+       * from registering it to completing its Deferred. The request that started it may go away (a client closing
+       * its connection interrupts the request's fiber); it is only interrupted once its waiters have their answer.
+       * Before, only the read itself was uninterruptible: an interruption that arrived during the read took effect
+       * as the read returned, before the Deferred was completed and the lookup unregistered, so every later request
+       * of the session waited for it forever (bench:auth: the cache-on rounds after the first answered nothing;
+       * test/sessions/SessionCacheAbort.test.ts).
+       */
+      const lead = <E>(sessionId: string, now: number, lookup: Effect.Effect<Option.Option<AuthenticatedSession>, E>) =>
+        Effect.uninterruptible(
+          Effect.suspend(() => {
+            const mine: InFlight = { done: Deferred.makeUnsafe(), stale: false }
+            inFlight.set(sessionId, mine)
+            return Effect.map(Effect.exit(lookup), (exit) => {
+              if (inFlight.get(sessionId) === mine) inFlight.delete(sessionId)
+              if (Exit.isSuccess(exit) && !mine.stale) store(sessionId, now, exit.value)
+              Deferred.doneUnsafe(mine.done, exit)
+              return exit
+            })
+          })
+        )
       const get = <E>(sessionId: string, lookup: Effect.Effect<Option.Option<AuthenticatedSession>, E>) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
@@ -52,13 +74,8 @@ export class SessionCache extends Context.Service<
           const running = inFlight.get(sessionId)
           // The lookup's failure is one of the E of the callers of this session's lookups: the same repository read.
           if (running !== undefined) return yield* Deferred.await(running.done) as Effect.Effect<never, E>
-          const mine: InFlight = { done: Deferred.makeUnsafe(), stale: false }
-          inFlight.set(sessionId, mine)
-          // Not interruptible: waiters depend on its answer (a request that goes away still completes one read).
-          const exit = yield* Effect.uninterruptible(Effect.exit(lookup))
-          if (inFlight.get(sessionId) === mine) inFlight.delete(sessionId)
-          if (Exit.isSuccess(exit) && !mine.stale) store(sessionId, now, exit.value)
-          Deferred.doneUnsafe(mine.done, exit)
+          // The interruption of a request that went away during its lookup takes effect here, its waiters answered.
+          const exit = yield* lead(sessionId, now, lookup)
           return yield* exit
         })
       return SessionCache.of({
