@@ -8,7 +8,7 @@ import { Data, Duration, Effect } from "effect"
  * - `retryable`: transport errors, timeouts, rate limits, 5xx → the same request later (not before `retryAfterMs`);
  * - `fatal`: anything else (a bad request, a reverted call) → no retry helps;
  * - `replaced`: a block asked for by its hash is no longer the chain's at its height (a reorg replaced it since its
- *   header was read; never from the classification, see ChainReader's `blockLogs`) → read the headers again.
+ *   header was read; never from the classification, see BlockLogs.ts) → read the headers again.
  */
 export class RpcError extends Data.TaggedError("RpcError")<{
   readonly kind: "range" | "retryable" | "fatal" | "replaced"
