@@ -85,7 +85,7 @@ try {
     const body = await first.text()
     if (first.status !== 200) throw new Error(`GET ${path}: ${first.status} ${body}`)
     const lane = await measureWithCpu(`${base}${path}`, app.child.pid!, { connections, seconds })
-    const bare = await startBareServer(body, path)
+    const bare = await startBareServer(body, path, { encodeOnce: true })
     const bareRun = await measureWithCpu(bare.url, bare.pid, { connections, seconds })
     bare.stop()
     const fire = lane.measurement

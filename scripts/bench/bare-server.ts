@@ -7,14 +7,27 @@ import { createServer } from "node:http"
  * body (one Map lookup, as a cache would) and 404 to the others: the same bytes as the app's rotating answers.
  */
 const arg = process.argv[2] ?? "{}"
+/**
+ * `--encode-once`: each body is UTF-8 encoded once here and every answer sends those bytes, as the apps' cache fast
+ * lanes send their stored bytes (src/platform/http/CachedFastLane.ts). Without it each answer encodes the string again
+ * (the baseline the benchmarks recorded so far), which for 9 KB bodies cost this server more CPU per answer than the
+ * app's whole fast-lane answer (bench:client, docs/BENCHMARKS.md).
+ */
+const encodeOnce = process.argv.includes("--encode-once")
+const stored = (body: string): string | Buffer => (encodeOnce ? Buffer.from(body, "utf8") : body)
 const bodies = arg.startsWith("--bodies=")
-  ? new Map(Object.entries(JSON.parse(readFileSync(arg.slice("--bodies=".length), "utf8")) as Record<string, string>))
+  ? new Map(
+      Object.entries(JSON.parse(readFileSync(arg.slice("--bodies=".length), "utf8")) as Record<string, string>).map(
+        ([target, body]) => [target, stored(body)] as const
+      )
+    )
   : undefined
+const single = stored(arg)
 const server =
   bodies === undefined
     ? createServer((_req, res) => {
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(arg) })
-        res.end(arg)
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(single) })
+        res.end(single)
       })
     : createServer((req, res) => {
         const body = bodies.get(req.url ?? "")

@@ -73,11 +73,18 @@ export const stopApp = (child: ChildProcess) =>
 /**
  * The baseline of the HTTP benchmarks: bare node:http answering `body` to any request, in its own process; or, given
  * `{ bodiesFile }` (JSON, request target → body), each target its own body (scripts/bench/bare-server.ts).
+ * `encodeOnce`: the bodies are UTF-8 encoded once at start and each answer sends those bytes, as a response cache's
+ * fast lane does (src/platform/http/CachedFastLane.ts); by default each answer encodes the body string again.
  */
-export const startBareServer = (body: string | { readonly bodiesFile: string }, path: string) =>
+export const startBareServer = (
+  body: string | { readonly bodiesFile: string },
+  path: string,
+  options: { readonly encodeOnce?: boolean } = {}
+) =>
   new Promise<{ url: string; pid: number; stop: () => void }>((resolve) => {
     const arg = typeof body === "string" ? body : `--bodies=${body.bodiesFile}`
-    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), arg], {
+    const flags = options.encodeOnce === true ? ["--encode-once"] : []
+    const child = spawn(process.execPath, [NodePath.join(root, "scripts/bench/bare-server.ts"), arg, ...flags], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     child.stdout!.on("data", (chunk: Buffer) => {
