@@ -7,8 +7,8 @@ import { clientAttacks } from "./abuse/ClientAttacks.ts"
 import { graphqlAttacks } from "./abuse/GraphqlAttacks.ts"
 import { mcpAttacks } from "./abuse/McpAttacks.ts"
 import { signInAttacks } from "./abuse/SignInAttacks.ts"
-import { cpuSecondsOf } from "./abuse/ProcessCpu.ts"
-import { type Figures, figuresOf, startWellBehaved, type Window } from "./abuse/WellBehaved.ts"
+import { cpuSecondsOf, machineCpu, threadCpuSecondsOf } from "./abuse/ProcessCpu.ts"
+import { type Figures, figuresOf, type Sample, startWellBehaved, type Window } from "./abuse/WellBehaved.ts"
 import { PRODUCTION_STACK_ARGS, productionStack } from "./bench/productionStack.ts"
 import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
 
@@ -51,6 +51,11 @@ const attacks: ReadonlyArray<Attack> = [...graphqlAttacks, ...mcpAttacks, ...sig
 const perAddressSeconds = samplingSeconds / Math.max(1, attacks.filter((a) => a.volumetric !== true).length)
 
 type Outcome = Result | { error: string }
+/** The bench's main thread: the attacks' requests (the well-behaved load has its own thread). */
+const attackerCpuSeconds = () => threadCpuSecondsOf(process.pid, process.pid) ?? 0
+const busyShare = (before: ReturnType<typeof machineCpu>, after: ReturnType<typeof machineCpu>): number =>
+  before === undefined || after === undefined ? Number.NaN : (after.busy - before.busy) / (after.total - before.total)
+const excludedOf = (outcome: Outcome) => ("error" in outcome ? [] : (outcome.excluded ?? []))
 
 /** Runs `attack` until `seconds` have passed (once at least); its first result, how many runs and how many refused. */
 const runFor = async (attack: Attack, target: Target, seconds: number) => {
@@ -152,10 +157,14 @@ const main = async () => {
       from: number
       to: number
       cpu: number
+      attackerCpu: number
+      machineBusy: number
     }> = []
     for (const attack of attacks) {
       const from = Date.now()
       const cpu = cpuSecondsOf(target.pid) ?? 0
+      const attackerCpu = attackerCpuSeconds()
+      const machine = machineCpu()
       process.stderr.write(`[bench:abuse] ${attack.finding} ${attack.name}\n`)
       const {
         first,
@@ -169,14 +178,16 @@ const main = async () => {
         refusedRuns,
         from,
         to: Date.now(),
-        cpu: (cpuSecondsOf(target.pid) ?? 0) - cpu
+        cpu: (cpuSecondsOf(target.pid) ?? 0) - cpu,
+        attackerCpu: attackerCpuSeconds() - attackerCpu,
+        machineBusy: busyShare(machine, machineCpu())
       })
     }
     const { samples, dropped } = await wellBehaved.stop()
 
     let missed = 0
     let refusedCount = 0
-    for (const { attack, result, repeats, refusedRuns, from, to, cpu } of runs) {
+    for (const { attack, result, repeats, refusedRuns, from, to, cpu, attackerCpu, machineBusy } of runs) {
       const ok = !("error" in result) && refusedRuns === repeats
       if (ok) refusedCount++
       else if (attack.required) missed++
@@ -189,12 +200,22 @@ const main = async () => {
         console.log(`    answered: ${result.answered}${repeated}\n    ${verdict}; effect: ${result.effect}`)
       }
       const window = [{ from, to }]
+      const excluded = excludedOf(result)
+      const left = (kind: Sample["kind"]) =>
+        figuresOf(samples, kind, window).n - figuresOf(samples, kind, window, excluded).n
       console.log(
-        `    ${((to - from) / 1000).toFixed(1)} s, app CPU ${cpu.toFixed(2)} s (the well-behaved load's included); ` +
-          `well-behaved p99 meanwhile: tokens ${p99(figuresOf(samples, "token", window))}, ` +
-          `sign-in ${p99(figuresOf(samples, "signin", window))}`
+        `    ${((to - from) / 1000).toFixed(1)} s, app CPU ${cpu.toFixed(2)} s (the well-behaved load's included), ` +
+          `the bench's attacking thread ${attackerCpu.toFixed(2)} s, the machine's ${NodeOs.cpus().length} cores ` +
+          `${(100 * machineBusy).toFixed(0)} % busy; ` +
+          `well-behaved p99 meanwhile: tokens ${p99(figuresOf(samples, "token", window, excluded))}, ` +
+          `sign-in ${p99(figuresOf(samples, "signin", window, excluded))}` +
+          (excluded.length === 0
+            ? ""
+            : `; not counted: ${left("token")} token reads and ${left("signin")} sign-ins in flight during the ` +
+              `bench's ${excluded.length} forced full GCs (${excluded.reduce((t, e) => t + e.to - e.from, 0)} ms)`)
       )
     }
+    const benchGcs = runs.flatMap((r) => excludedOf(r.result))
     const all: ReadonlyArray<Window> = runs
     const perAddress: ReadonlyArray<Window> = runs.filter((r) => r.attack.volumetric !== true)
     const quietWindow = [quiet]
@@ -209,7 +230,7 @@ const main = async () => {
         ["under every attack:                 ", all],
         ["under all but the volumetric ones:  ", perAddress]
       ] as const) {
-        const a = figuresOf(samples, kind, windows)
+        const a = figuresOf(samples, kind, windows, benchGcs)
         const ratio = a.p99 / q.p99
         console.log(
           `    ${label} ${line(a)}; p99 ratio ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "NOT met"})`

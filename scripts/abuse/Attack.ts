@@ -23,6 +23,11 @@ export interface Result {
   readonly refused: boolean
   /** Its effect: time to answer, memory, what got through. */
   readonly effect: string
+  /**
+   * Periods within its run when the bench itself, not the attack, held the app (the full GCs forced through the
+   * inspector to read the heap, AppHeap.ts): a well-behaved request in flight then is not counted under the attack.
+   */
+  readonly excluded?: ReadonlyArray<{ readonly from: number; readonly to: number }>
 }
 
 export interface Attack {

@@ -50,19 +50,26 @@ const floodSize = Number(process.env.BENCH_MCP_INITIALIZE ?? 10_000)
 const floods = Number(process.env.BENCH_MCP_FLOODS ?? 3)
 /** The app's MCP_MAX_SESSIONS (src/mcp/McpGuard.ts): the sessions live after a flood, to share the heap they hold. */
 const maxSessions = Number(process.env.MCP_MAX_SESSIONS ?? 1_000)
+/** The app's rate of new sessions across all callers (src/mcp/McpNewSessionRate.ts); 0: off. */
+const newSessionsPerSecond = Number(process.env.MCP_NEW_SESSIONS_PER_SECOND ?? 10)
+const newSessionsBurst = Number(process.env.MCP_NEW_SESSIONS_BURST ?? 100)
+/** 503 TOO_MANY_NEW_SESSIONS: refused by that rate, before the body is read (what `initialize` checks is skipped). */
+const BUSY = 503
+const busyNote = newSessionsPerSecond > 0 ? ", or 503 past MCP_NEW_SESSIONS_PER_SECOND (all callers')" : ""
 
 export const mcpAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H2",
     name: "MCP `initialize` loop from one IP: 100 calls",
-    expected: "429 past MCP_INITIALIZE_RATE_LIMIT (30/min)",
+    expected: `429 past MCP_INITIALIZE_RATE_LIMIT (30/min)${busyNote}`,
     required: true,
     run: async (target) => {
       const ip = attackerIp()
       const answers = await pool(100, 4, () => initialize(target, ip))
       return {
         answered: tally(answers),
-        refused: countOf(answers, 429) > 0 && countOf(answers, 200) <= 30,
+        refused:
+          countOf(answers, 429) + countOf(answers, BUSY) === 100 - countOf(answers, 200) && countOf(answers, 200) <= 30,
         effect: `${countOf(answers, 200)} sessions opened`
       }
     }
@@ -73,14 +80,26 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
       `MCP \`initialize\` flood: ${floodSize.toLocaleString("en")} calls from 500 IPs (20 each, under the per-IP limits), ` +
       `${floods} times (new IPs each time)`,
     expected:
-      "sessions capped (MCP_MAX_SESSIONS 1,000): the first ones ended (404); RSS within 50 MB after the first flood",
+      newSessionsPerSecond > 0
+        ? `503 past MCP_NEW_SESSIONS_BURST (${newSessionsBurst}) / MCP_NEW_SESSIONS_PER_SECOND (${newSessionsPerSecond}) ` +
+          "across all callers: at most that many sessions opened per flood; RSS within 50 MB after the first flood"
+        : "sessions capped (MCP_MAX_SESSIONS 1,000): the first ones ended (404); RSS within 50 MB after the first flood",
     required: true,
     volumetric: true,
     run: async (target) => {
       const before = rssOf(target.pid)
+      const rounds: Array<{ rss: number | undefined; callsPerSecond: number; gc: HeapFigures; withinRate: boolean }> =
+        []
+      // The full GCs the bench forces to read the heap (no attacker can): not the attack's effect on the others.
+      const benchGcs: Array<{ from: number; to: number }> = []
+      const gcOf = async () => {
+        const from = Date.now()
+        const figures = await heapAfterGc(target.inspectPort)
+        benchGcs.push({ from, to: Date.now() })
+        return figures
+      }
       // With no session open yet (read after `before`, so that figure is the process as the flood finds it).
-      const gcBefore = await heapAfterGc(target.inspectPort)
-      const rounds: Array<{ rss: number | undefined; callsPerSecond: number; gc: HeapFigures }> = []
+      const gcBefore = await gcOf()
       let firstAnswers: ReadonlyArray<Awaited<ReturnType<typeof initialize>>> = []
       let lastAnswers = firstAnswers
       for (let round = 0; round < floods; round++) {
@@ -90,7 +109,9 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
         const answers = await pool(floodSize, 8, (i) => initialize(target, ip(i)))
         const seconds = (performance.now() - t0) / 1000
         const rss = rssOf(target.pid) // right after the flood, before anything collects
-        rounds.push({ rss, callsPerSecond: floodSize / seconds, gc: await heapAfterGc(target.inspectPort) })
+        // The sessions the rate lets open in that time (a full burst at most), and those in flight when it ran out.
+        const withinRate = countOf(answers, 200) <= newSessionsBurst + newSessionsPerSecond * seconds + 8
+        rounds.push({ rss, callsPerSecond: floodSize / seconds, gc: await gcOf(), withinRate })
         if (round === 0) firstAnswers = answers
         lastAnswers = answers
       }
@@ -118,7 +139,11 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
       const firstGc = rounds[0]!.gc
       return {
         answered: `${tally(firstAnswers)} per flood (the first); then the first session's tools/list ${firstNow}, the last one's ${lastNow}`,
-        refused: firstNow === 404 && lastNow === 200,
+        refused:
+          newSessionsPerSecond > 0
+            ? rounds.every((r) => r.withinRate) && countOf(firstAnswers, BUSY) > 0 && lastNow === 200
+            : firstNow === 404 && lastNow === 200,
+        excluded: benchGcs,
         effect:
           `RSS before ${mb(before)} (after a full GC: heapUsed ${mb(gcBefore.heapUsed)}, RSS ${mb(gcBefore.rss)}); ` +
           `${perRound.join("; ")}. First flood: ${signed(firstGrowth)} (target ≤ 50 MB: ` +
@@ -132,13 +157,13 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H2",
     name: "MCP `initialize` with a 10,000-character clientInfo.name",
-    expected: "400 (clientInfo strings ≤ 256 characters)",
+    expected: `400 (clientInfo strings ≤ 256 characters)${busyNote}`,
     required: true,
     run: async (target) => {
       const answer = await initialize(target, attackerIp(), { name: "x".repeat(10_000), version: "1" })
       return {
         answered: tally([answer]),
-        refused: answer.status === 400 && answer.session === undefined,
+        refused: (answer.status === 400 || answer.status === BUSY) && answer.session === undefined,
         effect: `answered in ${ms(answer.ms)}, ${answer.session === undefined ? "no session" : "a session opened"}`
       }
     }
@@ -146,14 +171,14 @@ export const mcpAttacks: ReadonlyArray<Attack> = [
   {
     finding: "H2",
     name: "MCP `initialize` with 4,000 empty objects in capabilities.extensions (12 KB, kept for the session's life)",
-    expected: "400 (initialize params ≤ MCP_INITIALIZE_VALUES 64 JSON values)",
+    expected: `400 (initialize params ≤ MCP_INITIALIZE_VALUES 64 JSON values)${busyNote}`,
     required: true,
     run: async (target) => {
       const stuffed = { extensions: { "x/y": Array.from({ length: 4_000 }, () => ({})) } }
       const answer = await initialize(target, attackerIp(), undefined, stuffed)
       return {
         answered: tally([answer]),
-        refused: answer.status === 400 && answer.session === undefined,
+        refused: (answer.status === 400 || answer.status === BUSY) && answer.session === undefined,
         effect: `answered in ${ms(answer.ms)}, ${answer.session === undefined ? "no session" : "a session opened"}`
       }
     }

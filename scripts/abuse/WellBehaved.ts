@@ -36,13 +36,23 @@ export interface Window {
   readonly to: number
 }
 
-/** p50/p99 of the samples of `kind` sent within any of `windows` ([from, to) each). */
+/** Whether `s` was in flight (sent to answered) during any of `periods`. */
+const inFlightDuring = (s: Sample, periods: ReadonlyArray<Window>) =>
+  periods.some((p) => s.at < p.to && s.at + s.ms >= p.from)
+
+/**
+ * p50/p99 of the samples of `kind` sent within any of `windows` ([from, to) each), but those in flight during any of
+ * `excluding` (the bench's own forced GCs: Attack.ts, `excluded`).
+ */
 export const figuresOf = (
   samples: ReadonlyArray<Sample>,
   kind: Sample["kind"],
-  windows: ReadonlyArray<Window>
+  windows: ReadonlyArray<Window>,
+  excluding: ReadonlyArray<Window> = []
 ): Figures => {
-  const inWindow = samples.filter((s) => s.kind === kind && windows.some((w) => s.at >= w.from && s.at < w.to))
+  const inWindow = samples.filter(
+    (s) => s.kind === kind && windows.some((w) => s.at >= w.from && s.at < w.to) && !inFlightDuring(s, excluding)
+  )
   const ok = inWindow
     .filter((s) => s.status === 200)
     .map((s) => s.ms)

@@ -7,6 +7,7 @@ import { quoteSettings } from "../exchange-api/quotes/QuoteConfig.ts"
 import { CLIENT_INSTRUCTIONS, clientTools, EXCHANGE_INSTRUCTIONS, exchangeTools } from "./AgentTools.ts"
 import { LlmsTxtLive } from "./LlmsTxt.ts"
 import { makeMcpGuard } from "./McpGuard.ts"
+import { mcpNewSessionRate } from "./McpNewSessionRate.ts"
 import {
   DECLARED_API_KEY_HEADER,
   fetchExecutor,
@@ -31,6 +32,13 @@ import {
 const McpBodyLimit = Layer.effectDiscard(
   BodyLimits.use((limits) => limits.declare([{ method: "*", path: "/mcp", kind: "mcp" }]))
 )
+
+/**
+ * The rate of new sessions across all callers (McpNewSessionRate.ts), provided to each `/mcp` layer below so that
+ * its middleware is registered before McpGuard's, and so runs first: it refuses before the guard reads the body.
+ * A layer per service (a call each, not one shared value, which the layers' memo map would build only once).
+ */
+const newSessionRate = () => mcpNewSessionRate("/mcp")
 
 /** Ended sessions (McpGuard.ts) reach the tools' credential stores through this. */
 const sessionEndings = () => {
@@ -66,7 +74,7 @@ export const ClientMcpLive = Layer.unwrap(
       })
     )
   })
-).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit))
+).pipe(Layer.merge(LlmsTxtLive), Layer.merge(McpBodyLimit), Layer.provideMerge(newSessionRate()))
 
 export const ExchangeMcpLive = Layer.unwrap(
   Effect.gen(function* () {
@@ -101,4 +109,4 @@ export const ExchangeMcpLive = Layer.unwrap(
       })
     )
   })
-).pipe(Layer.merge(McpBodyLimit))
+).pipe(Layer.merge(McpBodyLimit), Layer.provideMerge(newSessionRate()))

@@ -13,7 +13,10 @@ const Server = TestServices(["client"], { trustProxy: true }).pipe(
         JWT_SECRET: TEST_JWT_SECRET,
         MCP_MAX_SESSIONS: String(MAX_SESSIONS),
         MCP_MAX_SESSIONS_PER_IP: "20",
-        MCP_INITIALIZE_RATE_LIMIT: "30"
+        MCP_INITIALIZE_RATE_LIMIT: "30",
+        // The table's cap and the per-IP limits are what this file tests: the rate of new sessions across all
+        // callers (McpNewSessionRate.test.ts) would refuse most of the 10,000-call flood.
+        MCP_NEW_SESSIONS_PER_SECOND: "0"
       })
     )
   )
