@@ -42,7 +42,7 @@ export const postGcPauses = (channelName: string | undefined): (() => void) => {
       const pause: GcPause = {
         startedAt: performance.timeOrigin + entry.startTime,
         ms: entry.duration,
-        kind: kindOf((entry.detail as { kind?: number } | undefined)?.kind)
+        kind: kindOf((entry as { readonly detail?: { readonly kind?: number } }).detail?.kind)
       }
       channel.postMessage(pause)
     }
