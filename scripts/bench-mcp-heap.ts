@@ -9,24 +9,31 @@ import { buildApp, spawnApp, stopApp } from "./bench/spawn.ts"
 /**
  * `npm run bench:mcp-heap`: where the app's memory goes during an `/mcp` `initialize` flood (issue 23 H2), with the
  * node flags `npm start` uses (START_NODE_FLAGS, pretenuring off: src/platform/system/HeapTuning.ts) against V8's
- * defaults (`--max-semi-space-size=0 --allocation-site-pretenuring`) as the baseline, in the same run. For each, the app
+ * defaults (`--max-semi-space-size=0 --heap-growing-percent=0 --allocation-site-pretenuring`) as the baseline, in the same run. For each, the app
  * (production mode, as bench:abuse starts it: scripts/bench/productionStack.ts) takes a warm-up of 300 calls, a full
  * GC, then the flood. Printed: RSS before and right after; then, before / right after / after a full GC, the split of
  * the memory: V8's heap committed (new, old, code and other spaces), V8's own malloc (compilers, parser), array
  * buffers, and from /proc/PID/smaps glibc's main arena, its thread arenas, the other anonymous memory (V8's pages,
  * stacks, large mallocs) and mapped files (scripts/bench/memoryMap.ts).
  * BENCH_PROFILE=1 also samples the flood's allocations (HeapProfiler, collected objects included) and prints the bytes
- * per call and the largest allocation sites.
+ * per call and the largest allocation sites (BENCH_PROFILE_SITES of them, 15; BENCH_PROFILE_OUT=file keeps the profile);
+ * BENCH_PROFILE=promoted samples only what survives a scavenge (what old space grows by).
  * BENCH_MCP_STUFFED=K: after the flood, MCP_MAX_SESSIONS (1,000) more `initialize` calls from 50 new addresses, each
  * with K empty objects in `capabilities.extensions` (open JSON the runtime keeps for the session's life); prints how
  * many opened and the heap they hold after a full GC against the flood's plain sessions.
  * BENCH_MCP_ENV="NAME=value …": one more run with `npm start`'s flags and that env (e.g. MALLOC_ARENA_MAX=2, or
  * MCP_INITIALIZE_VALUES=1000000 MCP_INITIALIZE_CHARS=1000000 for the bounds off).
  *
- * Env: BENCH_MCP_INITIALIZE (3000), BENCH_PROFILE, BENCH_MCP_STUFFED, BENCH_MCP_ENV.
+ * BENCH_MCP_NODE_ARGS="--flag …": that extra run with these node flags after `npm start`'s (e.g. to try a V8 flag);
+ * BENCH_MCP_APP_LOG=file appends the app's stdout there, the flood marked (e.g. with `--trace-gc`).
+ * BENCH_MCP_BASELINE=0, BENCH_MCP_START=0 skip the V8-defaults run, the `npm start` run.
+ *
+ * Env: BENCH_MCP_INITIALIZE (3000), BENCH_PROFILE, BENCH_MCP_STUFFED, BENCH_MCP_ENV, BENCH_MCP_NODE_ARGS.
  */
 const calls = Number(process.env.BENCH_MCP_INITIALIZE ?? 3000)
-const profile = process.env.BENCH_PROFILE === "1"
+const profile = process.env.BENCH_PROFILE === "1" || process.env.BENCH_PROFILE === "promoted"
+/** Only what survives a scavenge (promoted to old space, or still young when the flood ends): what grows old space. */
+const promotedOnly = process.env.BENCH_PROFILE === "promoted"
 const stuffed = process.env.BENCH_MCP_STUFFED === undefined ? undefined : Number(process.env.BENCH_MCP_STUFFED)
 const extraEnv = Object.fromEntries(
   (process.env.BENCH_MCP_ENV ?? "")
@@ -34,6 +41,7 @@ const extraEnv = Object.fromEntries(
     .filter((pair) => pair.includes("="))
     .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)])
 )
+const extraNodeArgs = (process.env.BENCH_MCP_NODE_ARGS ?? "").split(/\s+/u).filter((arg) => arg !== "")
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`
 const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`
 
@@ -173,6 +181,10 @@ const run = async (label: string, nodeArgs: ReadonlyArray<string>, env: Record<s
   const stack = await productionStack("mcp-heap")
   const app = await spawnApp({ ...stack.env, ...env }, PRODUCTION_STACK_ARGS, nodeArgs)
   const session = await inspector(stack.inspectPort)
+  if (process.env.BENCH_MCP_APP_LOG !== undefined) {
+    const log = (await import("node:fs")).createWriteStream(process.env.BENCH_MCP_APP_LOG, { flags: "a" })
+    app.child.stdout!.on("data", (chunk) => log.write(chunk))
+  }
   try {
     const client = app.urls.get("client")!
     const pid = app.child.pid!
@@ -185,12 +197,16 @@ const run = async (label: string, nodeArgs: ReadonlyArray<string>, env: Record<s
       await session.call("HeapProfiler.startSampling", {
         samplingInterval: 16_384,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true
+        includeObjectsCollectedByMinorGC: !promotedOnly
       })
     const t0 = performance.now()
+    if (process.env.BENCH_MCP_APP_LOG !== undefined)
+      await session.call("Runtime.evaluate", { expression: `console.log("=== flood starts")` })
     const statuses = await pool(calls, 8, (i) => initialize(client, `10.100.${(i % 500) >> 8}.${(i % 500) & 255}`))
     const seconds = (performance.now() - t0) / 1000
     const afterMap = memoryMapOf(pid) // right after, before anything collects
+    if (process.env.BENCH_MCP_APP_LOG !== undefined)
+      await session.call("Runtime.evaluate", { expression: `console.log("=== flood ends")` })
     const after = { v8: await session.v8(), map: afterMap }
     const sampled = profile ? (await session.call("HeapProfiler.stopSampling")).profile : undefined
     await session.collect()
@@ -204,9 +220,13 @@ const run = async (label: string, nodeArgs: ReadonlyArray<string>, env: Record<s
     console.log(splitRow("before:", before.v8, before.map))
     console.log(splitRow("right after:", after.v8, after.map))
     console.log(splitRow("after a GC:", gc.v8, gc.map))
+    if (sampled !== undefined && process.env.BENCH_PROFILE_OUT !== undefined)
+      (await import("node:fs")).writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(sampled))
     if (sampled !== undefined) {
-      const { total, sites } = topSites(sampled.head, 15)
-      console.log(`  allocated ${(total / calls / 1024).toFixed(0)} KB per call (sampled); largest sites:`)
+      const { total, sites } = topSites(sampled.head, Number(process.env.BENCH_PROFILE_SITES ?? 15))
+      console.log(
+        `  ${promotedOnly ? "survived a scavenge" : "allocated"} ${(total / calls / 1024).toFixed(1)} KB per call (sampled); largest sites:`
+      )
       for (const [site, bytes] of sites) console.log(`  ${mb(bytes).padStart(7)}  ${site}`)
     }
     if (stuffed !== undefined) await stuffedSessions(client, session, stuffed)
@@ -223,18 +243,19 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(", ")}; ${calls} initialize calls from 500 addresses, 8 in flight`
 )
-// --max-semi-space-size=0: V8's own sizing (the flag's default).
-await run("V8 defaults (--allocation-site-pretenuring, baseline)", [
-  "--max-semi-space-size=0",
-  "--allocation-site-pretenuring"
-])
-await run(`npm start's flags (${START_NODE_FLAGS.join(" ")}, pretenuring off)`, [])
-if (Object.keys(extraEnv).length > 0)
+// --max-semi-space-size=0, --heap-growing-percent=0: V8's own sizing (the flags' defaults).
+if (process.env.BENCH_MCP_BASELINE !== "0")
+  await run("V8 defaults (--allocation-site-pretenuring, baseline)", [
+    "--max-semi-space-size=0",
+    "--heap-growing-percent=0",
+    "--allocation-site-pretenuring"
+  ])
+if (process.env.BENCH_MCP_START !== "0")
+  await run(`npm start's flags (${START_NODE_FLAGS.join(" ")}, pretenuring off)`, [])
+if (Object.keys(extraEnv).length > 0 || extraNodeArgs.length > 0)
   await run(
-    `npm start's flags with ${Object.entries(extraEnv)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(" ")}`,
-    [],
+    `npm start's flags with ${[...extraNodeArgs, ...Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`)].join(" ")}`,
+    extraNodeArgs,
     extraEnv
   )
 console.log(
