@@ -11,18 +11,23 @@
  * workers/routing/testing/generateDeltas.ts) is applied, then the FIRST quote after it is timed (what a user waits
  * for after a new block), then STEADY quotes at that block. Quotes are random pairs among the tokens with pools,
  * $10 to $100k, exactIn and exactOut, splits on. Memory: the worker thread's V8 heap (used/total) and the process
- * RSS (the threads share it) after the run. GC: the main thread's pauses while each first quote runs (v8.GCProfiler).
+ * RSS (the threads share it) after the run. GC: the main thread's pauses while each first quote runs (v8.GCProfiler)
+ * and the worker thread's (workers/GcPauses.ts, posted on a channel this bench names in QUOTE_WORKER_GC_CHANNEL).
+ * The slowest first quotes of each run are printed one by one (`--slowest`): the block's index, its delta's size and
+ * the GC pauses of both threads during that quote, so the record shows where a tail comes from.
  *   npm run bench:quote-scale [-- --pools 10000,100000 --blocks 30 --full-blocks 30 --steady 20 --seed 1
  *     --modes push,pull,full --long-blocks 0]
  */
 import * as NodeOs from "node:os"
 import * as NodeV8 from "node:v8"
+import { BroadcastChannel } from "node:worker_threads"
 import { Effect, Layer } from "effect"
 import { QuoteConfig } from "../src/exchange-api/quotes/QuoteConfig.ts"
 import { DELTA_LOG_SIZE, RouteFinder } from "../src/exchange-api/quotes/RouteFinder.ts"
 import { RouteFinderPool } from "../src/exchange-api/quotes/RouteFinderPool.ts"
 import { makeDeltaSource, randomQuoteRequests } from "../workers/routing/testing/generateDeltas.ts"
 import { generatedConfig, generateUniverse, prng } from "../workers/routing/testing/generatePools.ts"
+import type { GcPause } from "../workers/GcPauses.ts"
 import { makeRouter } from "../workers/routing/index.ts"
 import type { Address, PoolSnapshot, PoolState } from "../workers/routing/types.ts"
 
@@ -61,6 +66,23 @@ const gcMs = (report: unknown) =>
  */
 type Mode = "push" | "pull" | "full"
 const modes = arg("modes", "push,pull,full").split(",") as ReadonlyArray<Mode>
+/** How many of the slowest first quotes of each run are printed one by one. */
+const slowest = Number(arg("slowest", "3"))
+
+// The worker threads (started later, with a copy of this environment) post their GC pauses here.
+const gcChannelName = `bench-quote-scale-gc-${process.pid}`
+process.env.QUOTE_WORKER_GC_CHANNEL = gcChannelName
+const workerGc: Array<GcPause> = []
+const gcChannel = new BroadcastChannel(gcChannelName)
+gcChannel.unref()
+gcChannel.onmessage = (event) => workerGc.push((event as MessageEvent).data as GcPause)
+/** The worker's GC pauses that overlap [from, to] (epoch ms): their total in ms and their kinds. */
+const workerGcDuring = (from: number, to: number) => {
+  const during = workerGc.filter((p) => p.startedAt < to && p.startedAt + p.ms > from)
+  return { ms: during.reduce((n, p) => n + p.ms, 0), kinds: [...new Set(during.map((p) => p.kind))] }
+}
+/** Epoch ms, comparable with the worker's GcPause.startedAt. */
+const epochNow = () => performance.timeOrigin + performance.now()
 
 log(`machine: ${NodeOs.cpus().length} cores, node ${process.version}, load average ${load()}`)
 log(
@@ -83,8 +105,23 @@ const blocksOf = (start: PoolSnapshot, pending: ReadonlyArray<PoolState>, usd: R
   return { next, request: randomQuoteRequests(start.pools, tokens, usd, prng(seed + 200)) }
 }
 
+/** One block's first quote, for the slow-block lines. */
+interface BlockRecord {
+  readonly index: number
+  readonly ms: number
+  readonly tag: string
+  readonly pools: number
+  readonly ticks: number
+  readonly removed: number
+  /** When the quote was asked and answered, epoch ms. */
+  readonly from: number
+  readonly to: number
+  readonly mainGcMs: number
+}
+
 interface RunResult {
   readonly first: Array<number>
+  readonly blocks: Array<BlockRecord>
   readonly steady: Array<number>
   readonly apply: Array<number>
   /** GC on this (the main) thread while each first quote ran, in ms. */
@@ -116,6 +153,7 @@ const run = (
     for (let i = 0; i < 50; i++) yield* finder.quote(request())
     const result: RunResult = {
       first: [],
+      blocks: [],
       steady: [],
       apply: [],
       mainGc: [],
@@ -133,10 +171,25 @@ const run = (
       const firstRequest = request()
       const gc = new NodeV8.GCProfiler()
       gc.start()
+      const from = epochNow()
       t = performance.now()
       const first = yield* finder.quote(firstRequest)
-      result.first.push(performance.now() - t)
-      result.mainGc.push(gcMs(gc.stop()))
+      const took = performance.now() - t
+      const to = epochNow()
+      const mainGc = gcMs(gc.stop())
+      result.first.push(took)
+      result.mainGc.push(mainGc)
+      result.blocks.push({
+        index: Number(block - 2n),
+        ms: took,
+        tag: first._tag,
+        pools: delta.pools.length,
+        ticks: delta.pools.reduce((n, p) => n + p.ticks.length, 0),
+        removed: delta.removed.length,
+        from,
+        to,
+        mainGcMs: mainGc
+      })
       if (first._tag === "Found") result.found++
       for (let i = 0; i < steady; i++) {
         t = performance.now()
@@ -145,6 +198,9 @@ const run = (
       }
     }
     const heap = yield* Effect.promise(() => pool.threads[0]!.getHeapStatistics())
+    // The worker posts a pause once its observer runs (after the task that paused); the heap read above was a round
+    // trip to that thread, and one turn of this loop lets the channel deliver what it posted before.
+    yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
     return { ...result, heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, rss: process.memoryUsage().rss }
   }).pipe(Effect.scoped, Effect.provide(finderLayer))
 }
@@ -234,6 +290,18 @@ for (const size of sizes) {
         ` apply on the main thread p50 ${ms(pct(r.apply, 50))}; main-thread GC during first quotes max ${ms(Math.max(...r.mainGc))}; worker heap used ${mb(r.heapUsed)} of ${mb(r.heapTotal)}, process RSS ${mb(r.rss)};` +
         ` run ${(performance.now() - t) / 1000 < 1 ? ms(performance.now() - t) : `${((performance.now() - t) / 1000).toFixed(1)} s`}; load ${load()}`
     )
+    const slow = [...r.blocks].sort((a, b) => b.ms - a.ms).slice(0, slowest)
+    const notFound = r.blocks.filter((b) => b.tag !== "Found")
+    log(
+      `${size} pools, ${mode.padEnd(5)}: slowest first quotes: ${slow
+        .map((b) => {
+          const g = workerGcDuring(b.from, b.to)
+          return `block ${b.index} ${ms(b.ms)} (delta ${b.pools} pools, ${b.ticks} ticks, ${b.removed} removed; worker GC ${ms(g.ms)}${g.kinds.length > 0 ? ` ${g.kinds.join("+")}` : ""}, main GC ${ms(b.mainGcMs)})`
+        })
+        .join("; ")}; not found: ${notFound.map((b) => `block ${b.index} ${b.tag}`).join(", ") || "none"}`
+    )
+    workerGc.length = 0
   }
 }
 clearInterval(keepAlive)
+gcChannel.close()

@@ -6,7 +6,8 @@
  */
 import { isMainThread } from "node:worker_threads"
 import { buildMethodParameters, loadSdks, RouteBuildError } from "./Calldata.ts"
-import { followPushedDeltas } from "./DeltaPush.ts"
+import { followPushedDeltas, warmUpPushPaths } from "./DeltaPush.ts"
+import { postGcPauses } from "./GcPauses.ts"
 import {
   type CalldataOutcome,
   type CalldataSpec,
@@ -18,6 +19,7 @@ import {
 } from "./protocol.ts"
 import { makeRouter } from "./router.ts"
 import type { QuoteResult, QuoteToken, Router, TokenInfo } from "./routing/types.ts"
+import { warmUpPushedDelta, warmUpTasks } from "./WarmUpTasks.ts"
 
 export const makeEngine = () => {
   let router: Router | undefined
@@ -169,12 +171,36 @@ function warmUpEncoding() {
     }
 }
 
+/**
+ * `rounds` rounds of ./WarmUpTasks.ts on an engine of their own (this thread's real state is untouched), and one
+ * decode of a pushed delta: the decoders, the graph's load and `apply`, the route search and the swap maths are
+ * compiled here, not in the first real quote after a block. Answers each task's reply tag (tests check they are
+ * all `Found`: a warm-up that stopped at `NoRoute` would skip the paths it is for).
+ */
+export const warmUpRouting = (rounds: number): ReadonlyArray<string> => {
+  const tags: Array<string> = []
+  for (let round = 0; round < rounds; round++) {
+    const engine = makeEngine()
+    for (const task of warmUpTasks()) tags.push(engine(task)._tag)
+    decodePushedDelta(warmUpPushedDelta())
+  }
+  return tags
+}
+
+/** Rounds of the routing warm-up at thread start: ~30 ms of CPU for 20 (a thread's start loads the SDKs, ~1 s). */
+const WARM_UP_ROUNDS = 20
+/** Pushes taken by the message event at thread start (workers/DeltaPush.ts `warmUpPushPaths`). */
+const WARM_UP_PUSH_EVENTS = 5
+
 // In a worker thread, load the SDKs while the module is imported, before the thread takes its first task: a thread
 // that replaces one stopped by QUOTE_TIMEOUT must not spend its first quote's budget on a second of loading (which
 // would time out, stop that thread too, and so on while the load lasts).
 if (!isMainThread) {
+  postGcPauses(process.env.QUOTE_WORKER_GC_CHANNEL)
   loadSdks()
   warmUpEncoding()
+  warmUpRouting(WARM_UP_ROUNDS)
+  warmUpPushPaths(warmUpPushedDelta(), WARM_UP_PUSH_EVENTS, (message) => decodePushedDelta(message))
 }
 
 const engine = makeEngine()

@@ -36,6 +36,13 @@ export interface RpcFaults {
     | undefined
   /** Every `every`-th request answers HTTP 429, with `Retry-After` when given. */
   rateLimit?: { readonly every: number; readonly retryAfterSeconds?: number } | undefined
+  /** Every `every`-th request's connection is closed without an answer (the client sees a transport error). */
+  reset?: { readonly every: number } | undefined
+  /**
+   * Only requests of these JSON-RPC methods meet `rateLimit` and `reset`, whose `every` then counts those requests
+   * only (every method, counted together, when undefined).
+   */
+  faultMethods?: ReadonlyArray<string> | undefined
   /** Every `every`-th request is never answered (the client's timeout ends it). */
   hang?: { readonly every: number } | undefined
   /**
@@ -73,6 +80,8 @@ export interface RpcProxy {
     answered: number
     faulted: number
     rateLimited: number
+    /** Connections closed by `reset`. */
+    reset: number
     rangeRefused: number
     /** eth_getLogs answers refused by `logCap`. */
     logCapRefused: number
@@ -140,6 +149,7 @@ export const startRpcProxy = async (
     answered: 0,
     faulted: 0,
     rateLimited: 0,
+    reset: 0,
     rangeRefused: 0,
     logCapRefused: 0,
     nodeErrors: 0,
@@ -201,6 +211,8 @@ export const startRpcProxy = async (
 
   /** When the requests accepted in the last second arrived (for `requestsPerSecond`), oldest first. */
   const accepted: Array<number> = []
+  /** Requests of `faultMethods` seen (what `rateLimit` and `reset` count when it is set). */
+  let ofFaultMethods = 0
 
   const answer = async (raw: string, res: Http.ServerResponse) => {
     const n = ++counts.requests
@@ -237,7 +249,16 @@ export const startRpcProxy = async (
       counts.faulted++
       return // no answer: the client's timeout ends the request
     }
-    if (faults.rateLimit && n % faults.rateLimit.every === 0) {
+    // The number `rateLimit` and `reset` count by: every request's, or among `faultMethods` only (0: not one of them).
+    const methods = faults.faultMethods
+    const k = methods === undefined ? n : methods.includes(req.method) ? ++ofFaultMethods : 0
+    if (faults.reset && k > 0 && k % faults.reset.every === 0) {
+      counts.faulted++
+      counts.reset++
+      res.socket?.destroy()
+      return
+    }
+    if (faults.rateLimit && k > 0 && k % faults.rateLimit.every === 0) {
       counts.faulted++
       counts.rateLimited++
       const headers: Record<string, string> =

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { type Address, parseAbi, zeroAddress } from "viem"
 import { ChainReader, type TokenMetadata, type ViewCall, type ViewResult } from "../fetch/ChainReader.ts"
-import type { RpcError } from "../fetch/RpcError.ts"
+import { RpcError } from "../fetch/RpcError.ts"
 import { type InitializedTick, readInitializedTicks } from "./TickReads.ts"
 
 export type { InitializedTick }
@@ -87,6 +87,17 @@ export const runCalls = (
               ctx.stats.calls += chunk.length
               ctx.stats.requests += 1
             })
+          ),
+          // A read that failed for good (or after its retries: RpcError.ts) stops the bootstrap, which would
+          // otherwise take the pools it did not read for pools that do not exist; the indexer logs it and restarts.
+          Effect.mapError(
+            (e) =>
+              new RpcError({
+                kind: e.kind,
+                method: e.method,
+                message: `tracked pools: a read through Multicall3 ${ctx.multicall3} at block ${ctx.blockNumber} failed: ${e.message}`,
+                cause: e
+              })
           )
         ),
       { concurrency: ctx.concurrency }

@@ -21,6 +21,7 @@ import { makeNewHeads, type NewHeads } from "./NewHeads.ts"
 import { makeRateLimit } from "./RateLimit.ts"
 import { rpcCall, RpcError, rpcRetry } from "./RpcError.ts"
 import { makeTokenMetadataReads } from "./TokenMetadataReads.ts"
+import { makeViewMulticall } from "./ViewMulticall.ts"
 
 export { INITIAL_BLOCK_RANGE } from "./AdaptiveGetLogs.ts"
 export type {
@@ -37,7 +38,8 @@ export type {
  * The fetch stage: every RPC the indexer makes, each waiting for its slot under INDEXER_RPC_RPS; every call retries
  * transport errors and rate limits with backoff (RpcError.ts). Its parts: eth_getLogs over ranges that adapt to the
  * chain's density (AdaptiveGetLogs.ts), a block's logs by its hash (BlockLogs.ts), ERC-20 metadata
- * (TokenMetadataReads.ts); the values they answer are in ChainReaderTypes.ts.
+ * (TokenMetadataReads.ts), view calls through Multicall3 (ViewMulticall.ts); the values they answer are in
+ * ChainReaderTypes.ts.
  */
 export class ChainReader extends Context.Service<
   ChainReader,
@@ -73,7 +75,8 @@ export class ChainReader extends Context.Service<
     ) => Effect.Effect<ReadonlyArray<RawLog>, RpcError>
     /**
      * View calls at `blockNumber` in one eth_call through Multicall3 (`aggregate3`, failures allowed): one result per
-     * call, in order. Callers chunk large sets (Bootstrap.ts).
+     * call, in order; the eth_call retried like any other, a failure no retry cures failed (ViewMulticall.ts). Callers
+     * chunk large sets (Bootstrap.ts).
      */
     readonly multicall: (
       multicall3: Address,
@@ -169,19 +172,7 @@ export class ChainReader extends Context.Service<
         logsMatching: getLogs.logsMatching,
         logRange: getLogs.logRange,
         blockLogs: makeBlockLogs(request, header),
-        multicall: (multicall3, calls, blockNumber) =>
-          read(
-            "eth_call",
-            () =>
-              client.multicall({
-                contracts: calls as never,
-                multicallAddress: multicall3,
-                blockNumber,
-                allowFailure: true,
-                // One eth_call per request: the caller sizes the chunks.
-                batchSize: 0
-              }) as Promise<ReadonlyArray<ViewResult>>
-          ),
+        multicall: makeViewMulticall(client, read),
         call: ({ to, code, data, gas }, blockNumber) =>
           read("eth_call", async () => {
             const answer = await client.call({
